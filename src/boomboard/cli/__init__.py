@@ -1,0 +1,1 @@
+"""The ``boomboard`` command line: one subcommand per job."""

@@ -1,0 +1,158 @@
+"""The ``boomboard`` command."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .. import __version__
+from ..agents import HUMAN, make_agent, parse_spec
+from ..core.errors import BoomboardError
+from ..core.params import format_value
+from ..registry import load_game, registered_games
+from .options import parse_game_options
+from .play import TerminalGame
+from .render import render_board
+
+app = typer.Typer(
+    help="boomboard: chain-reaction board games (Expendibots, Jump61, Kaboom, Explocus, HExplocus).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+@app.command()
+def games() -> None:
+    """List the games, their players and their parameters."""
+    table = Table(title="boomboard games")
+    table.add_column("game", style="bold")
+    table.add_column("players")
+    table.add_column("parameters (default)")
+    for info in registered_games():
+        params = "\n".join(p.describe() for p in info.parameters) or "(none)"
+        table.add_row(f"{info.name}\n[dim]{info.title}[/dim]", " vs ".join(info.player_names), params)
+    console.print(table)
+
+
+@app.command(context_settings=GAME_OPTIONS,
+             epilog="Game parameters and sides are options too: boomboard play kaboom --rows 5 --misere --o random. "
+                    "Run 'boomboard games' for each game's parameters.")
+def play(
+    ctx: typer.Context,
+    game: str = typer.Argument("kaboom", help="Game name, or name(key=value,...)."),
+    position: Optional[str] = typer.Option(None, help="Start from this position (the game's notation)."),
+    seed: Optional[int] = typer.Option(None, help="Seed for the agents' randomness."),
+    moves: Optional[str] = typer.Option(None, help="Play these moves first (space separated for single-word notations, ';' otherwise)."),
+) -> None:
+    """Play a game in the terminal: a person against the random player by default.
+
+    Each side (named as the game names its players, e.g. --white, --x) is
+    'human' or an agent spec such as 'random' or 'random:seed=3'.
+    """
+    options = parse_game_options(_base_name(game), ctx.args)
+    loaded = load_game(game, **options.params)
+    sides: list = [HUMAN, "random"]
+    for player, spec in options.sides.items():
+        sides[player] = spec
+    built = []
+    for player, spec in enumerate(sides):
+        kind, _ = parse_spec(spec)
+        built.append(HUMAN if kind == HUMAN else make_agent(spec, seed=None if seed is None else seed + player))
+    state = loaded.new_initial_state() if position is None else loaded.state_from_notation(position)
+    if moves:
+        for word in _split_moves(moves):
+            state.play(word)
+    console.print(f"[bold]{loaded.title}[/bold] [dim]({loaded})[/dim]: "
+                  + " vs ".join(f"{name} = {side}" for name, side in zip(loaded.player_names, sides))
+                  + "  [dim](type 'help' on your turn)[/dim]")
+    TerminalGame(loaded, built, console, _read_line, state).run()
+
+
+@app.command(context_settings=GAME_OPTIONS)
+def show(
+    ctx: typer.Context,
+    game: str = typer.Argument(..., help="Game name, or name(key=value,...)."),
+    position: Optional[str] = typer.Argument(None, help="A position in the game's notation (default: the start)."),
+) -> None:
+    """Draw a position and list its legal moves."""
+    options = parse_game_options(_base_name(game), ctx.args)
+    loaded = load_game(game, **options.params)
+    state = loaded.new_initial_state() if position is None else loaded.state_from_notation(position)
+    console.print(render_board(state.board_view(), loaded.player_names))
+    outcome = state.outcome()
+    if outcome:
+        console.print(outcome.describe(loaded.player_names))
+    else:
+        legal = [state.action_to_string(a) for a in state.legal_actions()]
+        console.print(f"{len(legal)} legal moves: " + ", ".join(legal), markup=False)
+
+
+@app.command(context_settings=GAME_OPTIONS)
+def perft(
+    ctx: typer.Context,
+    game: str = typer.Argument(..., help="Game name, or name(key=value,...)."),
+    depth: int = typer.Argument(3, min=0, max=12, help="Number of actions."),
+    position: Optional[str] = typer.Option(None, help="Start from this position (the game's notation)."),
+    divide: bool = typer.Option(False, help="Also show the count below each legal move."),
+) -> None:
+    """Count the action sequences of a given length (a move-generation check)."""
+    from ..core.perft import compiled_perft
+
+    options = parse_game_options(_base_name(game), ctx.args)
+    loaded = load_game(game, **options.params)
+    state = loaded.new_initial_state() if position is None else loaded.state_from_notation(position)
+    if divide and depth > 0:
+        for action in state.legal_actions():
+            console.print(f"{state.action_to_string(action)}: {compiled_perft(state.child(action), depth - 1)}",
+                          markup=False)
+    console.print(f"perft({depth}) = {compiled_perft(state, depth)}")
+
+
+@app.command()
+def version() -> None:
+    """Print boomboard's version."""
+    console.print(f"boomboard {__version__}")
+
+
+def _base_name(game: str) -> str:
+    return game.split("(", 1)[0].strip().lower()
+
+
+def _split_moves(text: str) -> list[str]:
+    parts = text.split(";") if ";" in text else text.split()
+    return [part.strip() for part in parts if part.strip()]
+
+
+def _read_line(prompt: str) -> str:
+    return console.input(f"[bold]{prompt}[/bold]")
+
+
+def main() -> None:
+    """Entry point: runs the app, turning our errors into one clear line."""
+    try:
+        app(standalone_mode=False)
+    except BoomboardError as error:
+        console.print(f"[red]error:[/red] {error}", markup=True, highlight=False)
+        sys.exit(2)
+    except (KeyboardInterrupt, EOFError):
+        console.print("\nstopped.")
+        sys.exit(130)
+    except typer.Exit as done:
+        sys.exit(done.exit_code)
+    except typer.Abort:
+        console.print("aborted.")
+        sys.exit(1)
+    except Exception as error:  # click's usage errors
+        import click
+
+        if isinstance(error, click.ClickException):
+            error.show()
+            sys.exit(error.exit_code)
+        raise

@@ -1,0 +1,145 @@
+"""Playing a game in the terminal: people and agents, in the game's notation."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rich.console import Console
+from rich.text import Text
+
+from ..agents import HUMAN, Agent
+from ..core.errors import BoomboardError
+from ..core.game import Game
+from ..core.outcome import Outcome, Reason
+from ..core.state import State
+from .render import player_style, render_board
+
+HELP = """Commands on your turn:
+  <move>           play a move in the game's notation (e.g. {example})
+  moves, ?         list the legal moves
+  undo             take back your last move (and the reply to it)
+  board            draw the board again
+  position         print the position in the game's notation
+  history          print the moves so far
+  resign           give up this game
+  help             this text
+  quit             stop playing (also end of input)"""
+
+
+class StopPlaying(Exception):
+    """The person asked to quit."""
+
+
+class TerminalGame:
+    """One game in the terminal between ``sides[0]`` and ``sides[1]``.
+
+    A side is an :class:`Agent` or the string ``"human"``. ``read_line`` asks a
+    person for a line (it raises ``EOFError`` at the end of input), so tests
+    and scripts can drive the loop.
+    """
+
+    def __init__(self, game: Game, sides: list[Agent | str], console: Console,
+                 read_line: Callable[[str], str], state: State | None = None):
+        self.game = game
+        self.sides = sides
+        self.console = console
+        self.read_line = read_line
+        self.state = state if state is not None else game.new_initial_state()
+        self.resigned: int | None = None
+        for player, side in enumerate(sides):
+            if isinstance(side, Agent):
+                side.new_game(game, player)
+
+    def name(self, player: int) -> str:
+        return self.game.player_names[player].capitalize()
+
+    def show_board(self) -> None:
+        self.console.print(render_board(self.state.board_view(), self.game.player_names))
+
+    def run(self) -> Outcome | None:
+        """Play to the end; returns the outcome, or ``None`` if the person quit."""
+        self.show_board()
+        try:
+            while not self.state.is_terminal():
+                player = self.state.current_player()
+                if self.sides[player] == HUMAN:
+                    action = self.human_turn(player)
+                    if action is None:
+                        return self.finish_resigned(player)
+                else:
+                    action = self.sides[player].choose_action(self.state.clone())
+                    label = Text(f"{self.name(player)} plays ", style=player_style(self.game.player_names, player))
+                    self.console.print(label + Text(self.state.action_to_string(action), style="bold"))
+                self.play(action)
+                self.show_board()
+        except StopPlaying:
+            self.console.print("Game stopped.")
+            return None
+        outcome = self.state.outcome()
+        self.console.print(Text(outcome.describe(self.game.player_names), style="bold green"))
+        return outcome
+
+    def play(self, action: int) -> None:
+        for side in self.sides:
+            if isinstance(side, Agent):
+                side.observe(self.state.clone(), action)
+        self.state.apply_action(action)
+
+    def finish_resigned(self, player: int) -> Outcome:
+        outcome = Outcome(winner=1 - player, reason=Reason.RESIGNATION, detail=f"{self.name(player)} resigned")
+        self.console.print(Text(outcome.describe(self.game.player_names), style="bold green"))
+        return outcome
+
+    def human_turn(self, player: int) -> int | None:
+        """Read commands until a legal move; ``None`` means the player resigned."""
+        while True:
+            try:
+                line = self.read_line(f"{self.name(player)} to move> ").strip()
+            except EOFError:
+                raise StopPlaying from None
+            command = line.lower()
+            if not command:
+                continue
+            if command in ("quit", "exit"):
+                raise StopPlaying
+            if command == "resign":
+                return None
+            if command in ("help", "h"):
+                example = self.state.action_to_string(self.state.legal_actions()[0])
+                self.console.print(HELP.format(example=example), markup=False)
+            elif command in ("moves", "?", "legal"):
+                moves = [self.state.action_to_string(a) for a in self.state.legal_actions()]
+                self.console.print(f"{len(moves)} legal moves: " + ", ".join(moves), markup=False)
+            elif command == "board":
+                self.show_board()
+            elif command in ("position", "fen"):
+                self.console.print(self.state.to_notation(), markup=False)
+            elif command == "history":
+                self.console.print(" ".join(self.state.history_strings()) or "(no moves yet)", markup=False)
+            elif command in ("undo", "takeback"):
+                self.undo(player)
+            else:
+                try:
+                    return self.state.string_to_action(line)
+                except BoomboardError as error:
+                    self.console.print(Text(f"{error}", style="red"))
+                    self.console.print("Type 'moves' for the legal moves or 'help' for commands.", style="dim")
+
+    def undo(self, player: int) -> None:
+        """Take back this person's last move and every move after it."""
+        movers = self._movers()
+        if player not in movers:
+            self.console.print("None of your moves to undo.", style="yellow")
+            return
+        last = len(movers) - 1 - movers[::-1].index(player)
+        self.state.undo(len(movers) - last)
+        self.show_board()
+
+    def _movers(self) -> list[int]:
+        """Who played each action of the history."""
+        state = self.state.first_state()
+        movers = []
+        for action in self.state.history():
+            movers.append(state.current_player())
+            state.apply_action(action)
+        return movers

@@ -1,0 +1,37 @@
+"""The exceptions boomboard raises for bad input.
+
+Every one derives from :class:`BoomboardError`, so a caller (the CLI, the
+arena, a web handler) can catch them all and show the message, which always
+says what was expected.
+"""
+
+
+class BoomboardError(Exception):
+    """Base class of every error boomboard raises on purpose."""
+
+
+class NotationError(BoomboardError, ValueError):
+    """Text that does not follow a game's notation (an action or a position)."""
+
+
+class IllegalActionError(BoomboardError, ValueError):
+    """A well-formed action that is not legal in the current position."""
+
+
+class InvalidPositionError(BoomboardError, ValueError):
+    """A position that cannot occur in the game (floating pieces, mixed stacks...)."""
+
+
+class GameOverError(BoomboardError):
+    """An action was applied to a finished game."""
+
+
+class UnknownGameError(BoomboardError, KeyError):
+    """No game of that name is registered."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class ParameterError(BoomboardError, ValueError):
+    """A game parameter that does not exist or has a bad value."""

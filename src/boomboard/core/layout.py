@@ -1,0 +1,92 @@
+"""The array layout every game engine shares, and the end checks they share.
+
+A position is a 1-D ``int32`` NumPy array. Its first :data:`HEADER` entries
+mean the same in every game; the game's own data (its board, bombs left, ...)
+follows. Game parameters and precomputed tables travel in a second ``int32``
+array, ``params``. Each game's ``rules`` module exposes compiled functions
+over these two arrays with the same signatures (see ``docs/engine.md``):
+
+* ``legal_actions(s, params, out) -> n``: the sorted legal action ids go to
+  ``out[:n]``; a finished game has none;
+* ``apply_action(s, params, action)``: plays a legal action in place, counts
+  the ply, passes the turn and records a result reached by the game's own
+  rules (tokens gone, n in a row, one colour);
+* ``position_key(s, params) -> uint64``: a 64-bit hash of what the rulebook
+  calls "the position" (board and player to move), for repetition.
+
+The rules that depend on history (a 4th repetition, an action limit) are the
+same in every game that has them, so they live here, in
+:func:`record_position`, and run after ``apply_action``.
+"""
+
+import numpy as np
+from numba import njit
+
+PLAYER = 0  # player to move: 0 or 1
+STATUS = 1  # a boomboard.core.outcome.Status
+REASON = 2  # a boomboard.core.outcome.Reason
+PLY = 3  # actions played since the position the game started from
+HEADER = 4
+
+STATUS_ONGOING = 0
+STATUS_PLAYER0_WINS = 1
+STATUS_PLAYER1_WINS = 2
+STATUS_TIE = 3
+
+REASON_REPETITION = 3
+REASON_TURN_LIMIT = 4
+
+_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX_2 = np.uint64(0x94D049BB133111EB)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def mix64(x):
+    """SplitMix64's finaliser: spreads the bits of ``x`` (a uint64) over 64 bits."""
+    x = (x ^ (x >> np.uint64(30))) * _MIX_1
+    x = (x ^ (x >> np.uint64(27))) * _MIX_2
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True)
+def cell_hash(cell, value):
+    """The hash of one cell holding ``value``; a position hashes to the XOR of its
+    cells, so games can update it incrementally. Unbounded stack heights need no
+    table, unlike classic Zobrist hashing."""
+    key = np.uint64(cell) * _GOLDEN + np.uint64(value + 0x10000) * _MIX_1
+    return mix64(key)
+
+
+@njit(cache=True)
+def win_status(player):
+    """The status value for a win by ``player``."""
+    return STATUS_PLAYER0_WINS + player
+
+
+@njit(cache=True)
+def record_position(s, keys, n_keys, key, repetition_limit, action_limit):
+    """Append the new position's key to the history and apply the history rules.
+
+    ``keys[:n_keys]`` are the keys of the positions so far (the start counted).
+    Returns the new number of keys. After the game's own end check, a position
+    seen for the ``repetition_limit``-th time is a tie, then reaching
+    ``action_limit`` actions is a tie (rulebook order); 0 disables either.
+    """
+    keys[n_keys] = key
+    n_keys += 1
+    if s[STATUS] != STATUS_ONGOING:
+        return n_keys
+    if repetition_limit > 0:
+        seen = 0
+        for i in range(n_keys):
+            if keys[i] == key:
+                seen += 1
+        if seen >= repetition_limit:
+            s[STATUS] = STATUS_TIE
+            s[REASON] = REASON_REPETITION
+            return n_keys
+    if action_limit > 0 and s[PLY] >= action_limit:
+        s[STATUS] = STATUS_TIE
+        s[REASON] = REASON_TURN_LIMIT
+    return n_keys

@@ -1,0 +1,74 @@
+"""The games boomboard knows, and :func:`load_game`.
+
+>>> import boomboard
+>>> game = boomboard.load_game("kaboom(rows=5,misere=true)")
+>>> str(game)
+'kaboom(rows=5,misere=true)'
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from .core.errors import UnknownGameError
+from .core.game import Game
+from .core.params import Parameter, parse_game_string
+
+# name -> "module:Class"; imported on first use so that loading one game does
+# not pay for compiling the others.
+_GAMES = {
+    "expendibots": "boomboard.games.expendibots:ExpendibotsGame",
+    "jump61": "boomboard.games.jump61:Jump61Game",
+    "kaboom": "boomboard.games.kaboom:KaboomGame",
+    "explocus": "boomboard.games.explocus:ExplocusGame",
+    "hexplocus": "boomboard.games.explocus:HexplocusGame",
+}
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A registered game: its name, title, players and declared parameters."""
+
+    name: str
+    title: str
+    player_names: tuple[str, str]
+    parameters: tuple[Parameter, ...]
+    doc: str
+
+
+def game_names() -> list[str]:
+    """The names :func:`load_game` accepts."""
+    return list(_GAMES)
+
+
+def game_class(name: str) -> type[Game]:
+    try:
+        module_name, class_name = _GAMES[name.lower()].split(":")
+    except KeyError:
+        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(_GAMES)}") from None
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def registered_games() -> list[GameInfo]:
+    """Every game with its parameters and their defaults."""
+    infos = []
+    for name in _GAMES:
+        cls = game_class(name)
+        doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        infos.append(GameInfo(name, cls.title, cls.player_names, cls.parameters, doc))
+    return infos
+
+
+_CACHE: dict[str, Game] = {}
+
+
+def load_game(name: str, **params: Any) -> Game:
+    """A game by name, OpenSpiel-style: ``load_game("kaboom", rows=5)`` or
+    ``load_game("kaboom(rows=5)")``. Games are immutable and cached."""
+    base, from_string = parse_game_string(name)
+    values = {**from_string, **params}
+    game = game_class(base)(**values)
+    key = str(game)
+    return _CACHE.setdefault(key, game)
