@@ -136,7 +136,9 @@ class State:
         game = self._game
         game.rules.apply_action(self._array, game.params_array, action)
         if self._keys is not None:
-            key = game.rules.position_key(self._array, game.params_array)
+            # np.uint64: a key above 2**63 as a Python int would otherwise hit an
+            # int64 specialisation of record_position compiled for a smaller key
+            key = np.uint64(game.rules.position_key(self._array, game.params_array))
             self._n_keys = record_position(
                 self._array, self._keys, self._n_keys, key, game.repetition_limit, game.action_limit
             )
