@@ -16,7 +16,8 @@ over these two arrays with the same signatures (see ``docs/engine.md``):
 
 The rules that depend on history (a 4th repetition, an action limit) are the
 same in every game that has them, so they live here, in
-:func:`record_position`, and run after ``apply_action``.
+:func:`apply_history_rules`, which runs after ``apply_action`` once the new
+position's key is appended to the history of keys.
 """
 
 import numpy as np
@@ -65,19 +66,18 @@ def win_status(player):
 
 
 @njit(cache=True)
-def record_position(s, keys, n_keys, key, repetition_limit, action_limit):
-    """Append the new position's key to the history and apply the history rules.
+def apply_history_rules(s, keys, n_keys, repetition_limit, action_limit):
+    """Apply the rules that depend on history, after the game's own end check.
 
-    ``keys[:n_keys]`` are the keys of the positions so far (the start counted).
-    Returns the new number of keys. After the game's own end check, a position
-    seen for the ``repetition_limit``-th time is a tie, then reaching
-    ``action_limit`` actions is a tie (rulebook order); 0 disables either.
+    ``keys[:n_keys]`` are the keys of the positions so far, the start counted
+    and the current position last. A position seen for the
+    ``repetition_limit``-th time is a tie; then reaching ``action_limit``
+    actions is a tie (the rulebook's order). 0 disables either rule.
     """
-    keys[n_keys] = key
-    n_keys += 1
     if s[STATUS] != STATUS_ONGOING:
-        return n_keys
+        return
     if repetition_limit > 0:
+        key = keys[n_keys - 1]
         seen = 0
         for i in range(n_keys):
             if keys[i] == key:
@@ -85,8 +85,16 @@ def record_position(s, keys, n_keys, key, repetition_limit, action_limit):
         if seen >= repetition_limit:
             s[STATUS] = STATUS_TIE
             s[REASON] = REASON_REPETITION
-            return n_keys
+            return
     if action_limit > 0 and s[PLY] >= action_limit:
         s[STATUS] = STATUS_TIE
         s[REASON] = REASON_TURN_LIMIT
-    return n_keys
+
+
+@njit(cache=True)
+def record_position(s, keys, n_keys, key, repetition_limit, action_limit):
+    """For compiled loops: append the new position's ``key`` to ``keys[:n_keys]``,
+    apply the history rules, and return the new number of keys."""
+    keys[n_keys] = key
+    apply_history_rules(s, keys, n_keys + 1, repetition_limit, action_limit)
+    return n_keys + 1

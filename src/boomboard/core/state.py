@@ -8,12 +8,13 @@ pickling, equality and a readable board. It follows OpenSpiel's names.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 
 from .errors import GameOverError, IllegalActionError, NotationError
-from .layout import HEADER, PLAYER, PLY, REASON, STATUS, record_position
+from .layout import HEADER, PLAYER, PLY, REASON, STATUS, apply_history_rules
 from .outcome import Outcome, outcome_from_codes
 
 if TYPE_CHECKING:
@@ -128,7 +129,8 @@ class State:
             action = int(action)
         except (TypeError, ValueError):
             raise IllegalActionError(f"an action id must be an integer, got {action!r}") from None
-        if action not in legal:
+        index = bisect_left(legal, action)  # legal actions are sorted
+        if index == len(legal) or legal[index] != action:
             raise IllegalActionError(self._illegal_message(action, legal))
         self._apply_unchecked(action)
 
@@ -136,12 +138,13 @@ class State:
         game = self._game
         game.rules.apply_action(self._array, game.params_array, action)
         if self._keys is not None:
-            # np.uint64: a key above 2**63 as a Python int would otherwise hit an
-            # int64 specialisation of record_position compiled for a smaller key
-            key = np.uint64(game.rules.position_key(self._array, game.params_array))
-            self._n_keys = record_position(
-                self._array, self._keys, self._n_keys, key, game.repetition_limit, game.action_limit
-            )
+            # Stored through NumPy, not passed to a kernel: a key above 2**63
+            # as a Python int would not fit an int64 argument.
+            self._keys[self._n_keys] = game.rules.position_key(self._array, game.params_array)
+            self._n_keys += 1
+            if not self._array[STATUS]:
+                apply_history_rules(self._array, self._keys, self._n_keys, game.repetition_limit,
+                                    game.action_limit)
         self._history.append(action)
         self._legal = None
 
