@@ -1,0 +1,180 @@
+"""Expendibots: the :class:`Game` and a :class:`State` that reads the board."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from boomboard.core.board_view import BoardView, Cell
+from boomboard.core.errors import IllegalActionError, NotationError
+from boomboard.core.game import Game
+from boomboard.core.layout import PLAYER
+from boomboard.core.state import State
+
+from . import rules
+from .notation import (
+    COLOURS,
+    START_POSITION,
+    Action,
+    Square,
+    check_action,
+    decode_action,
+    encode_action,
+    format_action,
+    format_position,
+    on_board,
+    parse_action,
+    parse_colour,
+    parse_position,
+    square_index,
+    square_of,
+)
+from .rules import BOARD, NUM_ACTIONS, SIZE, STATE_SIZE, TOKENS
+
+
+def _square_index(square: Any) -> int:
+    if (not isinstance(square, (tuple, list)) or len(square) != 2
+            or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in square) or not on_board(square)):
+        raise NotationError(f"expected a square (x, y) with x and y in 0..{SIZE - 1}; got {square!r}")
+    return square_index(square)
+
+
+def _player(colour: int | str) -> int:
+    if isinstance(colour, str):
+        return parse_colour(colour)
+    if colour in (0, 1):
+        return int(colour)
+    raise NotationError(f"expected a player, 0 (white) or 1 (black); got {colour!r}")
+
+
+class ExpendibotsState(State):
+    """A position of Expendibots.
+
+    >>> import boomboard
+    >>> state = boomboard.load_game("expendibots").new_initial_state()
+    >>> state.stack((3, 1)), state.stack((3, 2))
+    (('white', 1), None)
+    >>> action = state.play("MOVE 1 from (3, 1) to (3, 2).")
+    >>> state.stack((3, 2)), state.tokens("white")
+    (('white', 1), 12)
+    >>> state.action_to_tuple(action)
+    ('MOVE', 1, (3, 1), (3, 2))
+    """
+
+    __slots__ = ()
+
+    def stack(self, square: Square) -> tuple[str, int] | None:
+        """The stack on ``square`` ``(x, y)`` as ``(colour, tokens)``, or ``None`` if empty."""
+        height = int(self._array[BOARD + _square_index(square)])
+        if height == 0:
+            return None
+        return COLOURS[0 if height > 0 else 1], abs(height)
+
+    def stacks(self, colour: int | str) -> list[tuple[int, int, int]]:
+        """Every stack of ``colour`` (``"white"``/``"black"`` or 0/1) as ``(n, x, y)``,
+        sorted by ``(y, x)`` as the position notation lists them."""
+        sign = 1 - 2 * _player(colour)
+        return [(int(h) * sign, *square_of(sq)) for sq, h in enumerate(self._array[BOARD:]) if h * sign > 0]
+
+    def tokens(self, colour: int | str) -> int:
+        """How many tokens ``colour`` (``"white"``/``"black"`` or 0/1) has on the board."""
+        return int(self._array[TOKENS + _player(colour)])
+
+    def action_to_tuple(self, action: int) -> Action:
+        """The referee's tuple for an action id: ``("MOVE", n, (xa, ya), (xb, yb))`` or ``("BOOM", (x, y))``."""
+        return decode_action(int(action))
+
+    def tuple_to_action(self, action: Any) -> int:
+        """The id of a referee tuple, checked to be legal here."""
+        return self._game.legal_id(self, check_action(action))
+
+
+class ExpendibotsGame(Game):
+    """Expendibots: move stacks of bots, explode them, chain reactions across both armies."""
+
+    name = "expendibots"
+    title = "Expendibots"
+    parameters = ()
+    player_names = COLOURS
+    rules = rules
+    state_class = ExpendibotsState
+    repetition_limit = 4  # a position's 4th occurrence, the start counted, ties
+    action_limit = 500  # 250 turns each
+
+    def _build_params_array(self, values: dict[str, Any]) -> np.ndarray:
+        return rules.build_params()
+
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def max_game_length(self) -> int:
+        return self.action_limit
+
+    def _build_initial_array(self) -> np.ndarray:
+        return self.array_from_notation(START_POSITION)
+
+    # -- notation ---------------------------------------------------------------
+    def array_from_notation(self, text: str) -> np.ndarray:
+        """The engine array of a JSON position; a side without tokens has already lost."""
+        cells, player = parse_position(text)
+        array = np.zeros(STATE_SIZE, dtype=np.int32)
+        array[PLAYER] = player
+        array[BOARD:] = cells
+        array[TOKENS] = sum(h for h in cells if h > 0)
+        array[TOKENS + 1] = -sum(h for h in cells if h < 0)
+        rules.end_by_tokens(array)
+        return array
+
+    def position_to_notation(self, state: State) -> str:
+        return format_position(state.array[BOARD:], int(state.array[PLAYER]))
+
+    def action_to_string(self, state: State, action: int) -> str:
+        return format_action(decode_action(action))
+
+    def string_to_action(self, state: State, text: str) -> int:
+        return self.legal_id(state, parse_action(text))
+
+    def legal_id(self, state: State, action: Action) -> int:
+        """The id of a checked referee action if it is legal in ``state``, else an
+        :class:`IllegalActionError` saying why."""
+        action_id = encode_action(action)
+        if action_id in state.legal_actions():
+            return action_id
+        outcome = state.outcome()
+        if outcome is not None:
+            raise IllegalActionError(f"the game is over ({outcome.describe(self.player_names)}); "
+                                     "no action is legal")
+        mover = state.player_to_move()
+        colour = COLOURS[mover]
+        origin = action[1] if action[0] == "BOOM" else action[2]
+        height = state.array[BOARD + square_index(origin)] * (1 - 2 * mover)
+        if height <= 0:
+            raise IllegalActionError(f"{colour.capitalize()} is to move and {origin} holds no {colour} stack")
+        _, count, (xa, ya), target = action
+        distance = abs(target[0] - xa) + abs(target[1] - ya)
+        if count > height or distance > height:
+            raise IllegalActionError(f"the stack on {origin} has {height} token(s), so it moves 1 to {height} "
+                                     f"of them 1 to {height} square(s); {format_action(action)} does not")
+        raise IllegalActionError(f"{target} holds a {COLOURS[1 - mover]} stack; a move lands on an empty "
+                                 "square or an own stack")
+
+    # -- the picture ------------------------------------------------------------
+    def board_view(self, state: State) -> BoardView:
+        cells = state.array[BOARD:]
+        rows = []
+        for y in reversed(range(SIZE)):
+            row = []
+            for x in range(SIZE):
+                height = int(cells[square_index((x, y))])
+                owner = None if height == 0 else (0 if height > 0 else 1)
+                row.append(Cell(".") if owner is None else Cell(f"{'wb'[owner]}{abs(height)}", owner))
+            rows.append(row)
+        outcome = state.outcome()
+        if outcome is None:
+            caption = f"{COLOURS[state.player_to_move()].capitalize()} to move"
+        else:
+            caption = outcome.describe(self.player_names)
+        labels = [str(i) for i in range(SIZE)]
+        return BoardView(rows, list(reversed(labels)), labels, caption=caption)

@@ -1,0 +1,279 @@
+"""The rules of Kaboom: connect n on a gravity board, with bombs.
+
+The state array, after the shared header:
+
+* ``s[HAND + p]``: bombs player ``p`` has not dropped yet;
+* ``s[ARMED + p]``: player ``p``'s bombs standing on the board;
+* ``s[FILLED]``: occupied cells, so a full board is one comparison;
+* ``s[HEIGHT + c]``: pieces in column ``c`` (gravity keeps them at the bottom);
+* ``s[board + r * cols + c]``: the cell in row ``r`` (0 at the bottom) and
+  column ``c`` (0 on the left), with ``board = HEIGHT + cols``.
+
+A cell holds ``0`` (empty) or ``side | bomb``: ``side`` is 1 for X and 2 for
+O, ``bomb`` is ``BOMB`` (4) for a bomb, so ``cell & 3`` is the owner's side.
+The counters are functions of the board and the hands, so two arrays are
+equal exactly when the positions are.
+
+Action ids, ``R`` rows and ``C`` columns: ``c`` drops a piece in column ``c``;
+``C + c`` drops a bomb there; ``2C + r*C + c`` detonates the own bomb on row
+``r``, column ``c``; ``2C + R*C`` passes (legal only on a full board without
+an own bomb, the player's only possible action then).
+
+Why a game ends (and :meth:`KaboomGame.max_game_length`): each detonation
+action removes the detonated bomb for good and bombs only ever leave the
+hands, so there are at most ``2 * bombs`` bomb drops and ``2 * bombs``
+detonations; a pass is always answered by a detonation (the passer's
+opponent has a bomb on a full board and nothing else to do), so at most
+``2 * bombs`` passes. Each drop fills one cell and only a detonated bomb
+empties cells, at most ``K`` each (5 for a bomb, ``rows + cols - 1`` for a
+superbomb, never more than the board), so there are at most
+``rows * cols + 2 * bombs * K`` drops.
+"""
+
+import numpy as np
+from numba import njit
+
+from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, cell_hash, win_status
+
+HAND = HEADER  # HAND + player: bombs still in hand
+ARMED = HEADER + 2  # ARMED + player: own bombs on the board
+FILLED = HEADER + 4  # occupied cells
+HEIGHT = HEADER + 5  # HEIGHT + column: pieces in that column; the board follows
+
+BOMB = 4  # the bomb bit of a cell; the low two bits are the owner's side (1 X, 2 O)
+
+STATUS_TIE = 3
+REASON_CONNECT = 5  # boomboard.Reason.CONNECT
+REASON_BOTH_CONNECT = 6  # boomboard.Reason.BOTH_CONNECT
+REASON_NO_ACTIONS = 7  # boomboard.Reason.NO_ACTIONS
+
+# The params array: the game's parameters, nothing else (geometry is arithmetic).
+P_ROWS = 0
+P_COLS = 1
+P_CONNECT = 2
+P_BOMBS = 3
+P_MISERE = 4
+P_SUPERBOMB = 5
+
+# The four line directions as (row step, column step); each line is also
+# walked backwards.
+LINE_DR = (0, 1, 1, 1)
+LINE_DC = (1, 0, 1, -1)
+# The four orthogonal neighbours a bomb's blast reaches.
+NEXT_DR = (1, -1, 0, 0)
+NEXT_DC = (0, 0, 1, -1)
+
+
+def make_params(rows, cols, connect, bombs, misere, superbomb) -> np.ndarray:
+    return np.array([rows, cols, connect, bombs, int(misere), int(superbomb)], dtype=np.int32)
+
+
+@njit(cache=True)
+def _run(s, board, rows, cols, r, c, dr, dc, side):
+    """How many cells of ``side`` follow (r, c) in direction (dr, dc), (r, c) excluded."""
+    count = 0
+    r += dr
+    c += dc
+    while 0 <= r < rows and 0 <= c < cols and (s[board + r * cols + c] & 3) == side:
+        count += 1
+        r += dr
+        c += dc
+    return count
+
+
+@njit(cache=True)
+def _connects_through(s, params, r, c):
+    """Whether the piece on (r, c) lies on a line of ``connect`` cells of its owner."""
+    rows, cols, connect = params[P_ROWS], params[P_COLS], params[P_CONNECT]
+    board = HEIGHT + cols
+    side = s[board + r * cols + c] & 3
+    for d in range(4):
+        dr, dc = LINE_DR[d], LINE_DC[d]
+        length = 1 + _run(s, board, rows, cols, r, c, dr, dc, side) \
+            + _run(s, board, rows, cols, r, c, -dr, -dc, side)
+        if length >= connect:
+            return True
+    return False
+
+
+@njit(cache=True)
+def connected_sides(s, params):
+    """Which players have ``connect`` in a row: bit 1 for X, bit 2 for O.
+
+    Counts each run once, from its first cell (the one whose predecessor in
+    the direction is not the same owner's).
+    """
+    rows, cols, connect = params[P_ROWS], params[P_COLS], params[P_CONNECT]
+    board = HEIGHT + cols
+    found = 0
+    for c in range(cols):
+        for r in range(s[HEIGHT + c]):
+            side = s[board + r * cols + c] & 3
+            if found & side:
+                continue
+            for d in range(4):
+                dr, dc = LINE_DR[d], LINE_DC[d]
+                pr, pc = r - dr, c - dc
+                if 0 <= pr < rows and 0 <= pc < cols and (s[board + pr * cols + pc] & 3) == side:
+                    continue
+                if 1 + _run(s, board, rows, cols, r, c, dr, dc, side) >= connect:
+                    found |= side
+                    break
+    return found
+
+
+@njit(cache=True)
+def settle_result(s, params, connected):
+    """Record the result the connect rules give for ``connected`` (bits of
+    :func:`connected_sides`); nothing if nobody connected. With ``misere`` the
+    one who connects loses."""
+    if connected == 3:
+        s[STATUS] = STATUS_TIE
+        s[REASON] = REASON_BOTH_CONNECT
+    elif connected != 0:
+        connector = connected - 1
+        s[STATUS] = win_status(1 - connector if params[P_MISERE] else connector)
+        s[REASON] = REASON_CONNECT
+
+
+@njit(cache=True)
+def nobody_can_act(s, params):
+    """A full board without a bomb on it: neither player has an action."""
+    return s[FILLED] == params[P_ROWS] * params[P_COLS] and s[ARMED] == 0 and s[ARMED + 1] == 0
+
+
+@njit(cache=True)
+def legal_actions(s, params, out):
+    """Drops into open columns, bomb drops while bombs are in hand, own bombs
+    to detonate; a pass when none of these exists. Written in id order."""
+    if s[STATUS] != 0:
+        return 0
+    rows, cols = params[P_ROWS], params[P_COLS]
+    player = s[PLAYER]
+    n = 0
+    if s[FILLED] < rows * cols:
+        for c in range(cols):
+            if s[HEIGHT + c] < rows:
+                out[n] = c
+                n += 1
+        if s[HAND + player] > 0:
+            for i in range(n):
+                out[n + i] = cols + out[i]
+            n += n
+    if s[ARMED + player] > 0:
+        board = HEIGHT + cols
+        own_bomb = (player + 1) | BOMB
+        for cell in range(rows * cols):
+            if s[board + cell] == own_bomb:
+                out[n] = 2 * cols + cell
+                n += 1
+    if n == 0:
+        out[0] = 2 * cols + rows * cols
+        n = 1
+    return n
+
+
+@njit(cache=True)
+def _drop(s, params, c, piece):
+    """Put ``piece`` on top of column ``c``; check the lines through it."""
+    cols = params[P_COLS]
+    r = s[HEIGHT + c]
+    s[HEIGHT + cols + r * cols + c] = piece
+    s[HEIGHT + c] = r + 1
+    s[FILLED] += 1
+    if _connects_through(s, params, r, c):
+        settle_result(s, params, piece & 3)
+    elif nobody_can_act(s, params):
+        s[STATUS] = STATUS_TIE
+        s[REASON] = REASON_NO_ACTIONS
+
+
+@njit(cache=True)
+def _blast(s, board, target, removed, pending, top):
+    """Remove what stands on ``target`` (once); a bomb there goes off in turn.
+    Returns the new top of the ``pending`` stack."""
+    if removed[target] or s[board + target] == 0:
+        return top
+    removed[target] = True
+    if s[board + target] & BOMB:
+        pending[top] = target
+        top += 1
+    return top
+
+
+@njit(cache=True)
+def _detonate(s, params, start):
+    """Detonate the bomb on cell ``start`` and every bomb its blasts reach,
+    then let the columns fall and check both players' lines.
+
+    A bomb's blast is itself and its four orthogonal neighbours, or with
+    ``superbomb`` its whole row and column. Which cells go does not depend
+    on the order the bombs go off in, so a stack will do.
+    """
+    rows, cols = params[P_ROWS], params[P_COLS]
+    board = HEIGHT + cols
+    removed = np.zeros(rows * cols, np.bool_)
+    pending = np.empty(rows * cols, np.int32)
+    removed[start] = True
+    pending[0] = start
+    top = 1
+    while top > 0:
+        top -= 1
+        bomb = pending[top]
+        s[ARMED + (s[board + bomb] & 3) - 1] -= 1
+        r, c = bomb // cols, bomb % cols
+        if params[P_SUPERBOMB]:
+            for tr in range(rows):
+                top = _blast(s, board, tr * cols + c, removed, pending, top)
+            for tc in range(cols):
+                top = _blast(s, board, r * cols + tc, removed, pending, top)
+        else:
+            for d in range(4):
+                tr, tc = r + NEXT_DR[d], c + NEXT_DC[d]
+                if 0 <= tr < rows and 0 <= tc < cols:
+                    top = _blast(s, board, tr * cols + tc, removed, pending, top)
+    for c in range(cols):
+        kept = 0
+        for r in range(s[HEIGHT + c]):
+            cell = r * cols + c
+            if not removed[cell]:
+                s[board + kept * cols + c] = s[board + cell]
+                kept += 1
+        for r in range(kept, s[HEIGHT + c]):
+            s[board + r * cols + c] = 0
+        s[FILLED] -= s[HEIGHT + c] - kept
+        s[HEIGHT + c] = kept
+    settle_result(s, params, connected_sides(s, params))
+
+
+@njit(cache=True)
+def apply_action(s, params, action):
+    """Drop, drop a bomb, detonate or pass; check the end; pass the turn."""
+    rows, cols = params[P_ROWS], params[P_COLS]
+    player = s[PLAYER]
+    if action < cols:
+        _drop(s, params, action, player + 1)
+    elif action < 2 * cols:
+        s[HAND + player] -= 1
+        s[ARMED + player] += 1
+        _drop(s, params, action - cols, (player + 1) | BOMB)
+    elif action < 2 * cols + rows * cols:
+        _detonate(s, params, action - 2 * cols)
+    s[PLY] += 1
+    s[PLAYER] = 1 - player
+
+
+@njit(cache=True)
+def position_key(s, params):
+    """Every cell, the bombs in each hand and the player to move (Kaboom has
+    no repetition rule; the key serves transposition tables)."""
+    ncells = params[P_ROWS] * params[P_COLS]
+    board = HEIGHT + params[P_COLS]
+    key = np.uint64(0)
+    for cell in range(ncells):
+        if s[board + cell] != 0:
+            key ^= cell_hash(cell, s[board + cell])
+    key ^= cell_hash(ncells, s[HAND]) ^ cell_hash(ncells + 1, s[HAND + 1])
+    if s[PLAYER] == 1:
+        key ^= cell_hash(ncells + 2, 0)
+    return key
