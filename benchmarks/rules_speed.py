@@ -8,7 +8,7 @@ For each game, from its default start:
 * the same Python loop over OpenSpiel's C++ ``connect_four`` through
   ``pyspiel``, measured in the same run, as the reference point.
 
-Run: ``python benchmarks/rules_speed.py [--seconds 3] [--markdown]``.
+Run: ``python benchmarks/rules_speed.py [--seconds 2] [--rounds 3] [--markdown]``.
 Compile time is excluded (each loop is warmed up first). One core.
 """
 
@@ -18,6 +18,7 @@ import argparse
 import os
 import platform
 import random
+import statistics
 import subprocess
 import time
 
@@ -89,24 +90,36 @@ def commit() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="measure everything this many times, interleaved, and report medians")
     parser.add_argument("--games", nargs="*", default=GAMES)
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table for docs/benchmarks.md")
     args = parser.parse_args()
 
-    reference = pyspiel_rate(args.seconds)
-    rows = []
-    for name in args.games:
-        game = boomboard.load_game(name)
+    games = {name: boomboard.load_game(name) for name in args.games}
+    for game in games.values():
         python_loop_rate(game.new_initial_state, 0.2)  # compile and load the caches
-        rows.append((name, python_loop_rate(game.new_initial_state, args.seconds), compiled_rate(game, args.seconds)))
+    # Shared machines drift by tens of percent over a minute, so every figure
+    # is measured in each round, the peer included, and the medians compared.
+    samples: dict[str, list[float]] = {}
+    for _ in range(args.rounds):
+        reference_rate = pyspiel_rate(args.seconds)
+        if reference_rate is not None:
+            samples.setdefault("pyspiel", []).append(reference_rate)
+        for name, game in games.items():
+            samples.setdefault(name + "/python", []).append(python_loop_rate(game.new_initial_state, args.seconds))
+            samples.setdefault(name + "/compiled", []).append(compiled_rate(game, args.seconds))
+    reference = statistics.median(samples["pyspiel"]) if "pyspiel" in samples else None
+    rows = [(name, statistics.median(samples[name + "/python"]), statistics.median(samples[name + "/compiled"]))
+            for name in games]
 
     def ratio(value: float) -> str:
         return f"{value / reference:.2f}x" if reference else "n/a"
 
     header = ["game", "python State (actions/s)", "vs pyspiel", "compiled (actions/s)", "vs pyspiel"]
     if args.markdown:
-        print(f"Machine: {machine()}; commit {commit()}; {args.seconds:g} s per figure.\n")
+        print(f"Machine: {machine()}; commit {commit()}; median of {args.rounds} rounds of {args.seconds:g} s per figure.\n")
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
         for name, python_rate, fast_rate in rows:

@@ -20,8 +20,15 @@ same in every game that has them, so they live here, in
 position's key is appended to the history of keys.
 """
 
+import warnings
+
 import numpy as np
 from numba import njit
+
+# The hashes below rely on uint64 arithmetic wrapping around. Compiled, it
+# simply wraps; run as plain Python (NUMBA_DISABLE_JIT=1), NumPy warns each
+# time, so those warnings are silenced for this module only.
+warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning, __name__)
 
 PLAYER = 0  # player to move: 0 or 1
 STATUS = 1  # a boomboard.core.outcome.Status
@@ -77,11 +84,12 @@ def apply_history_rules(s, keys, n_keys, repetition_limit, action_limit):
     if s[STATUS] != STATUS_ONGOING:
         return
     if repetition_limit > 0:
+        # A branch-free count over all keys compiles to vector code, faster
+        # than an early-exit scan for the histories games reach.
         key = keys[n_keys - 1]
         seen = 0
         for i in range(n_keys):
-            if keys[i] == key:
-                seen += 1
+            seen += keys[i] == key
         if seen >= repetition_limit:
             s[STATUS] = STATUS_TIE
             s[REASON] = REASON_REPETITION

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Iterable
 import numpy as np
 
 from .errors import GameOverError, IllegalActionError, NotationError
-from .layout import HEADER, PLAYER, PLY, REASON, STATUS, apply_history_rules
+from .layout import HEADER, PLAYER, PLY, REASON, STATUS
 from .outcome import Outcome, outcome_from_codes
 
 if TYPE_CHECKING:
@@ -136,15 +136,11 @@ class State:
 
     def _apply_unchecked(self, action: int) -> None:
         game = self._game
-        game.rules.apply_action(self._array, game.params_array, action)
-        if self._keys is not None:
-            # Stored through NumPy, not passed to a kernel: a key above 2**63
-            # as a Python int would not fit an int64 argument.
-            self._keys[self._n_keys] = game.rules.position_key(self._array, game.params_array)
-            self._n_keys += 1
-            if not self._array[STATUS]:
-                apply_history_rules(self._array, self._keys, self._n_keys, game.repetition_limit,
-                                    game.action_limit)
+        if self._keys is None:
+            game.rules.apply_action(self._array, game.params_array, action)
+        else:
+            self._n_keys = game.rules.apply_and_record(self._array, game.params_array, action, self._keys,
+                                                       self._n_keys, game.repetition_limit, game.action_limit)
         self._history.append(action)
         self._legal = None
 

@@ -29,7 +29,7 @@ of stones only shortens it.
 import numpy as np
 from numba import njit
 
-from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, cell_hash, win_status
+from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, cell_hash, record_position, win_status
 
 STONES = HEADER  # STONES + player: that player's stone count
 BOARD = HEADER + 2  # BOARD + cell: the signed stack height on that cell
@@ -82,11 +82,17 @@ def legal_actions(s, params, out):
         height = s[BOARD + cell] * sign
         if height <= 0:
             continue
+        first = cell * ndirs * kmax
         for line in range(cell * ndirs, cell * ndirs + ndirs):
-            first = line * kmax
-            for action in range(first, first + min(height, params[reach + line])):
+            room = params[reach + line]
+            # A plain while loop: numba vectorizes a for loop here, and the
+            # vector set-up costs more than the one to eight ids it writes.
+            action, end = first, first + (height if height < room else room)
+            while action < end:
                 out[n] = action
                 n += 1
+                action += 1
+            first += kmax
     return n
 
 
@@ -182,3 +188,12 @@ def position_key(s, params):
     if s[PLAYER] == 1:
         key ^= cell_hash(ncells, 0)  # a cell past the board stands for "Black to move"
     return key
+
+
+@njit(cache=True)
+def apply_and_record(s, params, action, keys, n_keys, repetition_limit, action_limit):
+    """``apply_action``, then append the new position's key to ``keys[:n_keys]`` and
+    apply the history rules; returns the new number of keys. One compiled call
+    instead of three keeps the Python ``State`` loop fast."""
+    apply_action(s, params, action)
+    return record_position(s, keys, n_keys, position_key(s, params), repetition_limit, action_limit)
