@@ -86,3 +86,22 @@ def test_agent_specs():
     for bad in ("nosuch", "random:seed", "random:depth=3", "human"):
         with pytest.raises(ParameterError):
             make_agent(bad)
+
+
+def test_board_key_tells_apart_owner_height_cell_and_player():
+    from boomboard.core.layout import board_key
+
+    rng = np.random.default_rng(5)
+    boards = {}
+    for _ in range(2000):
+        board = rng.integers(-3, 4, size=12).astype(np.int32)
+        player = int(rng.integers(2))
+        boards[(board.tobytes(), player)] = board_key(board, 0, 12, player)
+    assert len(set(boards.values())) == len(boards)
+    board = np.array([0, 2, -1, 0], np.int32)
+    key = board_key(board, 0, 4, 0)
+    assert key != board_key(board, 0, 4, 1)
+    assert key != board_key(np.array([0, -2, -1, 0], np.int32), 0, 4, 0)  # owner
+    assert key != board_key(np.array([0, 3, -1, 0], np.int32), 0, 4, 0)  # height
+    assert key != board_key(np.array([2, 0, -1, 0], np.int32), 0, 4, 0)  # cell
+    assert key == board_key(np.array([9, 0, 2, -1, 0], np.int32), 1, 4, 0)  # only its slice counts

@@ -66,6 +66,32 @@ def cell_hash(cell, value):
     return mix64(key)
 
 
+def _cell_multipliers(count):
+    """Odd 64-bit constants, one per cell, for :func:`board_key`."""
+    cells = np.arange(count, dtype=np.uint64)
+    return np.array([mix64(cell * _GOLDEN + _MIX_2) | np.uint64(1) for cell in cells], dtype=np.uint64)
+
+
+MAX_KEYED_CELLS = 1023  # board_key's limit; the largest board (Explocus 16x16) has 256
+_CELL_MULTIPLIERS = _cell_multipliers(MAX_KEYED_CELLS + 1)
+
+
+@njit(cache=True)
+def board_key(s, first, count, player):
+    """A 64-bit hash of the stacks ``s[first:first + count]`` (signed heights)
+    and the ``player`` to move: a multiply-add per cell, mixed once.
+
+    Cheaper than XOR-ing a :func:`cell_hash` per cell (a third of the time on
+    Explocus boards). Two positions differing by heights ``d`` collide when
+    the sum of ``d[c]`` times cell ``c``'s odd constant is 0 mod 2**64, which
+    for the small differences of real games happens about once in 2**58.
+    """
+    total = np.uint64(player) * _CELL_MULTIPLIERS[count]
+    for cell in range(count):
+        total += np.uint64(np.int64(s[first + cell])) * _CELL_MULTIPLIERS[cell]
+    return mix64(total)
+
+
 @njit(cache=True)
 def win_status(player):
     """The status value for a win by ``player``."""

@@ -29,7 +29,7 @@ of stones only shortens it.
 import numpy as np
 from numba import njit
 
-from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, cell_hash, record_position, win_status
+from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, board_key, record_position, win_status
 
 STONES = HEADER  # STONES + player: that player's stone count
 BOARD = HEADER + 2  # BOARD + cell: the signed stack height on that cell
@@ -180,14 +180,7 @@ def apply_action(s, params, action):
 @njit(cache=True)
 def position_key(s, params):
     """Every stack (owner and height) and the player to move."""
-    ncells = params[P_CELLS]
-    key = np.uint64(0)
-    for cell in range(ncells):
-        if s[BOARD + cell] != 0:
-            key ^= cell_hash(cell, s[BOARD + cell])
-    if s[PLAYER] == 1:
-        key ^= cell_hash(ncells, 0)  # a cell past the board stands for "Black to move"
-    return key
+    return board_key(s, BOARD, params[P_CELLS], s[PLAYER])
 
 
 @njit(cache=True)
