@@ -115,3 +115,12 @@ def test_cli_show_and_perft():
     assert done.returncode == 0 and "legal moves" in done.stdout
     done = run_cli("perft", "kaboom", "2")
     assert done.returncode == 0 and "perft(2) = 64" in done.stdout
+
+
+def test_cli_usage_errors_show_usage_without_traceback():
+    for args in (["perft", "jump61", "--depth", "3"], ["perft", "kaboom", "99"], ["games", "--no-such-option"]):
+        done = run_cli(*args)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        output = done.stdout + done.stderr
+        assert "Traceback" not in output
+        assert "Usage:" in output

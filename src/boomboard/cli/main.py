@@ -149,10 +149,10 @@ def main() -> None:
     except typer.Abort:
         console.print("aborted.")
         sys.exit(1)
-    except Exception as error:  # click's usage errors
-        import click
-
-        if isinstance(error, click.ClickException):
+    except Exception as error:
+        # A usage error (unknown option, bad value): typer raises click's
+        # exceptions, from click itself or, since typer 0.26, from its own copy.
+        if callable(getattr(error, "show", None)) and isinstance(getattr(error, "exit_code", None), int):
             error.show()
             sys.exit(error.exit_code)
         raise
