@@ -18,7 +18,8 @@ ALLOWED = {
     "core": set(),
     "games": {"core"},
     "registry": {"core", "games"},
-    "agents": {"core", "registry"},
+    "search": {"core", "games", "registry"},
+    "agents": {"core", "registry", "search"},
 }
 
 

@@ -124,3 +124,9 @@ def test_cli_usage_errors_show_usage_without_traceback():
         output = done.stdout + done.stderr
         assert "Traceback" not in output
         assert "Usage:" in output
+
+
+def test_cli_shows_the_ai_thinking_on_request():
+    done = run_cli("play", "kaboom", "--x", "alphabeta:depth=3", "--o", "random", "--seed", "1", "--think")
+    assert done.returncode == 0, done.stderr
+    assert "depth 3, score" in done.stdout and "nodes" in done.stdout

@@ -1,6 +1,8 @@
 """Players: the agent protocol, and agents built from spec strings."""
 
 from .base import Agent, RandomAgent
+from .search_agents import AiAgent, AlphaBetaAgent, GreedyAgent, MctsAgent
 from .spec import HUMAN, agent_kinds, make_agent, parse_spec
 
-__all__ = ["Agent", "HUMAN", "RandomAgent", "agent_kinds", "make_agent", "parse_spec"]
+__all__ = ["Agent", "AiAgent", "AlphaBetaAgent", "GreedyAgent", "HUMAN", "MctsAgent", "RandomAgent",
+           "agent_kinds", "make_agent", "parse_spec"]

@@ -11,11 +11,26 @@ from typing import Callable
 
 from ..core.errors import ParameterError
 from .base import Agent, RandomAgent
+from .search_agents import AiAgent, AlphaBetaAgent, GreedyAgent, MctsAgent
 
 HUMAN = "human"
 
 _KINDS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "alphabeta": AlphaBetaAgent,
+    "mcts": MctsAgent,
+    "ai": AiAgent,
+}
+
+# The settings each kind takes (besides seed), with their types.
+_BUDGET = {"time": float, "game_time": float}
+_SETTINGS: dict[str, dict[str, type]] = {
+    "random": {},
+    "greedy": {},
+    "alphabeta": {"depth": int, "table_bits": int, **_BUDGET},
+    "mcts": {"simulations": int, "exploration": float, "playout": int, **_BUDGET},
+    "ai": dict(_BUDGET),
 }
 
 
@@ -49,6 +64,17 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
             seed = int(settings.pop("seed"))
         except ValueError:
             raise ParameterError(f"agent seed must be an integer in {spec!r}") from None
-    if settings:
-        raise ParameterError(f"agent {kind!r} takes no setting(s) {', '.join(settings)}")
-    return _KINDS[kind](seed=seed)
+    values = {}
+    for key, text in settings.items():
+        kind_settings = _SETTINGS[kind]
+        if key not in kind_settings:
+            known = ", ".join(["seed", *kind_settings])
+            raise ParameterError(f"agent {kind!r} has no setting {key!r}; its settings: {known}")
+        try:
+            values[key] = kind_settings[key](text)
+        except ValueError:
+            raise ParameterError(f"agent setting {key}={text!r} in {spec!r}: expected "
+                                 f"{'an integer' if kind_settings[key] is int else 'a number'}") from None
+        if values[key] <= 0:
+            raise ParameterError(f"agent setting {key}={text!r} in {spec!r} must be positive")
+    return _KINDS[kind](seed=seed, **values)

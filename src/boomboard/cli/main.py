@@ -50,15 +50,17 @@ def play(
     position: Optional[str] = typer.Option(None, help="Start from this position (the game's notation)."),
     seed: Optional[int] = typer.Option(None, help="Seed for the agents' randomness."),
     moves: Optional[str] = typer.Option(None, help="Play these moves first (space separated for single-word notations, ';' otherwise)."),
+    think: bool = typer.Option(False, "--think", help="Show the AI's thinking after each of its moves."),
 ) -> None:
-    """Play a game in the terminal: a person against the random player by default.
+    """Play a game in the terminal: a person against the AI by default.
 
     Each side (named as the game names its players, e.g. --white, --x) is
-    'human' or an agent spec such as 'random' or 'random:seed=3'.
+    'human' or an agent spec: random, greedy, alphabeta:time=1.0, alphabeta:depth=6,
+    mcts:simulations=5000, ai (the strongest, 1 s a move), ai:time=5, ...
     """
     options = parse_game_options(_base_name(game), ctx.args)
     loaded = load_game(game, **options.params)
-    sides: list = [HUMAN, "random"]
+    sides: list = [HUMAN, "ai"]
     for player, spec in options.sides.items():
         sides[player] = spec
     built = []
@@ -72,7 +74,7 @@ def play(
     console.print(f"[bold]{loaded.title}[/bold] [dim]({loaded})[/dim]: "
                   + " vs ".join(f"{name} = {side}" for name, side in zip(loaded.player_names, sides))
                   + "  [dim](type 'help' on your turn)[/dim]")
-    TerminalGame(loaded, built, console, _read_line, state).run()
+    TerminalGame(loaded, built, console, _read_line, state, think=think).run()
 
 
 @app.command(context_settings=GAME_OPTIONS)

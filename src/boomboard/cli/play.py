@@ -21,6 +21,7 @@ HELP = """Commands on your turn:
   board            draw the board again
   position         print the position in the game's notation
   history          print the moves so far
+  think            show or hide the AI's thinking (depth, score, nodes, time)
   resign           give up this game
   help             this text
   quit             stop playing (also end of input)"""
@@ -39,8 +40,9 @@ class TerminalGame:
     """
 
     def __init__(self, game: Game, sides: list[Agent | str], console: Console,
-                 read_line: Callable[[str], str], state: State | None = None):
+                 read_line: Callable[[str], str], state: State | None = None, think: bool = False):
         self.game = game
+        self.think = think
         self.sides = sides
         self.console = console
         self.read_line = read_line
@@ -70,6 +72,9 @@ class TerminalGame:
                     action = self.sides[player].choose_action(self.state.clone())
                     label = Text(f"{self.name(player)} plays ", style=player_style(self.game.player_names, player))
                     self.console.print(label + Text(self.state.action_to_string(action), style="bold"))
+                    thinking = getattr(self.sides[player], "last_thinking", "")
+                    if self.think and thinking:
+                        self.console.print(f"  ({thinking})", style="dim", markup=False)
                 self.play(action)
                 self.show_board()
         except StopPlaying:
@@ -116,6 +121,9 @@ class TerminalGame:
                 self.console.print(self.state.to_notation(), markup=False)
             elif command == "history":
                 self.console.print(" ".join(self.state.history_strings()) or "(no moves yet)", markup=False)
+            elif command == "think":
+                self.think = not self.think
+                self.console.print(f"AI thinking {'shown' if self.think else 'hidden'}.")
             elif command in ("undo", "takeback"):
                 self.undo(player)
             else:

@@ -1,0 +1,191 @@
+"""Agents that search: greedy, alpha-beta, MCTS, and ``ai``, the strongest.
+
+Time budgets are CPU seconds of the agent's process: ``time`` per move and
+``game_time`` for the whole game; with both, a move gets the smaller of
+``time`` and its share of what is left of ``game_time``.
+"""
+
+from __future__ import annotations
+
+from ..core.game import Game
+from ..core.layout import STATUS, STATUS_TIE
+from ..core.state import State
+from ..search import kernels
+from ..search.alphabeta import WIN, AlphaBeta
+from ..search.mcts import Mcts
+from .base import Agent
+
+# The moves a game is assumed still to last, to share out a game budget.
+_MOVES_TO_PLAN_FOR = 20
+
+
+class GreedyAgent(Agent):
+    """Plays the action after which the game's evaluation is best for it (one ply),
+    a won game best of all; equal actions are chosen between at random."""
+
+    name = "greedy"
+
+    def choose_action(self, state: State) -> int:
+        game = state.game
+        rules = kernels.rules_id(game)
+        best_score, best = None, []
+        for action in state.legal_actions():
+            child = state.array.copy()
+            kernels.apply_action(rules, child, game.params_array, action)
+            if child[STATUS] == STATUS_TIE:
+                score = 0
+            elif child[STATUS]:
+                score = WIN if child[STATUS] == 1 + state.current_player() else -WIN
+            else:
+                score = -int(kernels.evaluate(rules, child, game.params_array))
+            if best_score is None or score > best_score:
+                best_score, best = score, [action]
+            elif score == best_score:
+                best.append(action)
+        self.last_thinking = f"best 1-ply evaluation {best_score / 100:+.2f} ({len(best)} equal)"
+        return self.rng.choice(best)
+
+
+class _BudgetedAgent(Agent):
+    """Shares a per-move and a per-game CPU budget between moves."""
+
+    def __init__(self, seed: int | None = None, time: float | None = None, game_time: float | None = None):
+        super().__init__(seed)
+        self.move_time, self.game_time = time, game_time
+        self.time_left = game_time
+        self.last_thinking = ""
+
+    def new_game(self, game: Game, player: int) -> None:
+        super().new_game(game, player)
+        self.time_left = self.game_time
+        self._warm_up(game)
+
+    def _warm_up(self, game: Game) -> None:
+        """Load the compiled search before the clock runs (from numba's cache)."""
+
+    def budget(self) -> float | None:
+        if self.time_left is None:
+            return self.move_time
+        share = max(self.time_left, 0.0) / _MOVES_TO_PLAN_FOR
+        return share if self.move_time is None else min(self.move_time, share)
+
+    def spend(self, seconds: float) -> None:
+        if self.time_left is not None:
+            self.time_left -= seconds
+
+
+class AlphaBetaAgent(_BudgetedAgent):
+    """Iterative-deepening alpha-beta (see :mod:`boomboard.search.alphabeta`):
+    to ``depth`` plies, or within the time budget."""
+
+    name = "alphabeta"
+
+    def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
+                 game_time: float | None = None, table_bits: int = 20):
+        super().__init__(seed, time, game_time)
+        if depth is None and time is None and game_time is None:
+            time = self.move_time = 1.0
+        self.depth = depth
+        self.table_bits = table_bits
+        self.searcher: AlphaBeta | None = None
+
+    def _warm_up(self, game: Game) -> None:
+        if self.searcher is None or self.searcher.game is not game:
+            self.searcher = AlphaBeta(game, self.table_bits)
+        self.searcher.clear()
+        start = game.new_initial_state()
+        if not start.is_terminal():
+            self.searcher.search(start, depth=1)
+
+    def choose_action(self, state: State) -> int:
+        if self.searcher is None or self.searcher.game is not state.game:
+            self._warm_up(state.game)
+        result = self.searcher.search(state, depth=self.depth, seconds=self.budget())
+        self.spend(result.seconds)
+        pv = " ".join(_safe_strings(state, result.principal_variation))
+        self.last_thinking = (f"depth {result.depth}, score {result.describe_score()}, nodes {result.nodes:,}, "
+                              f"{result.seconds:.2f} s, pv {pv}")
+        return result.action
+
+
+class MctsAgent(_BudgetedAgent):
+    """UCT Monte Carlo tree search (see :mod:`boomboard.search.mcts`)."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int | None = None, simulations: int | None = None, time: float | None = None,
+                 game_time: float | None = None, exploration: float = 1.0, playout: int = 8):
+        super().__init__(seed, time, game_time)
+        if simulations is None and time is None and game_time is None:
+            time = self.move_time = 1.0
+        self.simulations = simulations
+        self.exploration, self.playout = exploration, playout
+        self.searcher: Mcts | None = None
+
+    def _warm_up(self, game: Game) -> None:
+        if self.searcher is None or self.searcher.game is not game:
+            self.searcher = Mcts(game, exploration=self.exploration, playout_plies=self.playout)
+        start = game.new_initial_state()
+        if not start.is_terminal():
+            self.searcher.search(start, simulations=2)
+
+    def choose_action(self, state: State) -> int:
+        if self.searcher is None or self.searcher.game is not state.game:
+            self._warm_up(state.game)
+        result = self.searcher.search(state, simulations=self.simulations, seconds=self.budget(),
+                                      seed=self.rng.randrange(1 << 30))
+        self.spend(result.seconds)
+        self.last_thinking = (f"simulations {result.simulations:,}, value {result.describe_score()}, "
+                              f"tree {result.nodes:,} nodes, {result.seconds:.2f} s")
+        return result.action
+
+
+def _safe_strings(state: State, actions: list[int]) -> list[str]:
+    line, words = state.clone(), []
+    for action in actions:
+        words.append(line.action_to_string(action))
+        line.apply_action(action)
+    return words
+
+
+# The strongest setting measured for each game (docs/strength.md), at its
+# default time; ``ai:time=...`` changes the time.
+AI_SETTINGS = {
+    "expendibots": ("alphabeta", {}),
+    "jump61": ("alphabeta", {}),
+    "kaboom": ("alphabeta", {}),
+    "explocus": ("alphabeta", {}),
+    "hexplocus": ("alphabeta", {}),
+}
+
+
+class AiAgent(Agent):
+    """``ai``: the strongest setting measured for the game it is given
+    (:data:`AI_SETTINGS`), with any settings given overriding it."""
+
+    name = "ai"
+
+    def __init__(self, seed: int | None = None, **settings):
+        super().__init__(seed)
+        self.settings = settings
+        self.delegate: Agent | None = None
+
+    def new_game(self, game: Game, player: int) -> None:
+        super().new_game(game, player)
+        kind, defaults = AI_SETTINGS.get(game.name, ("alphabeta", {}))
+        agent_class = AlphaBetaAgent if kind == "alphabeta" else MctsAgent
+        self.delegate = agent_class(seed=self.seed, **{**defaults, **self.settings})
+        self.delegate.new_game(game, player)
+
+    def observe(self, state: State, action: int) -> None:
+        if self.delegate is not None:
+            self.delegate.observe(state, action)
+
+    def choose_action(self, state: State) -> int:
+        if self.delegate is None or self.game is not state.game:
+            self.new_game(state.game, state.current_player())
+        return self.delegate.choose_action(state)
+
+    @property
+    def last_thinking(self) -> str:
+        return getattr(self.delegate, "last_thinking", "")

@@ -1,0 +1,198 @@
+"""Monte Carlo tree search (UCT), compiled, for every game.
+
+Each simulation walks down the tree choosing the child with the best UCB1
+bound, expands a leaf that has been visited before (all its children, in a
+random order), plays at most ``playout_plies`` random actions from it and
+scores where it stopped: a finished game by its result, an unfinished one by
+the game's evaluation squashed into (-1, 1). Cutting the playouts short with
+the evaluation is what makes MCTS useful in games whose random games last
+hundreds of actions (Explocus) and sharpens it everywhere else.
+
+The tree lives in flat arrays that persist between calls, so the driver runs
+simulations in small batches and checks the clock between them: a search
+ends within a batch of its budget.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ..core.layout import PLAYER, PLY, STATUS, STATUS_TIE
+from ..core.state import State
+from . import kernels
+from .kernels import apply_action, evaluate, legal_actions
+
+# slots of the stats array
+N_NODES, SIMULATIONS = 0, 1
+
+
+@njit(cache=True)
+def _expand(rules, params, s, node, first_child, n_children, action, parent, visits, values, stats, buffer):
+    n = legal_actions(rules, s, params, buffer)
+    start = stats[N_NODES]
+    if start + n > first_child.shape[0]:
+        return False  # the tree is full: keep simulating from here without growing it
+    for i in range(n - 1, 0, -1):  # a random order, so ties between unvisited children are fair
+        j = np.random.randint(i + 1)
+        buffer[i], buffer[j] = buffer[j], buffer[i]
+    for i in range(n):
+        child = start + i
+        action[child] = buffer[i]
+        parent[child] = node
+        first_child[child] = -1
+        n_children[child] = 0
+        visits[child] = 0
+        values[child] = 0.0
+    first_child[node] = start
+    n_children[node] = n
+    stats[N_NODES] = start + n
+    return True
+
+
+@njit(cache=True)
+def simulate(rules, params, root, n_simulations, seed, exploration, playout_plies, evaluation_scale,
+             action_limit, first_child, n_children, action, parent, visits, values, stats, scratch, buffer,
+             path):
+    """Run ``n_simulations`` more simulations on the tree rooted at node 0."""
+    np.random.seed(seed)
+    for _ in range(n_simulations):
+        scratch[:] = root
+        node = 0
+        depth = 0
+        path[0] = 0
+        while scratch[STATUS] == 0 and not (action_limit > 0 and scratch[PLY] >= action_limit):
+            if first_child[node] < 0:
+                if node != 0 and visits[node] == 0:
+                    break
+                if not _expand(rules, params, scratch, node, first_child, n_children, action, parent, visits,
+                               values, stats, buffer):
+                    break
+            best = first_child[node]
+            best_bound = -1e300
+            log_parent = math.log(visits[node] + 1.0)
+            for child in range(first_child[node], first_child[node] + n_children[node]):
+                if visits[child] == 0:
+                    best = child
+                    break
+                bound = values[child] / visits[child] + exploration * math.sqrt(log_parent / visits[child])
+                if bound > best_bound:
+                    best_bound = bound
+                    best = child
+            node = best
+            apply_action(rules, scratch, params, action[node])
+            depth += 1
+            path[depth] = node
+
+        for _ in range(playout_plies):
+            if scratch[STATUS] != 0 or (action_limit > 0 and scratch[PLY] >= action_limit):
+                break
+            n = legal_actions(rules, scratch, params, buffer)
+            apply_action(rules, scratch, params, buffer[np.random.randint(n)])
+        value = _leaf_value(rules, params, scratch, action_limit, evaluation_scale)
+        # ``value`` is for the player to move where the simulation stopped;
+        # each node keeps the results of the player whose move led to it
+        # (turns alternate, so the root's player moved into odd depths).
+        last_player = scratch[PLAYER]
+        for i in range(depth + 1):
+            mover = root[PLAYER] if i % 2 == 1 else 1 - root[PLAYER]
+            visits[path[i]] += 1
+            values[path[i]] += value if mover == last_player else -value
+        stats[SIMULATIONS] += 1
+
+
+@njit(cache=True)
+def _leaf_value(rules, params, s, action_limit, evaluation_scale):
+    status = s[STATUS]
+    if status == 0:
+        if action_limit > 0 and s[PLY] >= action_limit:
+            return 0.0
+        return math.tanh(evaluate(rules, s, params) / evaluation_scale)
+    if status == STATUS_TIE:
+        return 0.0
+    return 1.0 if status == 1 + s[PLAYER] else -1.0
+
+
+@dataclass
+class MctsResult:
+    action: int
+    value: float  # the chosen move's mean result for the player to move, in [-1, 1]
+    simulations: int
+    nodes: int
+    seconds: float  # CPU seconds
+
+    def describe_score(self) -> str:
+        return f"{self.value:+.3f}"
+
+
+class Mcts:
+    """A UCT searcher for one game.
+
+    ``exploration`` is UCB1's constant; ``playout_plies`` bounds each random
+    playout before the evaluation scores it; ``evaluation_scale`` is the
+    evaluation that counts as a clear advantage (tanh(1) = 0.76).
+    """
+
+    def __init__(self, game, capacity: int = 1 << 20, exploration: float = 1.0, playout_plies: int = 8,
+                 evaluation_scale: float = 300.0, batch: int = 64):
+        self.game = game
+        self.rules = kernels.rules_id(game)
+        self.params = game.params_array
+        self.exploration, self.playout_plies, self.evaluation_scale = exploration, playout_plies, evaluation_scale
+        self.batch = batch
+        self.first_child = np.full(capacity, -1, np.int32)
+        self.n_children = np.zeros(capacity, np.int32)
+        self.action = np.zeros(capacity, np.int32)
+        self.parent = np.zeros(capacity, np.int32)
+        self.visits = np.zeros(capacity, np.float64)
+        self.values = np.zeros(capacity, np.float64)
+        self.stats = np.zeros(2, np.int64)
+        size = game.new_initial_state().array.size
+        self.scratch = np.zeros(size, np.int32)
+        self.buffer = np.zeros(game.num_distinct_actions(), np.int32)
+        self.path = np.zeros(game.max_game_length() + 2, np.int32)
+
+    def search(self, state: State, simulations: int | None = None, seconds: float | None = None,
+               seed: int = 0) -> MctsResult:
+        """Run ``simulations`` simulations or for ``seconds`` CPU seconds from ``state``."""
+        if state.is_terminal():
+            raise ValueError("the game is over; there is nothing to search")
+        if simulations is None and seconds is None:
+            simulations = 1000
+        self.stats[:] = 0
+        self.stats[N_NODES] = 1
+        self.first_child[0], self.n_children[0], self.visits[0], self.values[0] = -1, 0, 0, 0.0
+        root = state.array.copy()
+        started = time.process_time()
+        deadline = None if seconds is None else started + seconds
+        batch = self.batch
+        round_ = 0
+        while True:
+            done = int(self.stats[SIMULATIONS])
+            count = batch if simulations is None else min(batch, simulations - done)
+            if count <= 0:
+                break
+            if deadline is not None:
+                now = time.process_time()
+                if now >= deadline:
+                    break
+                if done and now > started:  # never overrun: size the batch to the time left
+                    rate = done / (now - started)
+                    count = max(1, min(count, int((deadline - now) * rate)))
+            simulate(self.rules, self.params, root, count, seed * 1_000_003 + round_, self.exploration,
+                     self.playout_plies, self.evaluation_scale, self.game.action_limit, self.first_child,
+                     self.n_children, self.action, self.parent, self.visits, self.values, self.stats,
+                     self.scratch, self.buffer, self.path)
+            round_ += 1
+        first, n = int(self.first_child[0]), int(self.n_children[0])
+        if first < 0:  # not even one simulation: the first legal action
+            return MctsResult(state.legal_actions()[0], 0.0, 0, 1, time.process_time() - started)
+        children = range(first, first + n)
+        best = max(children, key=lambda child: (self.visits[child], self.values[child]))
+        value = self.values[best] / self.visits[best] if self.visits[best] else 0.0
+        return MctsResult(int(self.action[best]), float(value), int(self.stats[SIMULATIONS]),
+                          int(self.stats[N_NODES]), time.process_time() - started)

@@ -1,0 +1,60 @@
+"""Agents from spec strings: settings, errors, budgets and the terminal's view of them."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import boomboard
+from boomboard.agents import AiAgent, AlphaBetaAgent, MctsAgent, make_agent
+from boomboard.core import ParameterError
+
+
+def test_specs_build_agents_with_typed_settings():
+    agent = make_agent("alphabeta:depth=6,table_bits=12", seed=3)
+    assert isinstance(agent, AlphaBetaAgent) and agent.depth == 6 and agent.seed == 3
+    agent = make_agent("mcts:simulations=5000,exploration=1.4")
+    assert isinstance(agent, MctsAgent) and agent.simulations == 5000 and agent.exploration == 1.4
+    assert make_agent("alphabeta:time=0.25").move_time == 0.25
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("alphabeta:depth=six", "expected an integer"),
+    ("mcts:time=fast", "expected a number"),
+    ("alphabeta:simulations=10", "no setting 'simulations'"),
+    ("greedy:depth=2", "no setting 'depth'"),
+    ("alphabeta:depth=0", "must be positive"),
+    ("alphabeta:depth", "expected key=value"),
+    ("deepblue", "unknown agent"),
+])
+def test_bad_specs_say_what_was_expected(spec, message):
+    with pytest.raises(ParameterError, match=message):
+        make_agent(spec)
+
+
+@pytest.mark.parametrize("game_name", ["kaboom", "jump61", "expendibots", "explocus", "hexplocus"])
+def test_ai_picks_its_game_setting_and_plays_legal_moves(game_name):
+    game = boomboard.load_game(game_name)
+    agent = make_agent("ai:time=0.05", seed=1)
+    assert isinstance(agent, AiAgent)
+    agent.new_game(game, 0)
+    state = game.new_initial_state()
+    assert agent.choose_action(state.clone()) in state.legal_actions()
+    assert "depth" in agent.last_thinking or "simulations" in agent.last_thinking
+
+
+def test_a_game_budget_is_shared_out_and_kept():
+    game = boomboard.load_game("jump61(size=5)")
+    agents = [make_agent("alphabeta:game_time=1.0", seed=1), make_agent("mcts:game_time=1.0", seed=2)]
+    spent = [0.0, 0.0]
+    for player, agent in enumerate(agents):
+        agent.new_game(game, player)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        player = state.current_player()
+        began = time.process_time()
+        action = agents[player].choose_action(state.clone())
+        spent[player] += time.process_time() - began
+        state.apply_action(action)
+    assert max(spent) <= 1.05, spent

@@ -1,0 +1,70 @@
+"""Jump61 as its course demands: on boards up to 6x6, a forced win within 4 of
+the mover's own moves (7 plies) is found within 10 s, and a lost position is
+dragged out as long as it can be."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import boomboard
+from boomboard.agents import make_agent
+from boomboard.search.alphabeta import AlphaBeta
+
+PLIES = 7  # 4 own moves
+
+
+def sample_positions(game, count, seed):
+    """Positions from the last stretch of random games, where forced results are common."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        line = [game.new_initial_state()]
+        while not line[-1].is_terminal():
+            line.append(line[-1].child(rng.choice(line[-1].legal_actions())))
+        found += [state for state in line[-12:-1] if not state.is_terminal()]
+    return found[:count]
+
+
+def proven(searcher, state, plies):
+    """The exact forced result within ``plies`` (None if none), by a fixed-depth search."""
+    searcher.clear()
+    return searcher.search(state, depth=plies).forced_result
+
+
+@pytest.mark.parametrize("size", [4, 5, 6])
+def test_ai_finds_a_forced_win_within_four_own_moves_in_ten_seconds(size):
+    game = boomboard.load_game(f"jump61(size={size})")
+    checker = AlphaBeta(game, table_bits=18)
+    wins = [s for s in sample_positions(game, 60, seed=size) if (proven(checker, s, PLIES) or 0) > 0]
+    assert len(wins) >= 5
+    agent = make_agent("ai:time=10", seed=0)
+    agent.new_game(game, 0)
+    for state in wins[:8]:
+        began = time.process_time()
+        action = agent.choose_action(state.clone())
+        assert time.process_time() - began <= 10.5
+        distance = proven(checker, state, PLIES)
+        after = proven(checker, state.child(action), PLIES) if not state.child(action).is_terminal() else 0
+        # The opponent is lost after the move, one ply sooner: a fastest win.
+        assert after == -(distance - 1) or (distance == 1 and after == 0), (state.to_notation(), action)
+
+
+@pytest.mark.parametrize("size", [4, 6])
+def test_ai_delays_a_forced_loss_as_long_as_possible(size):
+    game = boomboard.load_game(f"jump61(size={size})")
+    checker = AlphaBeta(game, table_bits=18)
+    losses = [s for s in sample_positions(game, 80, seed=10 + size) if (proven(checker, s, PLIES) or 0) < 0]
+    assert losses
+    agent = make_agent("alphabeta:depth=7", seed=0)
+    agent.new_game(game, 0)
+    for state in losses[:6]:
+        action = agent.choose_action(state.clone())
+        longest = max(proven(checker, state.child(a), PLIES - 1) or 0 for a in state.legal_actions()
+                      if not state.child(a).is_terminal()) if any(
+            not state.child(a).is_terminal() for a in state.legal_actions()) else 0
+        child = state.child(action)
+        chosen = 0 if child.is_terminal() else (proven(checker, child, PLIES - 1) or 0)
+        assert chosen == longest, (state.to_notation(), chosen, longest)

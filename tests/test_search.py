@@ -1,0 +1,174 @@
+"""The searches see tactics, checked against a plain minimax over the Python
+``State`` (tests/reference_search.py style: no pruning, no tables)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import boomboard
+from boomboard.agents import make_agent
+from boomboard.search.alphabeta import MATE_BOUND, AlphaBeta
+from boomboard.search.mcts import Mcts
+
+# Small boards keep the reference minimax quick; every game and variant is here.
+GAMES = ["kaboom", "kaboom(misere=true)", "kaboom(superbomb=true,rows=5,cols=5)", "jump61(size=3)",
+         "jump61(size=4)", "expendibots", "explocus(size=5)", "hexplocus(side=3)"]
+# In Misère Kaboom a win in one (making the opponent connect) is too rare to sample.
+SAMPLED = [name for name in GAMES if "misere" not in name]
+
+
+def forced_result(state, plies: int):
+    """Plain minimax: plies to a forced win (> 0) or loss (< 0) for the player to
+    move within ``plies``, the fastest win and slowest loss; None if neither."""
+    if plies == 0:
+        return None
+    best_win, slowest_loss, all_lose = None, 0, True
+    for action in state.legal_actions():
+        child = state.child(action)
+        if child.is_terminal():
+            mover_value = child.returns()[state.current_player()]
+            if mover_value > 0:
+                return 1
+            if mover_value == 0:
+                all_lose = False
+            else:
+                slowest_loss = max(slowest_loss, 1)
+            continue
+        result = forced_result(child, plies - 1)
+        if result is None or result == 0:
+            all_lose = False
+        elif result < 0:  # the opponent loses: we win
+            win = -result + 1
+            best_win = win if best_win is None else min(best_win, win)
+        else:
+            slowest_loss = max(slowest_loss, result + 1)
+    if best_win is not None:
+        return best_win
+    return -slowest_loss if all_lose else None
+
+
+def random_positions(game, count, seed, max_actions=400):
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        target = rng.randrange(max_actions)
+        while not state.is_terminal() and state.ply() < target:
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+def winning_actions(state):
+    mover = state.current_player()
+    return [a for a in state.legal_actions()
+            if state.child(a).is_terminal() and state.child(a).returns()[mover] > 0]
+
+
+def losing_in_one(state, action):
+    """Whether after ``action`` the opponent has an immediate win."""
+    child = state.child(action)
+    return not child.is_terminal() and bool(winning_actions(child))
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_alphabeta_forced_results_match_plain_minimax(game_name):
+    game = boomboard.load_game(game_name)
+    searcher = AlphaBeta(game, table_bits=16)
+    plies = 3 if game.name in ("kaboom", "jump61") else 2
+    checked = decided = 0
+    for state in random_positions(game, 40, seed=len(game_name)):
+        expected = forced_result(state, plies)
+        result = searcher.search(state, depth=plies)
+        checked += 1
+        if expected is None:
+            assert result.forced_result is None or abs(result.forced_result) > plies, state.to_notation()
+            continue
+        decided += 1
+        assert result.forced_result == expected, (state.to_notation(), expected, result)
+        if expected > 0:  # the move chosen wins as fast
+            assert forced_result(state.child(result.action), plies - 1) == -(expected - 1) or expected == 1
+    assert checked == 40
+
+
+@pytest.mark.parametrize("game_name", SAMPLED)
+@pytest.mark.parametrize("spec", ["alphabeta:depth=2", "greedy", "mcts:simulations=3000"])
+def test_agents_take_every_win_in_one(game_name, spec):
+    game = boomboard.load_game(game_name)
+    positions = [s for s in random_positions(game, 300, seed=7) if winning_actions(s)][:8]
+    assert positions, "no win-in-one found among the sample positions"
+    agent = make_agent(spec, seed=1)
+    for state in positions:
+        agent.new_game(game, state.current_player())
+        assert agent.choose_action(state.clone()) in winning_actions(state), state.to_notation()
+
+
+@pytest.mark.parametrize("game_name", SAMPLED)
+def test_alphabeta_avoids_every_avoidable_loss_in_one(game_name):
+    game = boomboard.load_game(game_name)
+    agent = make_agent("alphabeta:depth=3", seed=1)
+    tested = 0
+    for state in random_positions(game, 300, seed=11):
+        if winning_actions(state):
+            continue
+        safe = [a for a in state.legal_actions() if not losing_in_one(state, a)]
+        if not safe or len(safe) == len(state.legal_actions()):
+            continue
+        agent.new_game(game, state.current_player())
+        assert not losing_in_one(state, agent.choose_action(state.clone())), state.to_notation()
+        tested += 1
+        if tested == 8:
+            break
+    assert tested > 0, "no avoidable loss-in-one found among the sample positions"
+
+
+def test_alphabeta_plays_the_fastest_win_and_the_slowest_loss():
+    game = boomboard.load_game("kaboom")
+    # The rulebook's position 14: the detonation at C2 wins at once.
+    state = game.state_from_notation("(x 0 0 xoxx o@*o -ooo -xxx)")
+    result = AlphaBeta(game).search(state, depth=6)
+    assert state.action_to_string(result.action) == "C2!"
+    assert result.forced_result == 1 and result.score > MATE_BOUND
+
+
+def test_time_budget_is_kept_within_five_percent():
+    game = boomboard.load_game("expendibots")
+    searcher = AlphaBeta(game)
+    searcher.search(game.new_initial_state(), depth=2)  # compile / load before timing
+    for state in random_positions(game, 3, seed=3, max_actions=20):
+        began = time.process_time()
+        result = searcher.search(state, seconds=0.5)
+        spent = time.process_time() - began
+        assert spent <= 0.525, spent
+        assert result.depth >= 2
+
+
+def test_mcts_keeps_its_time_budget_and_counts_simulations():
+    game = boomboard.load_game("jump61")
+    searcher = Mcts(game)
+    searcher.search(game.new_initial_state(), simulations=10)
+    began = time.process_time()
+    result = searcher.search(game.new_initial_state(), seconds=0.3)
+    assert time.process_time() - began <= 0.315
+    assert result.simulations > 100
+    exact = searcher.search(game.new_initial_state(), simulations=500)
+    assert exact.simulations == 500
+
+
+def test_seeded_agents_replay_the_same_game():
+    game = boomboard.load_game("jump61(size=4)")
+
+    def play(seed):
+        agents = [make_agent("mcts:simulations=200", seed=seed), make_agent("greedy", seed=seed + 1)]
+        state = game.new_initial_state()
+        for player, agent in enumerate(agents):
+            agent.new_game(game, player)
+        while not state.is_terminal():
+            state.apply_action(agents[state.current_player()].choose_action(state.clone()))
+        return state.history()
+
+    assert play(4) == play(4)
