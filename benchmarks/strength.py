@@ -9,7 +9,7 @@ can be compared with ``--agents``, e.g. whether quiescence pays off:
 file at once, so a run that is stopped resumes where it was; ``--markdown``
 prints the tables for ``docs/strength.md``.
 
-Run: ``python benchmarks/strength.py --games 100 --time 0.05 --workers 2 --markdown``
+Run: ``python benchmarks/strength.py --games 100 --time 0.02 --agents random greedy ai mcts --markdown``
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import argparse
 import itertools
 import json
 import os
+import random
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
@@ -43,13 +44,22 @@ def spec(agent: str, seconds: float) -> str:
     return f"{kind}:{settings + ',' if settings else ''}time={seconds:g}"
 
 
-def play(game_name: str, first: str, second: str, seed: int) -> dict:
-    """One game; returns who won (0: first, 1: second, None: tie), its length and reason."""
+def play(game_name: str, first: str, second: str, seed: int, opening: int = 0, opening_seed: int = 0) -> dict:
+    """One game; returns who won (0: first, 1: second, None: tie), its length and reason.
+
+    With ``opening``, the game starts after that many random actions (seeded
+    by ``opening_seed``, so both colourings of a pairing share the opening).
+    """
     game = boomboard.load_game(game_name)
     agents = [make_agent(first, seed=seed), make_agent(second, seed=seed + 1)]
+    state = game.new_initial_state()
+    rng = random.Random(opening_seed)
+    while opening and state.ply() < opening and not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    if state.is_terminal():  # too short an opening game: start again without one
+        state = game.new_initial_state()
     for player, agent in enumerate(agents):
         agent.new_game(game, player)
-    state = game.new_initial_state()
     while not state.is_terminal():
         action = agents[state.current_player()].choose_action(state.clone())
         for agent in agents:
@@ -86,7 +96,8 @@ def run(args) -> list[dict]:
     with Progress(*columns) as progress, ProcessPoolExecutor(args.workers) as pool, path.open("a") as out:
         task = progress.add_task("games", total=len(todo), rate=0.0)
         futures = {pool.submit(play, job["game"], spec(job["first"], job["time"]),
-                               spec(job["second"], job["time"]), 1000 * job["index"] + 17): job for job in todo}
+                               spec(job["second"], job["time"]), 1000 * job["index"] + 17, args.opening,
+                               job["index"] // 2): job for job in todo}
         for future in as_completed(futures):
             job = futures[future]
             record = {**job, **future.result()}
@@ -137,9 +148,11 @@ def main() -> None:
     parser.add_argument("--games", dest="n", type=int, default=100, help="games per pairing")
     parser.add_argument("--time", type=float, default=0.05, help="CPU seconds per move for the searching agents")
     parser.add_argument("--agents", nargs="+", default=KINDS, help="agent specs to pair up")
+    parser.add_argument("--opening", type=int, default=0,
+                        help="random actions before the agents play (the same for both colourings)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", dest="games", nargs="*", default=GAMES, help="games to play")
-    parser.add_argument("--results", default="benchmarks/strength-results.jsonl",
+    parser.add_argument("--results", default=str(Path(__file__).parent / "results" / "strength.jsonl"),
                         help="JSON lines, one game each; an existing file is resumed")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()

@@ -93,3 +93,11 @@ def test_agents_play_on_to_a_repetition_tie_and_show_only_the_line_that_can_be_p
         state.apply_action(agents[state.current_player()].choose_action(state.clone()))
         assert "pv" in agents[1 - state.current_player() if not state.is_terminal() else 0].last_thinking
     assert state.outcome().reason.name == "REPETITION"
+
+
+@pytest.mark.parametrize("game_name, quiescence", [("explocus", 4), ("hexplocus", 4), ("kaboom", 0),
+                                                    ("jump61", 0), ("expendibots", 0)])
+def test_ai_searches_explosions_past_the_horizon_where_that_was_measured_to_pay_off(game_name, quiescence):
+    agent = make_agent("ai:time=0.05", seed=1)
+    agent.new_game(boomboard.load_game(game_name), 0)
+    assert agent.delegate.quiescence == quiescence

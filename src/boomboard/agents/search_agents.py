@@ -181,8 +181,8 @@ AI_SETTINGS = {
     "expendibots": ("alphabeta", {}),
     "jump61": ("alphabeta", {}),
     "kaboom": ("alphabeta", {}),
-    "explocus": ("alphabeta", {}),
-    "hexplocus": ("alphabeta", {}),
+    "explocus": ("alphabeta", {"quiescence": 4}),
+    "hexplocus": ("alphabeta", {"quiescence": 4}),
 }
 
 
