@@ -194,7 +194,11 @@ class GamePage {
     } catch (error) { this.fail(error); }
   }
 
-  play(move) { return this.send("POST", `/api/games/${this.id}/moves`, { move }); }
+  play(move) {
+    this.bombMode = false;
+    this.chooser = null;
+    return this.send("POST", `/api/games/${this.id}/moves`, { move });
+  }
 
   humanToMove() {
     const s = this.state;
@@ -420,6 +424,7 @@ async function newGamePage(query) {
   const paramsBox = el("div", { class: "params" });
   const sidesBox = el("div", { class: "sides-form" });
   const message = el("p", { class: "error", role: "alert" });
+  const positionInput = el("input", { id: "position", placeholder: "the start position, in the game's notation", autocomplete: "off" });
   const fill = () => {
     const game = catalog.games.find((g) => g.name === gameSelect.value);
     paramsBox.replaceChildren(...game.parameters.map((p) => {
@@ -438,7 +443,8 @@ async function newGamePage(query) {
     const params = {};
     for (const input of paramsBox.querySelectorAll("input")) params[input.name] = input.type === "checkbox" ? input.checked : input.value;
     try {
-      const state = await api("POST", "/api/games", { game: gameSelect.value, params, players });
+      const position = positionInput.value.trim() || null;
+      const state = await api("POST", "/api/games", { game: gameSelect.value, params, players, position });
       location.hash = `#/game/${state.id}`;
     } catch (error) { message.textContent = error.message; }
   };
@@ -446,6 +452,7 @@ async function newGamePage(query) {
   view.replaceChildren(el("section", { class: "new-game" },
     el("h2", { text: "New game" }),
     el("label", {}, "Game ", gameSelect), paramsBox, sidesBox,
+    el("label", { class: "position" }, "Start from (optional) ", positionInput),
     el("div", { class: "buttons" },
       el("button", { id: "start", class: "primary", on: { click: () => start(sides()) }, text: "Start" }),
       el("button", { id: "watch", on: { click: () => start(["ai:time=0.5", "alphabeta:depth=3"]) }, text: "Watch AI vs AI" })),

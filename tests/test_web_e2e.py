@@ -1,0 +1,176 @@
+"""The web app in a real browser: Playwright driving Debian's chromium, headless.
+
+For each of the five games a person's path is followed: open the new-game
+page, choose a small variant and the random player as the opponent, start,
+then play by clicking the board (a stack, then where it goes, then how many
+where a count is asked; Kaboom's bomb button; Expendibots' boom button)
+until the game ends. Each move must change the board drawn and lengthen the
+move list. The server is the real command, ``boomboard serve``, on a free
+port with a temporary database. Screenshots go to the test's temporary
+folder; with ``BOOMBOARD_SCREENSHOTS=DIR`` they are also copied to DIR (how
+``docs/images`` is made).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import boomboard
+from boomboard.agents.search_agents import GreedyAgent
+
+CHROMIUM = Path("/usr/bin/chromium")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="Debian's chromium is not installed (scripts/system-deps installs it)")
+
+# A small variant of each game, so that a game against random ends quickly.
+GAMES = [
+    ("expendibots", {}, '{"white": [[2, 3, 3], [1, 0, 0]], "black": [[1, 6, 6], [1, 5, 2]]}'),
+    ("jump61", {"size": 3}, None),
+    ("kaboom", {}, None),
+    ("explocus", {"size": 4}, None),
+    ("hexplocus", {"side": 3}, None),
+]
+
+READY = ("() => window.page && window.page.state && !window.page.animating && "
+         "(window.page.state.outcome !== null || (window.page.state.to_move !== null && "
+         "window.page.state.players[window.page.state.to_move] === 'human'))")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``boomboard serve`` on a free port; yields its address."""
+    folder = tmp_path_factory.mktemp("web")
+    process = subprocess.Popen([sys.executable, "-m", "boomboard", "serve", "--port", "0",
+                                "--db", str(folder / "web.sqlite3"), "--workers", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    if not match:
+        process.kill()
+        pytest.fail(f"boomboard serve did not print its address: {line!r}")
+    yield match.group(0)
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                              args=["--no-sandbox", "--disable-gpu"])
+        yield chromium
+        chromium.close()
+
+
+def _shots(tmp_path: Path, page, name: str) -> None:
+    path = tmp_path / f"{name}.png"
+    page.screenshot(path=str(path))
+    target = os.environ.get("BOOMBOARD_SCREENSHOTS")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(target) / path.name)
+
+
+def _click_gesture(page, gesture: dict, layout: dict) -> None:
+    """Do what a person does to play ``gesture`` (see geometry.move_gestures)."""
+    kind = gesture["kind"]
+    cell = lambda name: page.locator(f'[data-cell="{name}"]')  # noqa: E731
+    if kind == "pass":
+        page.click("#pass")
+    elif kind in ("drop", "bomb"):
+        column = [c["name"] for c in layout["cells"] if c.get("group") == gesture["to"]]
+        if kind == "bomb":
+            page.click("#bomb-mode")
+        cell(column[-1]).click()  # the top cell: empty while the column has room
+    elif kind in ("add", "detonate"):
+        cell(gesture["to"]).click()
+    elif kind == "boom":
+        cell(gesture["from"]).click()
+        page.click("#boom")
+    else:
+        cell(gesture["from"]).click()
+        cell(gesture["to"]).click()
+        chooser = page.locator(f'.chooser [data-count="{gesture["count"]}"]')
+        if chooser.count():
+            chooser.click()
+
+
+def _state_for_choice(data: dict):
+    game = boomboard.load_game(data["game"])
+    return game.state_from_notation(data["position"])
+
+
+@pytest.mark.parametrize("name,params,position", GAMES, ids=[g[0] for g in GAMES])
+def test_play_a_whole_game_by_clicking(server, browser, tmp_path, name, params, position):
+    page = browser.new_page(viewport={"width": 1100, "height": 760})
+    page.goto(f"{server}#/?game={name}")
+    page.select_option("#game-select", name)
+    for key, value in params.items():
+        page.fill(f"#param-{key}", str(value))
+    page.select_option("#side-0", "human")
+    page.select_option("#side-1", "random")
+    if position:
+        page.fill("#position", position)
+    page.click("#start")
+    page.wait_for_url(re.compile(r"#/game/"))
+    page.wait_for_function(READY)
+    assert page.locator("svg.board [data-cell]").count() == len(page.evaluate("window.page.state.layout.cells"))
+    chooser = GreedyAgent(seed=3)  # plays well enough to end games against random quickly
+    moves = 0
+    while True:
+        page.wait_for_function(READY, timeout=20_000)
+        data = page.evaluate("window.page.state")
+        if data["outcome"] is not None:
+            break
+        if moves == 1:
+            _shots(tmp_path, page, f"{name}-playing")
+        action = chooser.choose_action(_state_for_choice(data))
+        gesture = next(g for g in data["legal"] if g["id"] == action)
+        board_before = page.inner_html(".board-holder")
+        _click_gesture(page, gesture, data["layout"])
+        page.wait_for_function(f"() => window.page.state.ply > {data['ply']}", timeout=20_000)
+        after = page.evaluate("window.page.state")
+        assert after["moves"][data["ply"]]["text"] == gesture["text"]  # our click made this very move
+        page.wait_for_function(READY, timeout=20_000)
+        assert page.inner_html(".board-holder") != board_before
+        assert page.locator("#move-list li").count() == page.evaluate("window.page.state.ply")
+        moves += 1
+        assert moves < 200, "the game should have ended by now"
+    status = page.inner_text("#status")
+    assert re.search(r"wins|Tie", status), status
+    _shots(tmp_path, page, name)
+    page.close()
+
+
+def test_phone_screen_keyboard_entry_and_analysis(server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page.goto(f"{server}#/?game=kaboom")
+    page.select_option("#side-1", "random")
+    page.click("#start")
+    page.wait_for_function(READY)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width}px wide on a 390px screen"
+    page.fill("#move-input", "q")
+    page.press("#move-input", "Enter")
+    page.wait_for_selector("[role=alert]")
+    assert "no column Q" in page.inner_text("[role=alert]")
+    page.fill("#move-input", "b")
+    page.press("#move-input", "Enter")
+    page.wait_for_function("() => window.page.state.ply >= 1")
+    page.wait_for_function(READY)
+    assert page.evaluate("window.page.state.moves[0].text") == "B"
+    page.click("#analysis")
+    page.wait_for_selector(".move-values li", timeout=60_000)
+    page.wait_for_selector("svg.chart", timeout=60_000)
+    assert page.locator(".move-values li").count() == len(page.evaluate("window.page.state.legal"))
+    assert page.locator(".cell .tint").count() > 0  # the legal drops are coloured by their value
+    _shots(tmp_path, page, "phone-kaboom-analysis")
+    page.close()
