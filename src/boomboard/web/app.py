@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..agents import agent_kinds
@@ -54,7 +54,7 @@ class NewGame(BaseModel):
 
 
 class Move(BaseModel):
-    move: int | str = Field(description="the move in the game's notation, or its action id")
+    move: StrictInt | StrictStr = Field(description="the move in the game's notation, or its action id")
 
 
 class Resign(BaseModel):
