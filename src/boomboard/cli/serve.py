@@ -26,22 +26,27 @@ def register(app: typer.Typer) -> None:
         host: str = typer.Option("127.0.0.1", help="address to listen on (keep 127.0.0.1 unless you mean it)"),
         port: int = typer.Option(8000, help="port to listen on (0: any free port)"),
         db: Optional[Path] = typer.Option(None, help="SQLite file of the games (default: the user data folder)"),
-        workers: int = typer.Option(2, help="processes that compute AI moves and analyses"),
+        workers: int = typer.Option(2, help="processes that compute AI moves and analyses "
+                                            "(0: threads of the server, which stall it while an AI searches)"),
         open_browser: bool = typer.Option(False, "--open", help="open the page in a browser"),
     ) -> None:
         """Play, watch and analyse games in the browser (FastAPI and uvicorn; games kept in SQLite)."""
-        import uvicorn
+        import uvicorn  # imported here: the other commands start faster without the web stack
 
         from ..web import create_app
 
         if not 0 <= port <= 65535:
             raise ParameterError(f"--port must be 0..65535, got {port}")
-        if workers < 1:
-            raise ParameterError(f"--workers must be at least 1, got {workers}")
+        if workers < 0:
+            raise ParameterError(f"--workers must be 0 or more, got {workers}")
         path = db or default_db_path()
-        listener = socket.create_server((host, port))  # bound first, so the printed address is the real one
+        try:  # bound first, so that the address printed is the real one (port 0 included)
+            listener = socket.create_server((host, port))
+        except OSError as problem:
+            raise ParameterError(f"cannot listen on {host}:{port}: {problem.strerror or problem}") from None
         url = f"http://{host}:{listener.getsockname()[1]}/"
-        server = uvicorn.Server(uvicorn.Config(create_app(path, workers=workers), log_level="warning"))
+        web_app = create_app(path, workers=max(workers, 1), processes=workers > 0)
+        server = uvicorn.Server(uvicorn.Config(web_app, log_level="warning"))
         typer.echo(f"boomboard is serving at {url}  (games in {path}; Ctrl-C stops)")
         if open_browser:
             webbrowser.open(url)

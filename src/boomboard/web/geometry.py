@@ -136,7 +136,8 @@ def move_gestures(state: State) -> list[dict]:
 
     ``from`` is the cell clicked first (``None`` for one-click actions), ``to``
     the cell (or Kaboom column) clicked to play it, ``count`` the tokens or
-    stones moved where a move carries some. Kinds: ``move``, ``boom``,
+    stones moved where a move carries some; a Kaboom drop also names the
+    cell where the piece will land (``land``). Kinds: ``move``, ``boom``,
     ``add`` (Jump61), ``drop``, ``bomb``, ``detonate``, ``pass`` (Kaboom).
     """
     game = state.game
@@ -157,10 +158,10 @@ def move_gestures(state: State) -> list[dict]:
             gesture.update(kind="add", to=names[action])
         elif game.name == "kaboom":
             rows, cols = game["rows"], game["cols"]
-            if action < cols:
-                gesture.update(kind="drop", to=COLUMN_LETTERS[action])
-            elif action < 2 * cols:
-                gesture.update(kind="bomb", to=COLUMN_LETTERS[action - cols])
+            if action < 2 * cols:
+                column = action % cols
+                landing = names[int(state.array[kaboom_rules.HEIGHT + column]) * cols + column]
+                gesture.update(kind="drop" if action < cols else "bomb", to=COLUMN_LETTERS[column], land=landing)
             elif action < 2 * cols + rows * cols:
                 cell = names[action - 2 * cols]
                 gesture.update(kind="detonate", to=cell, **{"from": cell})

@@ -34,8 +34,9 @@ const el = (tag, attrs = {}, ...children) => {
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const scoreColour = (score) => {
+  // Green when better, red when worse, grey near even: yellow stays the colour of a tie.
   const t = 1 / (1 + Math.exp(-score / 300)); // 0 losing .. 1 winning
-  return `hsl(${Math.round(t * 120)}, 65%, 42%)`;
+  return `hsl(${t >= 0.5 ? 120 : 0}, ${Math.round(Math.abs(t - 0.5) * 160)}%, 42%)`;
 };
 const moveColour = (m) => (m.value ? VALUE_COLOURS[m.value] : m.score !== null && m.score !== undefined ? scoreColour(m.score) : null);
 const describeValue = (m) => (m.value ? `${m.value}${m.remoteness !== null && m.remoteness !== undefined ? " in " + m.remoteness : ""}`
@@ -282,11 +283,7 @@ class GamePage {
         add(this.selected, "selected");
         for (const m of legal) if (m.from === this.selected && m.to !== this.selected) add(m.to, "target");
       }
-      for (const m of legal) {
-        if (m.from === null && m.to) {
-          for (const cell of this.state.layout.cells) if ((cell.group || cell.name) === m.to) add(cell.name, "droppable");
-        }
-      }
+      for (const m of legal) if (m.from === null && m.to) add(m.land || m.to, "droppable");
     }
     return marks;
   }
@@ -305,9 +302,8 @@ class GamePage {
       if (!m || !moveColour(m)) continue;
       const bomb = this.bombMode;
       let cells = [];
-      if (g.from === null && g.to && ((g.kind === "bomb") === bomb)) {
-        cells = this.state.layout.cells.filter((c) => (c.group || c.name) === g.to).map((c) => c.name);
-      } else if (g.from !== null && this.selected === g.from && g.to !== g.from) cells = [g.to];
+      if (g.from === null && g.to && ((g.kind === "bomb") === bomb)) cells = [g.land || g.to];
+      else if (g.from !== null && this.selected === g.from && g.to !== g.from) cells = [g.to];
       else if (g.from !== null && !this.selected) cells = [g.from];
       for (const name of cells) {
         if (best[name] === undefined || rank(m) > best[name]) { best[name] = rank(m); tints[name] = moveColour(m); }
