@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 import pytest
 
@@ -14,6 +12,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 import boomboard  # noqa: E402
 from boomboard.web import analysis, create_app  # noqa: E402
 from boomboard.web.geometry import cell_contents  # noqa: E402
+from web_fakes import FakeArena, FakeSolver  # noqa: E402
 
 
 @pytest.fixture
@@ -257,21 +256,6 @@ def test_value_history_covers_every_position(client):
     assert all(-1.0 <= v["value"] <= 1.0 for v in values)
 
 
-class FakeSolver:
-    """The solver's public interface (issue 4), with a table for Jump61 2x2 only."""
-
-    @staticmethod
-    def open_table(game, db=None):
-        return object() if str(game) == "jump61(size=2)" else None
-
-    @staticmethod
-    def analyze(state, db=None):
-        moves = [SimpleNamespace(action=a, notation=state.action_to_string(a),
-                                 value="win" if a == 0 else "lose", remoteness=3 if a == 0 else 2)
-                 for a in state.legal_actions()]
-        return SimpleNamespace(value="win", remoteness=3, moves=moves)
-
-
 def test_solver_values_where_a_table_exists_and_the_solver_as_a_side(client, monkeypatch):
     monkeypatch.setattr(analysis, "solver", FakeSolver)
     state = new_game(client, "jump61(size=2)", ("human", "solver"))
@@ -287,46 +271,6 @@ def test_solver_values_where_a_table_exists_and_the_solver_as_a_side(client, mon
 
 # -- replays and tournaments ----------------------------------------------------------------------
 
-@dataclass
-class FakeRecord:
-    id: int
-    game: str
-    players: list
-    actions: list
-    times: list = field(default_factory=list)
-    winner: int | None = None
-    reason: str = ""
-    tournament_id: int | None = 1
-    started: float = 0.0
-
-
-class FakeArena:
-    """The arena store's public interface (issue 5)."""
-
-    def __init__(self):
-        state = boomboard.load_game("kaboom").new_initial_state()
-        for move in ["A", "B", "A", "B", "A", "B", "A"]:
-            state.play(move)
-        self.records = [FakeRecord(7, "kaboom", ["ai", "random"], state.history(), winner=0, reason="connect")]
-
-    def games(self, limit=50, offset=0, tournament_id=None):
-        return [r for r in self.records if tournament_id is None or r.tournament_id == tournament_id][offset:limit]
-
-    def game(self, game_id):
-        for record in self.records:
-            if record.id == game_id:
-                return record
-        raise KeyError(game_id)
-
-    def tournaments(self):
-        return [SimpleNamespace(id=1, game="kaboom", name="demo")]
-
-    def standings(self, tournament_id):
-        return [SimpleNamespace(agent="ai", games=2, wins=2, ties=0, losses=0, score=2.0, elo=120.0, elo_error=80.0),
-                SimpleNamespace(agent="random", games=2, wins=0, ties=0, losses=2, score=0.0, elo=-120.0,
-                                elo_error=80.0)]
-
-
 @pytest.fixture
 def arena_client(db):
     with TestClient(create_app(db, arena=FakeArena(), processes=False)) as client:
@@ -338,6 +282,7 @@ def test_arena_games_are_listed_and_replayed_ply_by_ply(arena_client):
     assert listed == [{"id": 7, "game": "kaboom", "players": ["ai", "random"], "plies": 7, "winner": 0,
                        "reason": "connect", "tournament_id": 1, "started": 0.0}]
     assert arena_client.get("/api/archive/arena?tournament=2").json()["games"] == []
+    assert len(arena_client.get("/api/archive/arena?tournament=1").json()["games"]) == 1
     end = arena_client.get("/api/replay/arena/7").json()
     assert end["ply"] == 7 and end["length"] == 7 and "X wins" in end["outcome"]["text"]
     assert [m["text"] for m in end["moves"]] == ["A", "B", "A", "B", "A", "B", "A"]

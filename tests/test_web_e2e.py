@@ -174,3 +174,74 @@ def test_phone_screen_keyboard_entry_and_analysis(server, browser, tmp_path):
     assert page.locator(".cell .tint").count() > 0  # the legal drops are coloured by their value
     _shots(tmp_path, page, "phone-kaboom-analysis")
     page.close()
+
+
+def test_watch_ai_against_ai_then_replay_it(server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1100, "height": 760})
+    page.goto(f"{server}#/?game=jump61")
+    page.select_option("#game-select", "jump61")
+    page.fill("#param-size", "3")
+    page.select_option("#side-0", "random")
+    page.select_option("#side-1", "greedy")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"#/game/"))
+    game_id = page.url.rsplit("/", 1)[1]
+    seen_boards = set()
+    while page.evaluate("!window.page.state || window.page.state.outcome === null"):
+        seen_boards.add(page.inner_html(".board-holder"))
+        page.wait_for_timeout(150)
+    page.wait_for_function("!window.page.animating")
+    assert len(seen_boards) >= 3  # the page followed the AIs' moves as they were played
+    length = page.evaluate("window.page.state.ply")
+    _shots(tmp_path, page, "jump61-watched")
+    page.click('a[href="#/games"]')
+    page.click(f'a[href="#/replay/web/{game_id}"]')
+    page.wait_for_function(f"() => window.page && window.page.state && window.page.state.ply === {length}")
+    final = page.inner_html(".board-holder")
+    page.click("#first")
+    page.wait_for_function("() => window.page.state.ply === 0 && !window.page.animating")
+    assert page.inner_html(".board-holder") != final
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
+    assert page.inner_text(".ply") == f"1 / {length}"
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def arena_server(tmp_path_factory):
+    """The app with a stand-in arena store, served by uvicorn in a thread."""
+    import threading
+
+    import uvicorn
+
+    from boomboard.web import create_app
+    from web_fakes import FakeArena
+
+    app = create_app(tmp_path_factory.mktemp("arena") / "web.sqlite3", arena=FakeArena(), processes=False)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        thread.join(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}/"
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_tournament_standings_rating_chart_and_arena_replays(arena_server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1100, "height": 760})
+    page.goto(f"{arena_server}#/tournaments")
+    page.click('a[href="#/tournaments/1"]')
+    page.wait_for_selector("table.standings")
+    rows = page.locator("table.standings tr")
+    assert rows.count() == 3 and "ai" in rows.nth(1).inner_text() and "120 ± 80" in rows.nth(1).inner_text()
+    assert page.locator("svg.rating-chart .dot").count() == 2
+    _shots(tmp_path, page, "tournament")
+    page.click('a[href="#/replay/arena/7"]')
+    page.wait_for_function("() => window.page && window.page.state && window.page.state.ply === 7")
+    assert "X wins" in page.inner_text("#status")
+    page.click("#back")
+    page.wait_for_function("() => window.page.state.ply === 6 && !window.page.animating")
+    assert page.locator("#move-list li").count() == 7
+    page.close()

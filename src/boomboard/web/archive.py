@@ -52,6 +52,7 @@ class Archive:
                      "finished": r.finished, "updated": r.updated} for r in self.games.recent(limit, offset)]
         arena = self._arena()
         out = []
+        tournament = None if tournament is None else _arena_id(tournament)
         for record in arena.games(limit=limit, offset=offset, tournament_id=tournament):
             plain = _plain(record)
             out.append({"id": plain["id"], "game": plain["game"], "players": list(plain["players"]),

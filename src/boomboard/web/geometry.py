@@ -28,6 +28,7 @@ from ..games.kaboom.notation import COLUMN_LETTERS
 from ..games.explocus import rules as explocus_rules
 
 HEX_ROW_STEP = math.sqrt(3) / 2  # rows of pointy-top hexagons one unit wide
+LABEL_GAP = 0.85  # from a border cell's centre to its coordinate label
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class Layout:
             "shape": self.shape,
             "cells": cells,
             "labels": [{"text": t, "x": round(x, 4), "y": round(y, 4)} for t, x, y in self.labels],
-            "box": [min(xs) - 0.6, min(ys) - 0.6, max(xs) - min(xs) + 1.2, max(ys) - min(ys) + 1.2],
+            "box": [min(xs) - 0.55, min(ys) - 0.55, max(xs) - min(xs) + 1.1, max(ys) - min(ys) + 1.1],
         }
 
 
@@ -69,35 +70,36 @@ def _layout(name: str, key: str, game: Game) -> Layout:
     if name == "expendibots":
         names = [f"({sq % 8}, {sq // 8})" for sq in range(expendibots_rules.SQUARES)]
         centres = [(sq % 8, 7 - sq // 8) for sq in range(expendibots_rules.SQUARES)]
-        labels = [(str(i), i, 8.1) for i in range(8)] + [(str(i), -1.1, 7 - i) for i in range(8)]
+        labels = [(str(i), i, 7 + LABEL_GAP) for i in range(8)] + [(str(i), -LABEL_GAP, 7 - i) for i in range(8)]
         return Layout("square", names, centres, labels)
     if name == "jump61":
         size = game["size"]
         cells = range(size * size)
         names = [f"{q // size + 1} {q % size + 1}" for q in cells]
-        labels = [(str(c + 1), c, -1.1) for c in range(size)] + [(str(r + 1), -1.1, r) for r in range(size)]
+        labels = ([(str(c + 1), c, -LABEL_GAP) for c in range(size)]
+                  + [(str(r + 1), -LABEL_GAP, r) for r in range(size)])
         return Layout("square", names, [(q % size, q // size) for q in cells], labels)
     if name == "kaboom":
         rows, cols = game["rows"], game["cols"]
         cells = range(rows * cols)
         names = [f"{COLUMN_LETTERS[q % cols]}{q // cols + 1}" for q in cells]
         centres = [(q % cols, rows - 1 - q // cols) for q in cells]
-        labels = ([(COLUMN_LETTERS[c], c, rows + 0.1) for c in range(cols)]
-                  + [(str(r + 1), -1.1, rows - 1 - r) for r in range(rows)])
+        labels = ([(COLUMN_LETTERS[c], c, rows - 1 + LABEL_GAP) for c in range(cols)]
+                  + [(str(r + 1), -LABEL_GAP, rows - 1 - r) for r in range(rows)])
         return Layout("square", names, centres, labels, [COLUMN_LETTERS[q % cols] for q in cells])
     board = game.board
     if board.kind == "square":
         size = game["size"]
         centres = [(file, size - 1 - rank) for rank, file in board.coords]
-        labels = ([(board.column_labels[f], f, size + 0.1) for f in range(size)]
-                  + [(str(r + 1), -1.1, size - 1 - r) for r in range(size)])
+        labels = ([(board.column_labels[f], f, size - 1 + LABEL_GAP) for f in range(size)]
+                  + [(str(r + 1), -LABEL_GAP, size - 1 - r) for r in range(size)])
         return Layout("square", list(board.names), centres, labels)
     span = 2 * game["side"] - 1
     centres = [(diag - row / 2, (span - 1 - row) * HEX_ROW_STEP) for row, diag in board.coords]
     labels = []
     for row in range(span):  # row letters left of each row's first cell
         first = min(diag for r, diag in board.coords if r == row)
-        labels.append((board.names[board.coords.index((row, first))][0], first - row / 2 - 1.1,
+        labels.append((board.names[board.coords.index((row, first))][0], first - row / 2 - LABEL_GAP,
                        (span - 1 - row) * HEX_ROW_STEP))
     return Layout("hex", list(board.names), centres, labels)
 

@@ -406,7 +406,8 @@ class GamePage {
     const s = this.state;
     const items = s.moves.map((m) => el("li", { class: m.ply === s.ply - 1 ? "current" : "",
       on: this.live ? {} : { click: () => this.goto(m.ply + 1) } }, m.text));
-    return el("div", { class: "moves" }, el("h3", { text: "Moves" }), el("ol", { id: "move-list" }, items));
+    const long = s.moves.some((m) => m.text.length > 8); // Expendibots' sentences: one column
+    return el("div", { class: "moves" }, el("h3", { text: "Moves" }), el("ol", { id: "move-list", class: long ? "long" : "" }, items));
   }
 }
 
