@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from ..agents import make_agent
+from ..core.errors import BoomboardError
 from ..core.state import State
 from ..registry import load_game
 from ..search.alphabeta import AlphaBeta
@@ -47,7 +48,7 @@ def solver_analysis(state: State):
         if solver.open_table(state.game) is None:
             return None
         return solver.analyze(state)
-    except (LookupError, OSError, ValueError):  # no table for this game or position
+    except (BoomboardError, LookupError, OSError, ValueError):  # no table for this game or position
         return None
 
 
@@ -57,7 +58,7 @@ def has_table(game_string: str) -> bool:
         return False
     try:
         return solver.open_table(load_game(game_string)) is not None
-    except (LookupError, OSError, ValueError):
+    except (BoomboardError, LookupError, OSError, ValueError):
         return False
 
 

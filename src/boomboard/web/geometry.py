@@ -43,6 +43,7 @@ class Layout:
     groups: list[str] | None = None
 
     def to_json(self) -> dict:
+        margin = 0.62 if self.shape == "hex" else 0.55  # half a cell, and a hexagon's point
         xs = [x for x, _ in self.centres] + [x for _, x, _ in self.labels]
         ys = [y for _, y in self.centres] + [y for _, _, y in self.labels]
         cells = []
@@ -55,7 +56,8 @@ class Layout:
             "shape": self.shape,
             "cells": cells,
             "labels": [{"text": t, "x": round(x, 4), "y": round(y, 4)} for t, x, y in self.labels],
-            "box": [min(xs) - 0.55, min(ys) - 0.55, max(xs) - min(xs) + 1.1, max(ys) - min(ys) + 1.1],
+            "box": [min(xs) - margin, min(ys) - margin, max(xs) - min(xs) + 2 * margin,
+                    max(ys) - min(ys) + 2 * margin],
         }
 
 
@@ -101,6 +103,11 @@ def _layout(name: str, key: str, game: Game) -> Layout:
         first = min(diag for r, diag in board.coords if r == row)
         labels.append((board.names[board.coords.index((row, first))][0], first - row / 2 - LABEL_GAP,
                        (span - 1 - row) * HEX_ROW_STEP))
+    side = game["side"]
+    for diag in range(span):  # diagonal numbers below the lowest cell of each diagonal
+        row = max(0, diag - side + 1)
+        x, y = diag - row / 2, (span - 1 - row) * HEX_ROW_STEP
+        labels.append((str(diag + 1), x + 0.5 * LABEL_GAP, y + HEX_ROW_STEP * LABEL_GAP))
     return Layout("hex", list(board.names), centres, labels)
 
 
