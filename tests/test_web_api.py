@@ -306,3 +306,24 @@ def test_tournaments_and_standings(arena_client, client):
     assert_error(arena_client.get("/api/tournaments/5"), 404, "5")
     if not client.get("/api/catalog").json()["arena"]:  # no arena installed: a clear 404, not a crash
         assert_error(client.get("/api/tournaments"), 404, "arena")
+
+
+# -- the serve command ------------------------------------------------------------------------
+
+def test_serve_refuses_bad_options_with_a_clear_error(tmp_path):
+    import socket
+
+    from typer.testing import CliRunner
+
+    from boomboard.cli.main import app
+    from boomboard.cli.serve import default_db_path
+    from boomboard.core.errors import ParameterError
+
+    assert default_db_path().parts[-2:] == ("boomboard", "web.sqlite3")
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        for args, words in [(["--port", "70000"], "--port must be 0..65535"),
+                            (["--workers", "-1"], "--workers must be 0 or more"),
+                            (["--port", str(port)], f"cannot listen on 127.0.0.1:{port}")]:
+            result = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "w.sqlite3"), *args])
+            assert isinstance(result.exception, ParameterError) and words in str(result.exception), result.output
