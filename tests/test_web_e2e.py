@@ -245,3 +245,40 @@ def test_tournament_standings_rating_chart_and_arena_replays(arena_server, brows
     page.wait_for_function("() => window.page.state.ply === 6 && !window.page.animating")
     assert page.locator("#move-list li").count() == 7
     page.close()
+
+
+def _start(page, server, game, position, sides=("human", "human")):
+    page.goto(f"{server}#/?game={game}")
+    page.select_option("#game-select", game)
+    page.select_option("#side-0", sides[0])
+    page.select_option("#side-1", sides[1])
+    page.fill("#position", position)
+    page.click("#start")
+    page.wait_for_url(re.compile(r"#/game/"))
+    page.wait_for_function(READY)
+
+
+def test_count_chooser_boom_button_and_an_animated_detonation(server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1100, "height": 760})
+    _start(page, server, "expendibots", '{"white": [[2, 3, 3], [1, 0, 0]], "black": [[1, 6, 6], [1, 5, 2]]}')
+    page.click('[data-cell="(3, 3)"]')
+    page.click('[data-cell="(3, 4)"]')
+    assert page.locator(".chooser .count").all_inner_texts() == ["1", "2"]
+    _shots(tmp_path, page, "expendibots-count-chooser")
+    page.click('.chooser [data-count="2"]')
+    page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
+    assert page.evaluate("window.page.state.moves[0].text") == "MOVE 2 from (3, 3) to (3, 4)."
+    page.click('[data-cell="(6, 6)"]')
+    page.click("#boom")
+    page.wait_for_function("() => window.page.state.ply === 2 && !window.page.animating")
+    assert page.evaluate("window.page.state.moves[1].text") == "BOOM at (6, 6)."
+
+    _start(page, server, "kaboom", "(x 0 0 xoxx o@*o -ooo -xxx)")
+    page.evaluate("""() => { window.sawBoom = 0; new MutationObserver(() => {
+        window.sawBoom = Math.max(window.sawBoom, document.querySelectorAll('.cell.boom').length);
+    }).observe(document.getElementById('view'), { childList: true, subtree: true }); }""")
+    page.click('[data-cell="C2"]')  # X's own bomb: a click detonates it
+    page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
+    assert page.evaluate("window.sawBoom") >= 4  # the blast was shown, cell by cell, before the fall
+    assert "X wins" in page.inner_text("#status")
+    page.close()
