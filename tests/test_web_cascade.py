@@ -8,7 +8,7 @@ import random
 import pytest
 
 import boomboard
-from boomboard.web.cascade import cascade_steps
+from boomboard.web.cascade import MAX_STEPS, cascade_steps
 from boomboard.web.geometry import cell_contents, layout, move_gestures
 
 GAMES = ["expendibots", "jump61(size=3)", "jump61(size=5)", "kaboom", "kaboom(rows=5,cols=6,bombs=4)",
@@ -52,3 +52,19 @@ def test_every_legal_move_has_one_gesture_and_gestures_are_distinct():
         assert [g["id"] for g in gestures] == state.legal_actions()
         keys = [(g["kind"], g["from"], g["to"], g["count"]) for g in gestures]
         assert len(set(keys)) == len(keys), name  # clicks always tell the moves apart
+
+
+def test_a_long_cascade_is_shown_in_at_most_max_steps_pictures():
+    game = boomboard.load_game("jump61(size=8)")
+    rng = random.Random(8)
+    merged = False
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            action = rng.choice(state.legal_actions())
+            steps = cascade_steps(game, state.array, action)
+            state.apply_action(action)
+            assert len(steps) <= MAX_STEPS
+            merged |= any(len(step["flash"]) > 1 for step in steps)  # a Jump61 jump lights one square
+            assert steps[-1]["cells"] == cell_contents(game, state.array)
+    assert merged  # some cascades were long enough to be shown in runs

@@ -21,6 +21,8 @@ from ..games.kaboom import rules as kaboom_rules
 from ..games.explocus import rules as explocus_rules
 from .geometry import cell_contents, layout
 
+MAX_STEPS = 60  # pictures per action at most: a few seconds of animation
+
 
 def cascade_steps(game: Game, before, action: int) -> list[dict]:
     """Pictures of ``action`` played on the engine array ``before``: a list of
@@ -28,10 +30,25 @@ def cascade_steps(game: Game, before, action: int) -> list[dict]:
     names the cells exploding (or, for a plain move, moved) in that step."""
     array = before.copy()
     recorder = _RECORDERS[game.name]
-    steps = recorder(game, array, int(action))
+    steps = _merge(recorder(game, array, int(action)))
     names = layout(game).names
     return [{"cells": cell_contents(game, picture), "flash": [names[c] for c in flash]}
             for picture, flash in steps]
+
+
+def _merge(steps: list) -> list:
+    """At most :data:`MAX_STEPS` pictures: a long cascade (a big Jump61 board can
+    jump hundreds of times) is shown in runs of consecutive explosions, each run
+    one picture lighting all its cells; the last picture stays the result."""
+    if len(steps) <= MAX_STEPS:
+        return steps
+    run = -(-len(steps) // MAX_STEPS)
+    merged = []
+    for start in range(0, len(steps), run):
+        chunk = steps[start:start + run]
+        flash = list(dict.fromkeys(cell for _, cells in chunk for cell in cells))
+        merged.append((chunk[-1][0], flash))
+    return merged
 
 
 def _expendibots(game, s, action):
