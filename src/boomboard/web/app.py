@@ -39,6 +39,7 @@ LEVELS = [
     {"spec": "greedy", "label": "AI: greedy (1 ply)"},
     {"spec": "alphabeta:depth=3", "label": "AI: easy (alpha-beta, 3 plies)"},
     {"spec": "ai:time=0.5", "label": "AI: medium (0.5 s a move)"},
+    {"spec": "mcts:time=1", "label": "AI: Monte Carlo tree search (1 s a move)"},
     {"spec": "ai:time=2", "label": "AI: strong (2 s a move)"},
     {"spec": "solver", "label": "Solver (perfect play, where a table exists)"},
 ]

@@ -416,14 +416,17 @@ class GamePage {
 async function newGamePage(query) {
   catalog = catalog || await api("GET", "/api/catalog");
   const wanted = (query.get("game") || "kaboom").split("(")[0];
+  const levels = catalog.levels.filter((level) => level.spec !== "solver" || catalog.solver);
   const gameSelect = el("select", { id: "game-select", "aria-label": "game" },
     catalog.games.map((g) => el("option", { value: g.name, selected: g.name === wanted, text: g.title })));
   const paramsBox = el("div", { class: "params" });
   const sidesBox = el("div", { class: "sides-form" });
   const message = el("p", { class: "error", role: "alert" });
   const positionInput = el("input", { id: "position", placeholder: "the start position, in the game's notation", autocomplete: "off" });
+  const about = el("p", { class: "about" });
   const fill = () => {
     const game = catalog.games.find((g) => g.name === gameSelect.value);
+    about.textContent = game.doc;
     paramsBox.replaceChildren(...game.parameters.map((p) => {
       const id = `param-${p.name}`;
       const input = p.kind === "bool" ? el("input", { type: "checkbox", id, name: p.name, checked: p.default })
@@ -431,7 +434,7 @@ async function newGamePage(query) {
       return el("label", { title: p.help }, `${p.name} `, input);
     }));
     sidesBox.replaceChildren(...game.player_names.map((name, index) => el("label", {}, `${capital(name)} `,
-      el("select", { id: `side-${index}`, name: `side-${index}` }, catalog.levels.map((level) => el("option", {
+      el("select", { id: `side-${index}`, name: `side-${index}` }, levels.map((level) => el("option", {
         value: level.spec, text: level.label, selected: level.spec === (index === 0 ? "human" : "ai:time=0.5") }))))));
   };
   gameSelect.addEventListener("change", fill);
@@ -448,7 +451,7 @@ async function newGamePage(query) {
   const sides = () => [0, 1].map((i) => document.getElementById(`side-${i}`).value);
   view.replaceChildren(el("section", { class: "new-game" },
     el("h2", { text: "New game" }),
-    el("label", {}, "Game ", gameSelect), paramsBox, sidesBox,
+    el("label", {}, "Game ", gameSelect), about, paramsBox, sidesBox,
     el("label", { class: "position" }, "Start from (optional) ", positionInput),
     el("div", { class: "buttons" },
       el("button", { id: "start", class: "primary", on: { click: () => start(sides()) }, text: "Start" }),
@@ -459,13 +462,16 @@ async function newGamePage(query) {
 async function gamesPage() {
   catalog = catalog || await api("GET", "/api/catalog");
   const web = await api("GET", "/api/games");
-  const row = (g, href) => el("li", {}, el("a", { href, text: `${g.game}: ${g.players.join(" vs ")}` }), ` (${g.plies} plies${g.finished === false ? ", in progress" : ""})`);
+  const when = (seconds) => (seconds ? new Date(seconds * 1000).toLocaleString() : "");
+  const row = (g, href) => el("li", {}, el("a", { href, text: `${g.game}: ${g.players.join(" vs ")}` }),
+    ` ${g.plies} plies, ${g.finished === false ? "in progress" : g.reason || "finished"} ${when(g.updated || g.started)}`);
+  const list = (games, href) => (games.length ? el("ul", { class: "game-list" }, games.map((g) => row(g, href(g))))
+    : el("p", { text: "No games yet." }));
   const sections = [el("h2", { text: "Games played here" }),
-    el("ul", { class: "game-list" }, web.games.map((g) => row(g, g.finished ? `#/replay/web/${g.id}` : `#/game/${g.id}`)))];
+    list(web.games, (g) => (g.finished ? `#/replay/web/${g.id}` : `#/game/${g.id}`))];
   if (catalog.arena) {
     const arena = await api("GET", "/api/archive/arena").catch(() => ({ games: [] }));
-    sections.push(el("h2", { text: "Arena games" }),
-      el("ul", { class: "game-list" }, arena.games.map((g) => row(g, `#/replay/arena/${g.id}`))));
+    sections.push(el("h2", { text: "Arena games" }), list(arena.games, (g) => `#/replay/arena/${g.id}`));
   }
   view.replaceChildren(el("section", { class: "listing" }, sections));
 }
