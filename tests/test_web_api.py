@@ -269,6 +269,17 @@ def test_solver_values_where_a_table_exists_and_the_solver_as_a_side(client, mon
     assert_error(client.post("/api/games", json={"game": "kaboom", "players": ["human", "solver"]}), 400, "table")
 
 
+def test_any_line_of_play_can_be_analysed(client):
+    line = {"game": "kaboom", "position": "(x 0 0 xoxx o@*o -ooo -xxx)", "actions": []}
+    data = client.post("/api/analysis", json=line).json()
+    assert {m["text"]: m["value"] for m in data["moves"]}["C2!"] == "win"
+    values = client.post("/api/values", json={"game": "jump61(size=2)", "actions": [0, 3, 0]}).json()["values"]
+    assert [v["ply"] for v in values] == [0, 1, 2, 3] and all(-1 <= v["value"] <= 1 for v in values)
+    assert_error(client.post("/api/analysis", json={"game": "kaboom", "actions": [99]}), 400, "not legal")
+    assert_error(client.post("/api/values", json={"game": "kaboom", "actions": ["A"]}), 422, "actions")
+    assert_error(client.post("/api/analysis", json={"game": "kaboom", "position": "(x)"}), 400)
+
+
 # -- replays and tournaments ----------------------------------------------------------------------
 
 @pytest.fixture

@@ -58,6 +58,17 @@ class Move(BaseModel):
     move: StrictInt | StrictStr = Field(description="the move in the game's notation, or its action id")
 
 
+class Line(BaseModel):
+    game: str = Field(description="a game string, e.g. 'kaboom(rows=5)'")
+    position: str | None = Field(None, description="the first position in the game's notation (default: the start)")
+    actions: list[StrictInt] = Field(default_factory=list, description="action ids played since")
+
+
+def _check_line(line: Line) -> None:
+    """Replay the line here first, so that a bad one is a 400 with the reason, not a worker's failure."""
+    analysis.rebuild(line.game, line.position, line.actions)
+
+
 class Resign(BaseModel):
     player: int | None = None
 
@@ -161,6 +172,19 @@ def create_app(db_path: str | Path, *, arena=None, workers: int = 2, processes: 
     async def values(game_id: str):
         """The value of every position so far, from the first player's side."""
         return {"values": await _cached(game_id, "values", analysis.value_history)}
+
+    @app.post("/api/analysis")
+    async def analyse_line(request: Line):
+        """The analysis of any position: a game, its first position and the actions since."""
+        _check_line(request)
+        return await service.run_off_loop(analysis.analyse, request.game, request.position, request.actions)
+
+    @app.post("/api/values")
+    async def values_of_line(request: Line):
+        """The value of every position of any line of play."""
+        _check_line(request)
+        return {"values": await service.run_off_loop(analysis.value_history, request.game, request.position,
+                                                     request.actions)}
 
     async def _cached(game_id: str, kind: str, function):
         session = service.get(game_id)

@@ -93,9 +93,8 @@ class Archive:
         full = rebuild(game, position, actions)
         described = describe_state(state, players, outcome, steps,
                                    extra={"id": game_id, "source": source, "thinking": False,
-                                          "length": len(actions)})
+                                          "length": len(actions), "all_actions": list(actions)})
         described["moves"] = [{"ply": i, "player": None, "text": t} for i, t in enumerate(full.history_strings())]
-        described["legal"] = []
         return described
 
     def tournaments(self) -> list[dict]:

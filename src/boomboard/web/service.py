@@ -11,6 +11,7 @@ other game and request. The page polls the game until ``thinking`` is false.
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing
 import random
 import secrets
@@ -300,6 +301,8 @@ def describe_state(state: State, players: list[str], outcome: Outcome | None, st
         "moves": [{"ply": i, "player": (first_player + i) % 2, "text": t} for i, t in enumerate(history)],
         "last_steps": steps,
         "ply": len(history),
+        "actions": state.history(),
+        "start": json.loads(state.serialize()).get("position"),
         "position": state.to_notation(),
         **(extra or {}),
     }

@@ -257,14 +257,19 @@ class GamePage {
     if (this.analysisOn) this.refreshAnalysis(); else this.render();
   }
 
+  // Live games are analysed by id (the server caches it); a replay sends its line.
   async refreshAnalysis() {
-    if (!this.live) return;
-    const ply = this.state.ply;
+    const s = this.state;
+    const ply = s.ply;
     this.analysis = { loading: true };
     this.render();
     try {
-      const [analysis, values] = await Promise.all([
-        api("GET", `/api/games/${this.id}/analysis`), api("GET", `/api/games/${this.id}/values`)]);
+      const line = { game: s.game, position: s.start, actions: s.actions };
+      const [analysis, values] = this.live
+        ? await Promise.all([api("GET", `/api/games/${this.id}/analysis`), api("GET", `/api/games/${this.id}/values`)])
+        : await Promise.all([api("POST", "/api/analysis", line),
+          this.values && this.valuesFor === this.id ? { values: this.values } : api("POST", "/api/values", { ...line, actions: s.all_actions })]);
+      this.valuesFor = this.id;
       if (this.state.ply !== ply) return;
       this.analysis = analysis;
       this.values = values.values;
@@ -383,7 +388,8 @@ class GamePage {
       el("span", { class: "ply", text: `${s.ply} / ${s.length}` }),
       el("button", { id: "forward", on: { click: go(Math.min(s.length, s.ply + 1)) }, text: "▶", "aria-label": "forward" }),
       el("button", { id: "last", on: { click: go(s.length) }, text: "⏭", "aria-label": "last position" }),
-      el("button", { id: "flip", on: { click: () => { this.flip = !this.flip; this.render(); } }, text: "Flip" })));
+      el("button", { id: "flip", on: { click: () => { this.flip = !this.flip; this.render(); } }, text: "Flip" }),
+      el("button", { id: "analysis", "aria-pressed": String(this.analysisOn), on: { click: () => this.toggleAnalysis() }, text: this.analysisOn ? "Hide analysis" : "Analysis" })));
   }
 
   analysisPanel() {
