@@ -244,6 +244,13 @@ def test_tournament_standings_rating_chart_and_arena_replays(arena_server, brows
     page.click("#back")
     page.wait_for_function("() => window.page.state.ply === 6 && !window.page.animating")
     assert page.locator("#move-list li").count() == 7
+    page.click("#analysis")  # replays are analysed too: X's winning drop is found
+    page.wait_for_selector("svg.chart", timeout=60_000)
+    values = dict(zip(page.locator(".value-move").all_inner_texts(),
+                      page.locator(".move-values li span").all_inner_texts()))
+    assert values["A"] == "win in 0"
+    assert page.locator("svg.chart .dot").count() == 8  # every position of the game, the start included
+    _shots(tmp_path, page, "replay-analysis")
     page.close()
 
 

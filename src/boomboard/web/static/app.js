@@ -383,11 +383,11 @@ class GamePage {
     const s = this.state;
     const go = (ply) => () => this.goto(ply);
     return el("div", { class: "controls" }, el("div", { class: "buttons" },
-      el("button", { id: "first", on: { click: go(0) }, text: "⏮", "aria-label": "first position" }),
-      el("button", { id: "back", on: { click: go(Math.max(0, s.ply - 1)) }, text: "◀", "aria-label": "back" }),
+      el("button", { id: "first", on: { click: go(0) }, text: "«", "aria-label": "first position" }),
+      el("button", { id: "back", on: { click: go(Math.max(0, s.ply - 1)) }, text: "‹", "aria-label": "back" }),
       el("span", { class: "ply", text: `${s.ply} / ${s.length}` }),
-      el("button", { id: "forward", on: { click: go(Math.min(s.length, s.ply + 1)) }, text: "▶", "aria-label": "forward" }),
-      el("button", { id: "last", on: { click: go(s.length) }, text: "⏭", "aria-label": "last position" }),
+      el("button", { id: "forward", on: { click: go(Math.min(s.length, s.ply + 1)) }, text: "›", "aria-label": "forward" }),
+      el("button", { id: "last", on: { click: go(s.length) }, text: "»", "aria-label": "last position" }),
       el("button", { id: "flip", on: { click: () => { this.flip = !this.flip; this.render(); } }, text: "Flip" }),
       el("button", { id: "analysis", "aria-pressed": String(this.analysisOn), on: { click: () => this.toggleAnalysis() }, text: this.analysisOn ? "Hide analysis" : "Analysis" })));
   }
@@ -402,6 +402,7 @@ class GamePage {
       el("p", {}, el("strong", { text: `Analysis (${head}): ` }),
         `${s.to_move === null ? "" : capital(s.player_names[s.to_move]) + " to move: "}${describeValue(a)}`),
       el("div", { class: "legend" }, Object.entries(VALUE_COLOURS).map(([k, c]) => el("span", {}, el("i", { style: `background:${c}` }), k))),
+      el("p", { class: "note", text: "For each move: its value for the mover and, after \"in\", the plies left to the end once it is played (best play)." }),
       el("ul", { class: "move-values" }, rows.map((m) => el("li", {},
         el("button", { class: "value-move", style: `border-color:${moveColour(m) || "#999"}`, disabled: !this.humanToMove(),
           on: { click: () => this.play(m.id) }, text: m.text }), el("span", { text: describeValue(m) })))),
