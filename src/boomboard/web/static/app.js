@@ -39,6 +39,9 @@ const scoreColour = (score) => {
   return `hsl(${t >= 0.5 ? 120 : 0}, ${Math.round(Math.abs(t - 0.5) * 160)}%, 42%)`;
 };
 const moveColour = (m) => (m.value ? VALUE_COLOURS[m.value] : m.score !== null && m.score !== undefined ? scoreColour(m.score) : null);
+// Best first: quick wins, then scores and ties, then slow losses.
+const rank = (m) => (m.value === "win" ? 3e6 - (m.remoteness || 0) : m.value === "lose" ? -3e6 + (m.remoteness || 0)
+  : m.value ? 0 : m.score);
 const describeValue = (m) => (m.value ? `${m.value}${m.remoteness !== null && m.remoteness !== undefined ? " in " + m.remoteness : ""}`
   : m.score !== null && m.score !== undefined ? (m.score / 100).toFixed(2) : "?");
 
@@ -299,8 +302,6 @@ class GamePage {
     if (!this.analysisOn || !this.analysis || !this.analysis.moves) return {};
     const byId = new Map(this.analysis.moves.map((m) => [m.id, m]));
     const tints = {};
-    const rank = (m) => (m.value === "win" ? 3e6 - (m.remoteness || 0) : m.value === "lose" ? -3e6 + (m.remoteness || 0)
-      : m.value ? 0 : m.score);
     const best = {};
     for (const g of this.state.legal) {
       const m = byId.get(g.id);
@@ -397,7 +398,7 @@ class GamePage {
     if (!a || a.loading) return el("div", { class: "analysis", text: "analysing..." });
     const s = this.state;
     const head = a.source === "solver" ? "solver (perfect play)" : a.source === "search" ? "search estimate" : "game over";
-    const rows = (a.moves || []).slice().sort((x, y) => (moveColour(y) ? 1 : 0) - (moveColour(x) ? 1 : 0));
+    const rows = (a.moves || []).slice().sort((x, y) => rank(y) - rank(x));
     return el("div", { class: "analysis" },
       el("p", {}, el("strong", { text: `Analysis (${head}): ` }),
         `${s.to_move === null ? "" : capital(s.player_names[s.to_move]) + " to move: "}${describeValue(a)}`),
