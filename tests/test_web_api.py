@@ -338,3 +338,41 @@ def test_serve_refuses_bad_options_with_a_clear_error(tmp_path):
                             (["--port", str(port)], f"cannot listen on 127.0.0.1:{port}")]:
             result = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "w.sqlite3"), *args])
             assert isinstance(result.exception, ParameterError) and words in str(result.exception), result.output
+
+
+def test_a_killed_server_loses_no_move(tmp_path):
+    """Every move is on disk when its request returns: kill -9, start again, carry on."""
+    import json
+    import re
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    def call(base, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(base + path, data=data, headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    def start():
+        process = subprocess.Popen([sys.executable, "-m", "boomboard", "serve", "--port", "0", "--db",
+                                    str(tmp_path / "web.sqlite3")], stdout=subprocess.PIPE, text=True)
+        return process, re.search(r"http://\S+/", process.stdout.readline()).group(0)
+
+    process, base = start()
+    try:
+        game = call(base, "api/games", {"game": "explocus(size=5)", "players": ["human", "human"]})
+        for move in ["b1-b2", "b5-b4", "c1-c2"]:
+            played = call(base, f"api/games/{game['id']}/moves", {"move": move})
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    process, base = start()
+    try:
+        again = call(base, f"api/games/{game['id']}")
+        assert [m["text"] for m in again["moves"]] == ["b1-b2", "b5-b4", "c1-c2"]
+        assert again["position"] == played["position"] and again["to_move"] == 1
+    finally:
+        process.terminate()
+        process.wait()
