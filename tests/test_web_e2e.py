@@ -7,8 +7,8 @@ where a count is asked; Kaboom's bomb button; Expendibots' boom button)
 until the game ends. Each move must change the board drawn and lengthen the
 move list. The server is the real command, ``boomboard serve``, on a free
 port with a temporary database. Screenshots go to the test's temporary
-folder; with ``BOOMBOARD_SCREENSHOTS=DIR`` they are also copied to DIR (how
-``docs/images`` is made).
+folder; with ``BOOMBOARD_SCREENSHOTS=DIR`` those for the documentation are
+also copied to DIR (``BOOMBOARD_SCREENSHOTS=docs/images`` makes the docs' pictures).
 """
 
 from __future__ import annotations
@@ -70,11 +70,13 @@ def browser():
         chromium.close()
 
 
-def _shots(tmp_path: Path, page, name: str) -> None:
+def _shots(tmp_path: Path, page, name: str, docs: bool = True) -> None:
+    """Save a screenshot; those for the documentation (``docs``) also go to
+    ``$BOOMBOARD_SCREENSHOTS`` when it is set."""
     path = tmp_path / f"{name}.png"
     page.screenshot(path=str(path))
     target = os.environ.get("BOOMBOARD_SCREENSHOTS")
-    if target:
+    if target and docs:
         Path(target).mkdir(parents=True, exist_ok=True)
         shutil.copy(path, Path(target) / path.name)
 
@@ -131,7 +133,7 @@ def test_play_a_whole_game_by_clicking(server, browser, tmp_path, name, params, 
         if data["outcome"] is not None:
             break
         if moves == 1:
-            _shots(tmp_path, page, f"{name}-playing")
+            _shots(tmp_path, page, f"{name}-playing", docs=False)
         action = chooser.choose_action(_state_for_choice(data))
         gesture = next(g for g in data["legal"] if g["id"] == action)
         board_before = page.inner_html(".board-holder")
@@ -193,7 +195,7 @@ def test_watch_ai_against_ai_then_replay_it(server, browser, tmp_path):
     page.wait_for_function("!window.page.animating")
     assert len(seen_boards) >= 3  # the page followed the AIs' moves as they were played
     length = page.evaluate("window.page.state.ply")
-    _shots(tmp_path, page, "jump61-watched")
+    _shots(tmp_path, page, "jump61-watched", docs=False)
     page.click('a[href="#/games"]')
     page.click(f'a[href="#/replay/web/{game_id}"]')
     page.wait_for_function(f"() => window.page && window.page.state && window.page.state.ply === {length}")
