@@ -166,3 +166,11 @@ def choose_action(game_string: str, position: str | None, actions: list[int], sp
     agent = make_agent(spec, seed=seed)
     agent.new_game(state.game, state.current_player())
     return int(agent.choose_action(state))
+
+
+def warm_up() -> None:
+    """Load the compiled search and playouts in a fresh worker (from numba's
+    cache), so that the first AI move or analysis does not wait for it."""
+    game = load_game("kaboom")
+    AlphaBeta(game, table_bits=10).search(game.new_initial_state(), depth=1)
+    make_agent("mcts:simulations=8", seed=0).choose_action(game.new_initial_state())

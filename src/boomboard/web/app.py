@@ -91,6 +91,7 @@ def create_app(db_path: str | Path, *, arena=None, workers: int = 2, processes: 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         service.resume_all()  # games in progress at the last stop carry on, their AIs too
+        service.warm_up()
         yield
         service.close()
         store.close()

@@ -114,6 +114,14 @@ class GameService:
             self._processes = None
             return await loop.run_in_executor(self._pool(cheap), function, *args)
 
+    def warm_up(self) -> None:
+        """Start the worker processes now and load the compiled code in each,
+        in the background, so that the first AI move is quick."""
+        if self._use_processes:
+            pool = self._pool(cheap=False)
+            for _ in range(self._workers):
+                pool.submit(analysis.warm_up)
+
     def close(self) -> None:
         for session in self.sessions.values():
             if session.task is not None:
