@@ -247,13 +247,20 @@ def test_analysis_by_search_finds_the_winning_detonation(client):
     assert len(values) == 1 and values[0]["value"] == 1.0  # X, the first player, wins by force
 
 
-def test_value_history_covers_every_position(client):
+def test_value_history_covers_every_position_and_grows_with_the_game(client):
     state = new_game(client, "kaboom", ("human", "human"))
     for move in ["A", "B", "A"]:
         client.post(f"/api/games/{state['id']}/moves", json={"move": move})
     values = client.get(f"/api/games/{state['id']}/values").json()["values"]
     assert [v["ply"] for v in values] == [0, 1, 2, 3]
     assert all(-1.0 <= v["value"] <= 1.0 for v in values)
+    for move in ["B", "A"]:
+        client.post(f"/api/games/{state['id']}/moves", json={"move": move})
+    grown = client.get(f"/api/games/{state['id']}/values").json()["values"]
+    whole = client.post("/api/values", json={"game": "kaboom", "actions": [0, 1, 0, 1, 0]}).json()["values"]
+    assert grown[:4] == values and grown == whole  # extended, not recomputed, and the same as from scratch
+    client.post(f"/api/games/{state['id']}/undo")
+    assert client.get(f"/api/games/{state['id']}/values").json()["values"] == whole[:5]
 
 
 def test_solver_values_where_a_table_exists_and_the_solver_as_a_side(client, monkeypatch):

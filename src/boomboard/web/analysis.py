@@ -122,15 +122,14 @@ def _preference(move: dict) -> tuple:
     return (1 + 1 / (1 + math.exp(-move["score"] / 300)), 0)
 
 
-def value_history(game_string: str, position: str | None, actions: list[int]) -> list[dict]:
-    """For each position of the game, ``{ply, value, label}``: ``value`` in
-    [-1, 1] from the first player's side (1: a win for them), from the
-    solver where it has a table, else from a short search."""
-    game = load_game(game_string)
-    state = game.new_initial_state() if position is None else game.state_from_notation(position)
-    searcher = AlphaBeta(game, table_bits=TABLE_BITS)
+def value_history(game_string: str, position: str | None, actions: list[int], first_ply: int = 0) -> list[dict]:
+    """For each position of the game from ``first_ply`` on, ``{ply, value,
+    label}``: ``value`` in [-1, 1] from the first player's side (1: a win for
+    them), from the solver where it has a table, else from a short search."""
+    state = rebuild(game_string, position, actions[:first_ply])
+    searcher = AlphaBeta(state.game, table_bits=TABLE_BITS)
     points = []
-    for ply in range(len(actions) + 1):
+    for ply in range(first_ply, len(actions) + 1):
         points.append({"ply": ply, **_position_value(state, searcher)})
         if ply < len(actions):
             state.apply_action(actions[ply])
@@ -146,6 +145,7 @@ def _position_value(state: State, searcher: AlphaBeta) -> dict:
     if exact is not None:
         number = {"win": 1.0, "lose": -1.0}.get(exact.value, 0.0)
         return {"value": sign * number, "label": f"{exact.value} in {exact.remoteness}"}
+    searcher.clear()  # each position valued alone: the same value however the history was computed
     result = searcher.search(state, depth=SEARCH_DEPTH, nodes=HISTORY_NODES)
     forced = result.forced_result
     if forced is not None:

@@ -171,8 +171,18 @@ def create_app(db_path: str | Path, *, arena=None, workers: int = 2, processes: 
 
     @app.get("/api/games/{game_id}/values")
     async def values(game_id: str):
-        """The value of every position so far, from the first player's side."""
-        return {"values": await _cached(game_id, "values", analysis.value_history)}
+        """The value of every position so far, from the first player's side;
+        only positions not valued before are searched."""
+        session = service.get(game_id)
+        record = session.record
+        actions = tuple(record.actions)
+        cached = session.analyses.get("values")  # (actions, points) of the last request
+        if cached is None or cached[0] != actions:
+            points = cached[1] if cached is not None and actions[:len(cached[0])] == cached[0] else []
+            points = points + await service.run_off_loop(analysis.value_history, record.game, record.position,
+                                                         list(actions), len(points))
+            cached = session.analyses["values"] = (actions, points)
+        return {"values": cached[1]}
 
     @app.post("/api/analysis")
     async def analyse_line(request: Line):

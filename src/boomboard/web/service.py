@@ -51,7 +51,7 @@ class Session:
     last_steps: list[dict] = field(default_factory=list)
     task: asyncio.Task | None = None
     error: str = ""
-    analyses: dict = field(default_factory=dict)  # (kind, ply) -> an analysis of this line
+    analyses: dict = field(default_factory=dict)  # analyses of this game's line, cached
 
     @property
     def outcome(self) -> Outcome | None:
