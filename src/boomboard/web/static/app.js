@@ -67,13 +67,16 @@ function drawBoard(state, cells, { marks = {}, tints = {}, flip = false, onClick
   const layout = state.layout;
   const [bx, by, bw, bh] = layout.box;
   const turn = (x, y) => (flip ? [2 * bx + bw - x, 2 * by + bh - y] : [x, y]);
-  const svg = el("svg:svg", { viewBox: layout.box.join(" "), class: `board ${layout.shape} game-${state.name}`, role: "grid" });
+  const svg = el("svg:svg", { viewBox: layout.box.join(" "), class: `board ${layout.shape} game-${state.name}`, role: "group", "aria-label": `${state.title} board` });
   const colours = PIECE_COLOURS[state.name];
   layout.cells.forEach((cell, index) => {
     const [x, y] = turn(cell.x, cell.y);
     const [owner, text, mark] = cells[index];
     const classes = ["cell", ...(marks[cell.name] || [])].join(" ");
-    const group = el("svg:g", { class: classes, "data-cell": cell.name, "data-group": cell.group, tabindex: -1 });
+    // What a screen reader says: "d2: white 3", "C2: x bomb", "1 1: 2 red", "A1: empty".
+    const what = state.name === "jump61" ? `${text} ${owner === null ? "white" : state.player_names[owner]}`
+      : owner === null ? "empty" : [state.player_names[owner], mark, text].filter(Boolean).join(" ");
+    const group = el("svg:g", { class: classes, "data-cell": cell.name, "data-group": cell.group, "aria-label": `${cell.name}: ${what}` });
     const ground = layout.shape === "hex"
       ? el("svg:polygon", { points: hexPoints(x, y, 0.565), class: "ground" })
       : el("svg:rect", { x: x - 0.48, y: y - 0.48, width: 0.96, height: 0.96, rx: 0.06, class: "ground" });
@@ -131,6 +134,7 @@ class GamePage {
     this.id = id;
     this.state = null;
     this.selected = null;
+    this.chooser = null; // the moves between which a count is asked
     this.bombMode = false;
     this.flip = false;
     this.analysisOn = false;
@@ -375,7 +379,7 @@ class GamePage {
 
   countChooser() {
     return el("div", { class: "chooser", role: "group", "aria-label": "how many to move" },
-      el("span", { text: "Move how many? " }),
+      el("span", { text: `Move how many ${this.state.name === "expendibots" ? "tokens" : "stones"}? ` }),
       this.chooser.map((m) => el("button", { class: "count", "data-count": m.count, on: { click: () => { this.chooser = null; this.play(m.id); } }, text: String(m.count) })),
       el("button", { on: { click: () => { this.chooser = null; this.render(); } }, text: "Cancel" }));
   }
