@@ -149,6 +149,11 @@ def test_play_a_whole_game_by_clicking(server, browser, tmp_path, name, params, 
     status = page.inner_text("#status")
     assert re.search(r"wins|Tie", status), status
     _shots(tmp_path, page, name)
+    page.click("#new-game")  # back to the form, with the same game and variant chosen
+    page.wait_for_selector("#start")
+    assert page.input_value("#game-select") == name
+    for key, value in params.items():
+        assert page.input_value(f"#param-{key}") == str(value)
     page.close()
 
 

@@ -427,7 +427,9 @@ class GamePage {
 
 async function newGamePage(query) {
   catalog = catalog || await api("GET", "/api/catalog");
-  const wanted = (query.get("game") || "kaboom").split("(")[0];
+  // "#/?game=kaboom(rows=5,misere=true)": the game and its variant, preselected.
+  const [wanted, inside = ""] = (query.get("game") || "kaboom").replace(/\)$/, "").split("(");
+  const given = Object.fromEntries(inside.split(",").filter(Boolean).map((item) => item.split("=")));
   const levels = catalog.levels.filter((level) => level.spec !== "solver" || catalog.solver);
   const gameSelect = el("select", { id: "game-select", "aria-label": "game" },
     catalog.games.map((g) => el("option", { value: g.name, selected: g.name === wanted, text: g.title })));
@@ -441,8 +443,9 @@ async function newGamePage(query) {
     about.textContent = game.doc;
     paramsBox.replaceChildren(...game.parameters.map((p) => {
       const id = `param-${p.name}`;
-      const input = p.kind === "bool" ? el("input", { type: "checkbox", id, name: p.name, checked: p.default })
-        : el("input", { id, name: p.name, value: p.text, type: p.kind === "int" ? "number" : "text", min: p.minimum, max: p.maximum });
+      const value = game.name === wanted && p.name in given ? given[p.name] : p.text;
+      const input = p.kind === "bool" ? el("input", { type: "checkbox", id, name: p.name, checked: value === "true" })
+        : el("input", { id, name: p.name, value, type: p.kind === "int" ? "number" : "text", min: p.minimum, max: p.maximum });
       return el("label", { title: p.help }, `${p.name} `, input);
     }));
     sidesBox.replaceChildren(...game.player_names.map((name, index) => el("label", {}, `${capital(name)} `,
