@@ -317,6 +317,15 @@ def test_web_games_are_replayed_too(arena_client):
     assert first["ply"] == 0 and first["last_steps"] == [] and first["moves"][0]["text"] == "C"
 
 
+def test_arena_records_may_be_named_tuples():
+    from collections import namedtuple
+
+    from boomboard.web.archive import _plain
+
+    Standing = namedtuple("Standing", "agent games wins ties losses score elo elo_error")
+    assert _plain(Standing("ai", 1, 1, 0, 0, 1.0, 50.0, 9.0))["elo"] == 50.0
+
+
 def test_tournaments_and_standings(arena_client, client):
     assert arena_client.get("/api/tournaments").json()["tournaments"][0]["game"] == "kaboom"
     standings = arena_client.get("/api/tournaments/1").json()["standings"]

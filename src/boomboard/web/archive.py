@@ -36,7 +36,12 @@ def open_arena_store(path: str | None = None):
 
 
 def _plain(record: Any) -> dict:
-    return asdict(record) if is_dataclass(record) else dict(vars(record))
+    """A record (dataclass, named tuple or plain object) as a dict."""
+    if is_dataclass(record):
+        return asdict(record)
+    if hasattr(record, "_asdict"):
+        return dict(record._asdict())
+    return dict(vars(record))
 
 
 class Archive:
@@ -74,7 +79,7 @@ class Archive:
             arena = self._arena()
             try:
                 plain = _plain(arena.game(_arena_id(game_id)))
-            except (KeyError, LookupError):
+            except (LookupError, BoomboardError):
                 raise NotFound(f"no arena game with id {game_id!r}") from None
             game, position, actions = plain["game"], plain.get("position"), list(plain["actions"])
             players, resigned = list(plain["players"]), None
