@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -315,6 +316,25 @@ def test_web_games_are_replayed_too(arena_client):
     arena_client.post(f"/api/games/{state['id']}/moves", json={"move": "C"})
     first = arena_client.get(f"/api/replay/web/{state['id']}?ply=0").json()
     assert first["ply"] == 0 and first["last_steps"] == [] and first["moves"][0]["text"] == "C"
+
+
+def test_the_arenas_rating_chart_is_served_as_png(arena_client, monkeypatch):
+    from boomboard.web import archive
+
+    drawn = []
+
+    def rating_chart(standings, path):
+        drawn.append([s.agent for s in standings])
+        path.write_bytes(b"\x89PNG fake")
+
+    monkeypatch.setattr(archive, "arena_chart", SimpleNamespace(rating_chart=rating_chart))
+    response = arena_client.get("/api/tournaments/1/chart.png")
+    assert response.status_code == 200 and response.headers["content-type"] == "image/png"
+    assert response.content == b"\x89PNG fake" and drawn == [["ai", "random"]]
+    assert arena_client.get("/api/catalog").json()["arena_chart"] is True
+    assert_error(arena_client.get("/api/tournaments/9/chart.png"), 404, "9")
+    monkeypatch.setattr(archive, "arena_chart", None)
+    assert_error(arena_client.get("/api/tournaments/1/chart.png"), 404, "chart")
 
 
 def test_arena_records_may_be_named_tuples():

@@ -16,7 +16,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -26,6 +26,7 @@ from ..core.errors import BoomboardError, GameOverError
 from ..core.params import format_value
 from ..registry import registered_games
 from . import analysis
+from . import archive as archive_module
 from .archive import Archive, open_arena_store
 from .service import Conflict, GameService, NotFound
 from .store import GameStore
@@ -136,7 +137,8 @@ def create_app(db_path: str | Path, *, arena=None, workers: int = 2, processes: 
                                 "text": format_value(p.default)} for p in info.parameters],
             })
         return {"games": games, "levels": LEVELS, "agent_kinds": agent_kinds(),
-                "solver": analysis.solver is not None, "arena": archive.arena is not None}
+                "solver": analysis.solver is not None, "arena": archive.arena is not None,
+                "arena_chart": archive.arena is not None and archive_module.arena_chart is not None}
 
     @app.post("/api/games", status_code=201)
     async def new_game(request: NewGame):
@@ -221,6 +223,11 @@ def create_app(db_path: str | Path, *, arena=None, workers: int = 2, processes: 
     @app.get("/api/tournaments/{tournament_id}")
     async def standings(tournament_id: str):
         return {"standings": archive.standings(tournament_id)}
+
+    @app.get("/api/tournaments/{tournament_id}/chart.png")
+    async def rating_chart(tournament_id: str):
+        """The arena's rating chart (PNG), where the arena draws one."""
+        return Response(archive.rating_chart(tournament_id), media_type="image/png")
 
     return app
 

@@ -9,7 +9,9 @@ tests drive this module.
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import asdict, is_dataclass
+from pathlib import Path
 from typing import Any
 
 from ..core.errors import BoomboardError
@@ -23,6 +25,10 @@ try:  # the arena is optional: without it only web games are replayed
     from ..arena import store as arena_store
 except ImportError:  # pragma: no cover - depends on what is installed
     arena_store = None
+try:
+    from ..arena import chart as arena_chart
+except ImportError:  # pragma: no cover - depends on what is installed
+    arena_chart = None
 
 
 def open_arena_store(path: str | None = None):
@@ -111,6 +117,17 @@ class Archive:
         if str(tournament_id) not in known:
             raise NotFound(f"no tournament with id {tournament_id!r}")
         return [_plain(s) for s in arena.standings(_arena_id(tournament_id))]
+
+    def rating_chart(self, tournament_id: Any) -> bytes:
+        """The arena's own rating chart of a tournament, as PNG bytes."""
+        if arena_chart is None:
+            raise NotFound("the arena's rating chart is not available (the arena is not installed)")
+        self.standings(tournament_id)  # an unknown tournament is a 404
+        standings = self._arena().standings(_arena_id(tournament_id))
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "chart.png"
+            arena_chart.rating_chart(standings, path)
+            return path.read_bytes()
 
     def _arena(self):
         if self.arena is None:

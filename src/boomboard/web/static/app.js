@@ -508,6 +508,7 @@ function ratingChart(standings) {
 }
 
 async function tournamentsPage(id) {
+  catalog = catalog || await api("GET", "/api/catalog");
   const listing = await api("GET", "/api/tournaments").catch((error) => ({ tournaments: [], error: error.message }));
   const items = listing.tournaments.map((t) => el("li", {}, el("a", { href: `#/tournaments/${t.id}`, text: `#${t.id} ${t.game}${t.name ? " " + t.name : ""}` })));
   const parts = [el("h2", { text: "Tournaments" }), listing.error ? el("p", { text: listing.error }) : el("ul", {}, items)];
@@ -519,6 +520,7 @@ async function tournamentsPage(id) {
         standings.map((s) => el("tr", {}, [s.agent, s.games, s.wins, s.ties, s.losses, s.score,
           `${Math.round(s.elo)} ± ${Math.round(s.elo_error || 0)}`].map((v) => el("td", { text: String(v) }))))),
       ratingChart(standings),
+      catalog && catalog.arena_chart ? el("img", { src: `/api/tournaments/${id}/chart.png`, alt: "the arena's rating chart", class: "arena-chart" }) : null,
       el("p", {}, el("a", { href: `#/games?tournament=${id}`, text: "Replay its games" })));
     const games = await api("GET", `/api/archive/arena?tournament=${id}`).catch(() => ({ games: [] }));
     parts.push(el("ul", { class: "game-list" }, games.games.map((g) => el("li", {},
