@@ -125,6 +125,10 @@ def test_a_body_that_is_not_json_gets_a_json_error(client):
     assert response.status_code == 422 and "error" in response.json()
 
 
+def test_a_wrong_method_is_405_json(client):
+    assert_error(client.delete("/api/games"), 405, "Method Not Allowed")
+
+
 def test_unknown_ids_and_routes_are_404_json(client):
     for method, path in [("get", "/api/games/nope"), ("post", "/api/games/nope/undo"),
                          ("get", "/api/games/nope/analysis"), ("get", "/api/games/nope/values"),

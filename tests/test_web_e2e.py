@@ -286,6 +286,13 @@ def test_count_chooser_boom_button_and_an_animated_detonation(server, browser, t
     page.click("#boom")
     page.wait_for_function("() => window.page.state.ply === 2 && !window.page.animating")
     assert page.evaluate("window.page.state.moves[1].text") == "BOOM at (6, 6)."
+    corner = page.locator('[data-cell="(0, 0)"]').bounding_box()
+    page.click("#flip")  # White's corner goes from bottom left to top right
+    flipped = page.locator('[data-cell="(0, 0)"]').bounding_box()
+    assert flipped["x"] > corner["x"] and flipped["y"] < corner["y"]
+    page.keyboard.press("u")  # undo from the keyboard: back to before the boom
+    page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
+    assert page.locator('[data-cell="(6, 6)"] circle').count() == 1
 
     _start(page, server, "kaboom", "(x 0 0 xoxx o@*o -ooo -xxx)")
     page.evaluate("""() => { window.sawBoom = 0; new MutationObserver(() => {

@@ -119,6 +119,11 @@ def create_app(db_path: str | Path, *, arena=None, workers: int = 2, processes: 
     async def http_error(request: Request, error: StarletteHTTPException):
         return _error(error.status_code, str(error.detail))
 
+    @app.exception_handler(Exception)
+    async def unexpected_error(request: Request, error: Exception):
+        # A bug, not bad input: still JSON, so that the page can show it.
+        return _error(500, f"internal error ({type(error).__name__}): {error}")
+
     @app.get("/", include_in_schema=False)
     async def index():
         return FileResponse(STATIC / "index.html")
