@@ -7,7 +7,8 @@ const SVG = "http://www.w3.org/2000/svg";
 const VALUE_COLOURS = { win: "#1a9a1a", lose: "#8b0000", tie: "#e0c020", draw: "#b07cc6" };
 const view = document.getElementById("view");
 let catalog = null;
-let current = null; // the page showing now: {kill()} to stop its timers
+let current = null; // the page showing now: {kill()} to stop its timers; a game page is also window.page,
+// whose .state (the server's last answer) the browser tests read
 
 const api = async (method, path, body) => {
   const response = await fetch(path, {
