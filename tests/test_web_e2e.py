@@ -299,6 +299,8 @@ def test_count_chooser_boom_button_and_an_animated_detonation(server, browser, t
         window.sawBoom = Math.max(window.sawBoom, document.querySelectorAll('.cell.boom').length);
     }).observe(document.getElementById('view'), { childList: true, subtree: true }); }""")
     page.click('[data-cell="C2"]')  # X's own bomb: a click detonates it
+    page.wait_for_selector(".cell.boom")
+    _shots(tmp_path, page, "kaboom-detonation")
     page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
     assert page.evaluate("window.sawBoom") >= 4  # the blast was shown, cell by cell, before the fall
     assert "X wins" in page.inner_text("#status")

@@ -97,6 +97,7 @@ function drawBoard(state, cells, { marks = {}, tints = {}, flip = false, onClick
       }
       if (text) group.append(el("svg:text", { x, y: y + 0.02, class: `height p${owner}`, text }));
     }
+    if ((marks[cell.name] || []).includes("boom")) group.append(el("svg:circle", { cx: x, cy: y, r: 0.5, class: "burst" }));
     if (onClick) group.addEventListener("click", (event) => onClick(cell, event));
     svg.append(group);
   });
