@@ -160,9 +160,14 @@ def test_play_a_whole_game_by_clicking(server, browser, tmp_path, name, params, 
 def test_phone_screen_keyboard_entry_and_analysis(server, browser, tmp_path):
     page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
     page.goto(f"{server}#/?game=kaboom")
-    page.select_option("#side-1", "random")
+    page.select_option("#side-1", "custom")
+    page.fill("#spec-1", "alphabeta:depth=x")
+    page.click("#start")
+    page.wait_for_selector("[role=alert]:has-text('depth')")  # a bad spec is refused, with the reason
+    page.fill("#spec-1", "random:seed=5")
     page.click("#start")
     page.wait_for_function(READY)
+    assert page.evaluate("window.page.state.players") == ["human", "random:seed=5"]
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width}px wide on a 390px screen"
     page.fill("#move-input", "q")

@@ -4,6 +4,7 @@
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
+const CUSTOM = "custom"; // the side menu's "type an agent spec" entry
 const VALUE_COLOURS = { win: "#1a9a1a", lose: "#8b0000", tie: "#e0c020", draw: "#b07cc6" };
 const view = document.getElementById("view");
 let catalog = null;
@@ -450,9 +451,16 @@ async function newGamePage(query) {
         : el("input", { id, name: p.name, value, type: p.kind === "int" ? "number" : "text", min: p.minimum, max: p.maximum });
       return el("label", { title: p.help }, `${p.name} `, input);
     }));
-    sidesBox.replaceChildren(...game.player_names.map((name, index) => el("label", {}, `${capital(name)} `,
-      el("select", { id: `side-${index}`, name: `side-${index}` }, levels.map((level) => el("option", {
-        value: level.spec, text: level.label, selected: level.spec === (index === 0 ? "human" : "ai:time=0.5") }))))));
+    sidesBox.replaceChildren(...game.player_names.map((name, index) => {
+      // The menu's levels, or any agent spec typed in ("mcts:simulations=2000,seed=3").
+      const spec = el("input", { id: `spec-${index}`, placeholder: "agent spec, e.g. alphabeta:depth=5", hidden: true,
+        "aria-label": `${name}'s agent spec` });
+      const menu = el("select", { id: `side-${index}`, name: `side-${index}`, on: { change: () => { spec.hidden = menu.value !== CUSTOM; } } },
+        levels.map((level) => el("option", { value: level.spec, text: level.label,
+          selected: level.spec === (index === 0 ? "human" : "ai:time=0.5") })),
+        el("option", { value: CUSTOM, text: "Other agent spec..." }));
+      return el("label", {}, `${capital(name)} `, menu, spec);
+    }));
   };
   gameSelect.addEventListener("change", fill);
   fill();
@@ -465,7 +473,10 @@ async function newGamePage(query) {
       location.hash = `#/game/${state.id}`;
     } catch (error) { message.textContent = error.message; }
   };
-  const sides = () => [0, 1].map((i) => document.getElementById(`side-${i}`).value);
+  const sides = () => [0, 1].map((i) => {
+    const choice = document.getElementById(`side-${i}`).value;
+    return choice === CUSTOM ? document.getElementById(`spec-${i}`).value : choice;
+  });
   view.replaceChildren(el("section", { class: "new-game" },
     el("h2", { text: "New game" }),
     el("label", {}, "Game ", gameSelect), about, paramsBox, sidesBox,
