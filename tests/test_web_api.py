@@ -166,6 +166,8 @@ def test_moves_by_id_and_the_cascade_steps_end_on_the_engines_board(client):
     assert set(steps[1]["flash"]) == {"B2", "B1", "A2", "B3"}  # O's bomb on B2 goes off
     assert steps[-1]["cells"] == after["cells"]
     assert after["outcome"]["winner"] == 0 and "X wins" in after["outcome"]["text"]
+    assert after["lines"] == ["A1", "B1", "C1", "D1"]  # the row the blast completed
+    assert state["lines"] == []
 
 
 @pytest.mark.parametrize("move,words", [("Q", ["no column Q"]), ("C2!", ["C2", "bomb"]), (9999, ["not legal"]),

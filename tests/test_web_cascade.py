@@ -68,3 +68,15 @@ def test_a_long_cascade_is_shown_in_at_most_max_steps_pictures():
             merged |= any(len(step["flash"]) > 1 for step in steps)  # a Jump61 jump lights one square
             assert steps[-1]["cells"] == cell_contents(game, state.array)
     assert merged  # some cascades were long enough to be shown in runs
+
+
+def test_winning_lines_are_found_in_every_direction():
+    from boomboard.web.geometry import winning_lines
+
+    game = boomboard.load_game("kaboom(rows=3,cols=3,connect=3,bombs=0)")
+    diagonal = game.state_from_notation("(o 0 0 xoo oxx --x)")
+    assert diagonal.is_terminal() and winning_lines(diagonal) == ["A1", "B2", "C3"]
+    misere = boomboard.load_game("kaboom(rows=3,cols=3,connect=3,bombs=0,misere=true)")
+    column = misere.state_from_notation("(o 0 0 xoo x-- x--)")
+    assert column.outcome().winner == 1 and winning_lines(column) == ["A1", "A2", "A3"]  # X connected, and lost
+    assert winning_lines(game.new_initial_state()) == []

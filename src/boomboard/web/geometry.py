@@ -182,3 +182,25 @@ def move_gestures(state: State) -> list[dict]:
             gesture.update(count=distance, to=end, **{"from": start})
         gestures.append(gesture)
     return gestures
+
+
+def winning_lines(state: State) -> list[str]:
+    """The cells of every n-in-a-row on a finished Kaboom board (what ended
+    the game, misère included); ``[]`` for the other games and ongoing games."""
+    game = state.game
+    if game.name != "kaboom" or not state.is_terminal():
+        return []
+    rows, cols, n = game["rows"], game["cols"], game["connect"]
+    board = kaboom_rules.HEIGHT + cols
+    side = [[int(state.array[board + r * cols + c]) & 3 for c in range(cols)] for r in range(rows)]
+    names = layout(game).names
+    found: set[int] = set()
+    for r in range(rows):
+        for c in range(cols):
+            if not side[r][c]:
+                continue
+            for dr, dc in zip(kaboom_rules.LINE_DR, kaboom_rules.LINE_DC):
+                run = [(r + k * dr, c + k * dc) for k in range(n)]
+                if all(0 <= rr < rows and 0 <= cc < cols and side[rr][cc] == side[r][c] for rr, cc in run):
+                    found.update(rr * cols + cc for rr, cc in run)
+    return [names[cell] for cell in sorted(found)]

@@ -27,7 +27,7 @@ from ..core.state import State
 from ..registry import load_game
 from . import analysis
 from .cascade import cascade_steps
-from .geometry import cell_contents, layout, move_gestures
+from .geometry import cell_contents, layout, move_gestures, winning_lines
 from .store import GameStore, StoredGame
 
 CHEAP_AGENTS = {"random", "greedy"}  # fast enough to run in a thread
@@ -306,6 +306,7 @@ def describe_state(state: State, players: list[str], outcome: Outcome | None, st
         "outcome": None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason.name.lower(),
                                                  "text": outcome.describe(names)},
         "legal": [] if outcome is not None else move_gestures(state),
+        "lines": winning_lines(state),
         "moves": [{"ply": i, "player": (first_player + i) % 2, "text": t} for i, t in enumerate(history)],
         "last_steps": steps,
         "ply": len(history),

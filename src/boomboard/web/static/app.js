@@ -291,6 +291,7 @@ class GamePage {
     const marks = {};
     const add = (name, cls) => { (marks[name] = marks[name] || []).push(cls); };
     for (const name of this.flash) add(name, "last");
+    for (const name of this.state.lines || []) add(name, "line");
     if (this.humanToMove()) {
       const legal = this.state.legal;
       for (const m of legal) if (m.from !== null) add(m.from, "movable");
