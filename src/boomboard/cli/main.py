@@ -123,6 +123,11 @@ def version() -> None:
     console.print(f"boomboard {__version__}")
 
 
+from .serve import register as register_serve  # noqa: E402  (the command lives in its own file)
+
+register_serve(app)
+
+
 def _base_name(game: str) -> str:
     return game.split("(", 1)[0].strip().lower()
 

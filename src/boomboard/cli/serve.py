@@ -1,0 +1,53 @@
+"""``boomboard serve``: the web app on a local address."""
+
+from __future__ import annotations
+
+import socket
+import webbrowser
+from pathlib import Path
+from typing import Optional
+
+import typer
+from platformdirs import user_data_dir
+
+from ..core.errors import ParameterError
+
+
+def default_db_path() -> Path:
+    """Where the web app keeps its games unless told otherwise."""
+    return Path(user_data_dir("boomboard")) / "web.sqlite3"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to the ``boomboard`` app."""
+
+    @app.command()
+    def serve(
+        host: str = typer.Option("127.0.0.1", help="address to listen on (keep 127.0.0.1 unless you mean it)"),
+        port: int = typer.Option(8000, help="port to listen on (0: any free port)"),
+        db: Optional[Path] = typer.Option(None, help="SQLite file of the games (default: the user data folder)"),
+        workers: int = typer.Option(2, help="processes that compute AI moves and analyses "
+                                            "(0: threads of the server, which stall it while an AI searches)"),
+        open_browser: bool = typer.Option(False, "--open", help="open the page in a browser"),
+    ) -> None:
+        """Play, watch and analyse games in the browser (FastAPI and uvicorn; games kept in SQLite)."""
+        import uvicorn  # imported here: the other commands start faster without the web stack
+
+        from ..web import create_app
+
+        if not 0 <= port <= 65535:
+            raise ParameterError(f"--port must be 0..65535, got {port}")
+        if workers < 0:
+            raise ParameterError(f"--workers must be 0 or more, got {workers}")
+        path = db or default_db_path()
+        try:  # bound first, so that the address printed is the real one (port 0 included)
+            listener = socket.create_server((host, port))
+        except OSError as problem:
+            raise ParameterError(f"cannot listen on {host}:{port}: {problem.strerror or problem}") from None
+        url = f"http://{host}:{listener.getsockname()[1]}/"
+        web_app = create_app(path, workers=max(workers, 1), processes=workers > 0)
+        server = uvicorn.Server(uvicorn.Config(web_app, log_level="warning"))
+        typer.echo(f"boomboard is serving at {url}  (games in {path}; Ctrl-C stops)")
+        if open_browser:
+            webbrowser.open(url)
+        server.run(sockets=[listener])

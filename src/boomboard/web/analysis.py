@@ -1,0 +1,176 @@
+"""Position analysis for the page: every legal move's value, and the value of
+each position along a game.
+
+Where the solver (``boomboard.solver``) has a table for the game, values are
+exact, in GAMESMAN's words (*win*, *lose*, *tie*, *draw*, with remoteness:
+plies to the end under perfect play). Elsewhere a short alpha-beta search
+scores each move; a search that proves a result reports it the same way,
+otherwise the move gets a numeric ``score`` (hundredths of the game's
+evaluation, for the player to move). These functions run in worker
+processes: their arguments and results are plain data.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..agents import make_agent
+from ..core.errors import BoomboardError
+from ..core.state import State
+from ..registry import load_game
+from ..search.alphabeta import AlphaBeta
+
+try:  # the solver is optional: games without tables fall back to search
+    from .. import solver
+except ImportError:  # pragma: no cover - depends on what is installed
+    solver = None
+
+SEARCH_NODES = 300_000  # the whole analysis's budget, shared between the moves
+SEARCH_DEPTH = 6
+HISTORY_NODES = 4_000  # per position of a value history
+TABLE_BITS = 16
+
+
+def rebuild(game_string: str, position: str | None, actions: list[int]) -> State:
+    """The state after ``actions`` from ``position`` (or the start)."""
+    game = load_game(game_string)
+    state = game.new_initial_state() if position is None else game.state_from_notation(position)
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+def solver_analysis(state: State):
+    """The solver's analysis of ``state``, or ``None`` without a table."""
+    if solver is None:
+        return None
+    try:
+        if solver.open_table(state.game) is None:
+            return None
+        return solver.analyze(state)
+    except (BoomboardError, LookupError, OSError, ValueError):  # no table for this game or position
+        return None
+
+
+def has_table(game_string: str) -> bool:
+    """Whether the solver can play and analyse this game perfectly."""
+    if solver is None:
+        return False
+    try:
+        return solver.open_table(load_game(game_string)) is not None
+    except (BoomboardError, LookupError, OSError, ValueError):
+        return False
+
+
+def analyse(game_string: str, position: str | None, actions: list[int]) -> dict:
+    """``{source, value, remoteness, score, moves: [{id, text, value, remoteness, score}]}``
+    for the player to move; ``source`` is ``"solver"`` or ``"search"``."""
+    state = rebuild(game_string, position, actions)
+    if state.is_terminal():
+        return {"source": "rules", "value": _terminal_value(state, state.player_to_move()), "remoteness": 0,
+                "score": None, "moves": []}
+    exact = solver_analysis(state)
+    if exact is not None:
+        moves = [{"id": int(m.action), "text": m.notation, "value": m.value, "remoteness": m.remoteness,
+                  "score": None} for m in exact.moves]
+        return {"source": "solver", "value": exact.value, "remoteness": exact.remoteness, "score": None,
+                "moves": moves}
+    return _search_analysis(state)
+
+
+def _terminal_value(state: State, player: int) -> str:
+    outcome = state.outcome()
+    if outcome.winner is None:
+        return "tie"
+    return "win" if outcome.winner == player else "lose"
+
+
+def _search_analysis(state: State) -> dict:
+    searcher = AlphaBeta(state.game, table_bits=TABLE_BITS)
+    mover = state.current_player()
+    legal = state.legal_actions()
+    per_move = max(2_000, SEARCH_NODES // len(legal))
+    moves = []
+    for action in legal:
+        child = state.child(action)
+        entry = {"id": action, "text": state.action_to_string(action), "value": None, "remoteness": None,
+                 "score": None}
+        if child.is_terminal():
+            entry.update(value=_terminal_value(child, mover), remoteness=0)
+        else:
+            result = searcher.search(child, depth=SEARCH_DEPTH, nodes=per_move)
+            forced = result.forced_result  # for the opponent, who moves in the child
+            if forced is not None:
+                entry.update(value="lose" if forced > 0 else "win", remoteness=abs(forced))
+            else:
+                entry["score"] = -result.score
+        moves.append(entry)
+    best = max(moves, key=_preference)
+    return {"source": "search", "value": best["value"], "score": best["score"],
+            "remoteness": None if best["remoteness"] is None else best["remoteness"] + 1, "moves": moves}
+
+
+def _preference(move: dict) -> tuple:
+    """Sort key, best move last: quick wins, then scores, ties, slow losses."""
+    value, remoteness = move["value"], move["remoteness"] or 0
+    if value == "win":
+        return (3, -remoteness)
+    if value == "lose":
+        return (0, remoteness)
+    if value in ("tie", "draw"):
+        return (1.5, 0)
+    return (1 + 1 / (1 + math.exp(-move["score"] / 300)), 0)
+
+
+def value_history(game_string: str, position: str | None, actions: list[int], first_ply: int = 0) -> list[dict]:
+    """For each position of the game from ``first_ply`` on, ``{ply, value,
+    label}``: ``value`` in [-1, 1] from the first player's side (1: a win for
+    them), from the solver where it has a table, else from a short search."""
+    state = rebuild(game_string, position, actions[:first_ply])
+    searcher = AlphaBeta(state.game, table_bits=TABLE_BITS)
+    points = []
+    for ply in range(first_ply, len(actions) + 1):
+        points.append({"ply": ply, **_position_value(state, searcher)})
+        if ply < len(actions):
+            state.apply_action(actions[ply])
+    return points
+
+
+def _position_value(state: State, searcher: AlphaBeta) -> dict:
+    sign = 1 if state.player_to_move() == 0 else -1
+    if state.is_terminal():
+        winner = state.outcome().winner
+        return {"value": 0.0 if winner is None else (1.0 if winner == 0 else -1.0), "label": "end"}
+    exact = solver_analysis(state)
+    if exact is not None:
+        number = {"win": 1.0, "lose": -1.0}.get(exact.value, 0.0)
+        return {"value": sign * number, "label": f"{exact.value} in {exact.remoteness}"}
+    searcher.clear()  # each position valued alone: the same value however the history was computed
+    result = searcher.search(state, depth=SEARCH_DEPTH, nodes=HISTORY_NODES)
+    forced = result.forced_result
+    if forced is not None:
+        return {"value": sign * (1.0 if forced > 0 else -1.0), "label": result.describe_score()}
+    return {"value": sign * math.tanh(result.score / 300), "label": result.describe_score()}
+
+
+def choose_action(game_string: str, position: str | None, actions: list[int], spec: str, seed: int) -> int:
+    """The move the side ``spec`` plays after ``actions`` (``solver``: a perfect move)."""
+    state = rebuild(game_string, position, actions)
+    if spec == "solver":
+        exact = solver_analysis(state)
+        if exact is None:
+            raise ValueError(f"the solver has no table for {game_string}")
+        moves = [{"id": int(m.action), "value": m.value, "remoteness": m.remoteness, "score": 0}
+                 for m in exact.moves]
+        return max(moves, key=_preference)["id"]
+    agent = make_agent(spec, seed=seed)
+    agent.new_game(state.game, state.current_player())
+    return int(agent.choose_action(state))
+
+
+def warm_up() -> None:
+    """Load the compiled search and playouts in a fresh worker (from numba's
+    cache), so that the first AI move or analysis does not wait for it."""
+    game = load_game("kaboom")
+    AlphaBeta(game, table_bits=10).search(game.new_initial_state(), depth=1)
+    make_agent("mcts:simulations=8", seed=0).choose_action(game.new_initial_state())

@@ -1,0 +1,247 @@
+"""The web app: a JSON API over the games, and the static page that uses it.
+
+``create_app(db_path)`` builds a FastAPI application; ``boomboard serve``
+runs it with uvicorn. Every error a request can cause comes back as a 4xx
+response with a JSON body ``{"error": "..."}`` saying what was expected:
+400 for bad input (unknown game, bad parameter, bad notation, illegal move),
+404 for an unknown id, 409 for a request that does not fit the game's state
+(not a human's turn, game over), 422 for a malformed request body.
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field, StrictInt, StrictStr
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..agents import agent_kinds
+from ..core.errors import BoomboardError, GameOverError
+from ..core.params import format_value
+from ..registry import registered_games
+from . import analysis
+from . import archive as archive_module
+from .archive import Archive, open_arena_store
+from .service import Conflict, GameService, NotFound
+from .store import GameStore
+
+STATIC = Path(__file__).parent / "static"
+
+# The sides offered in the page's menus; any agent spec may be typed instead.
+LEVELS = [
+    {"spec": "human", "label": "Human"},
+    {"spec": "random", "label": "AI: random"},
+    {"spec": "greedy", "label": "AI: greedy (1 ply)"},
+    {"spec": "alphabeta:depth=3", "label": "AI: easy (alpha-beta, 3 plies)"},
+    {"spec": "ai:time=0.5", "label": "AI: medium (0.5 s a move)"},
+    {"spec": "mcts:time=1", "label": "AI: Monte Carlo tree search (1 s a move)"},
+    {"spec": "ai:time=2", "label": "AI: strong (2 s a move)"},
+    {"spec": "solver", "label": "Solver (perfect play, where a table exists)"},
+]
+
+
+class NewGame(BaseModel):
+    game: str = Field(description="a game name or game string, e.g. 'kaboom' or 'jump61(size=3)'")
+    params: dict[str, Any] = Field(default_factory=dict)
+    players: list[str] = Field(default_factory=lambda: ["human", "ai:time=0.5"])
+    position: str | None = None
+    pace: float | None = None
+    seed: int | None = None
+
+
+class Move(BaseModel):
+    move: StrictInt | StrictStr = Field(description="the move in the game's notation, or its action id")
+
+
+class Line(BaseModel):
+    game: str = Field(description="a game string, e.g. 'kaboom(rows=5)'")
+    position: str | None = Field(None, description="the first position in the game's notation (default: the start)")
+    actions: list[StrictInt] = Field(default_factory=list, description="action ids played since")
+
+
+def _check_line(line: Line) -> None:
+    """Replay the line here first, so that a bad one is a 400 with the reason, not a worker's failure."""
+    analysis.rebuild(line.game, line.position, line.actions)
+
+
+class Resign(BaseModel):
+    player: int | None = None
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def create_app(db_path: str | Path, *, arena=None, workers: int = 2, processes: bool = True) -> FastAPI:
+    """The application, keeping its games in the SQLite file ``db_path``.
+
+    ``arena`` is a record store for the replay and tournament pages (default:
+    the arena's own, when installed). AI moves and analyses run in a pool of
+    ``workers`` processes (``processes=False``: threads, for tests).
+    """
+    store = GameStore(db_path)
+    service = GameService(store, workers=workers, processes=processes)
+    archive = Archive(store, arena if arena is not None else open_arena_store())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        service.resume_all()  # games in progress at the last stop carry on, their AIs too
+        service.warm_up()
+        yield
+        service.close()
+        store.close()
+
+    app = FastAPI(title="boomboard", lifespan=lifespan)
+    app.state.service = service
+    app.state.archive = archive
+
+    @app.exception_handler(BoomboardError)
+    async def boomboard_error(request: Request, error: BoomboardError):
+        if isinstance(error, NotFound):
+            return _error(404, str(error))
+        if isinstance(error, (Conflict, GameOverError)):
+            return _error(409, str(error))
+        return _error(400, str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError):
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}"
+                             for e in error.errors())
+        return _error(422, f"bad request: {problems}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException):
+        return _error(error.status_code, str(error.detail))
+
+    @app.exception_handler(Exception)
+    async def unexpected_error(request: Request, error: Exception):
+        # A bug, not bad input: still JSON, so that the page can show it.
+        return _error(500, f"internal error ({type(error).__name__}): {error}")
+
+    @app.get("/", include_in_schema=False)
+    async def index():
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/api/catalog")
+    async def catalog():
+        """The games with their parameters, and the sides the page offers."""
+        games = []
+        for info in registered_games():
+            games.append({
+                "name": info.name, "title": info.title, "player_names": list(info.player_names), "doc": info.doc,
+                "parameters": [{"name": p.name, "default": p.default, "kind": p.kind.__name__, "help": p.help,
+                                "minimum": p.minimum, "maximum": p.maximum, "choices": p.choices,
+                                "text": format_value(p.default)} for p in info.parameters],
+            })
+        return {"games": games, "levels": LEVELS, "agent_kinds": agent_kinds(),
+                "solver": analysis.solver is not None, "arena": archive.arena is not None,
+                "arena_chart": archive.arena is not None and archive_module.arena_chart is not None}
+
+    @app.post("/api/games", status_code=201)
+    async def new_game(request: NewGame):
+        session = await service.create(request.game, request.params, request.players, request.position,
+                                       request.pace, request.seed)
+        return service.describe(session)
+
+    @app.get("/api/games")
+    async def list_games(limit: int = 50, offset: int = 0):
+        return {"games": archive.list("web", _limit(limit), max(offset, 0))}
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str):
+        return service.describe(service.get(game_id))
+
+    @app.post("/api/games/{game_id}/moves")
+    async def play(game_id: str, request: Move):
+        return service.describe(service.play(game_id, request.move))
+
+    @app.post("/api/games/{game_id}/undo")
+    async def undo(game_id: str):
+        return service.describe(service.undo(game_id))
+
+    @app.post("/api/games/{game_id}/resign")
+    async def resign(game_id: str, request: Resign | None = None):
+        return service.describe(service.resign(game_id, None if request is None else request.player))
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def analyse(game_id: str):
+        """Every legal move's value (solver) or score (search) for the player to move."""
+        return await _cached(game_id, "analysis", analysis.analyse)
+
+    @app.get("/api/games/{game_id}/values")
+    async def values(game_id: str):
+        """The value of every position so far, from the first player's side;
+        only positions not valued before are searched."""
+        session = service.get(game_id)
+        record = session.record
+        actions = tuple(record.actions)
+        cached = session.analyses.get("values")  # (actions, points) of the last request
+        if cached is None or cached[0] != actions:
+            points = cached[1] if cached is not None and actions[:len(cached[0])] == cached[0] else []
+            points = points + await service.run_off_loop(analysis.value_history, record.game, record.position,
+                                                         list(actions), len(points))
+            cached = session.analyses["values"] = (actions, points)
+        return {"values": cached[1]}
+
+    @app.post("/api/analysis")
+    async def analyse_line(request: Line):
+        """The analysis of any position: a game, its first position and the actions since."""
+        _check_line(request)
+        return await service.run_off_loop(analysis.analyse, request.game, request.position, request.actions)
+
+    @app.post("/api/values")
+    async def values_of_line(request: Line):
+        """The value of every position of any line of play."""
+        _check_line(request)
+        return {"values": await service.run_off_loop(analysis.value_history, request.game, request.position,
+                                                     request.actions)}
+
+    async def _cached(game_id: str, kind: str, function):
+        session = service.get(game_id)
+        record = session.record
+        key = (kind, tuple(record.actions))
+        if key not in session.analyses:
+            session.analyses[key] = await service.run_off_loop(function, record.game, record.position,
+                                                               list(record.actions))
+        return session.analyses[key]
+
+    @app.get("/api/archive/{source}")
+    async def archive_list(source: str, limit: int = 50, offset: int = 0, tournament: str | None = None):
+        return {"games": archive.list(_source(source), _limit(limit), max(offset, 0), tournament)}
+
+    @app.get("/api/replay/{source}/{game_id}")
+    async def replay(source: str, game_id: str, ply: int | None = None):
+        return archive.replay(_source(source), game_id, ply)
+
+    @app.get("/api/tournaments")
+    async def tournaments():
+        return {"tournaments": archive.tournaments()}
+
+    @app.get("/api/tournaments/{tournament_id}")
+    async def standings(tournament_id: str):
+        return {"standings": archive.standings(tournament_id)}
+
+    @app.get("/api/tournaments/{tournament_id}/chart.png")
+    async def rating_chart(tournament_id: str):
+        """The arena's rating chart (PNG), where the arena draws one."""
+        return Response(archive.rating_chart(tournament_id), media_type="image/png")
+
+    return app
+
+
+def _source(source: str) -> str:
+    if source not in ("web", "arena"):
+        raise NotFound(f"unknown record source {source!r}; expected 'web' or 'arena'")
+    return source
+
+
+def _limit(limit: int) -> int:
+    return min(max(limit, 1), 500)

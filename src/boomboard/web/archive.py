@@ -1,0 +1,154 @@
+"""Games to replay and tournaments to show: the web app's own finished games
+and the arena's records.
+
+The arena (``boomboard.arena``) is optional; when it is installed its store
+is read through its public interface (``games``, ``game``, ``tournaments``,
+``standings``), and any object with that interface works, which is how the
+tests drive this module.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import asdict, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import BoomboardError
+from ..core.outcome import Outcome, Reason
+from .analysis import rebuild
+from .cascade import cascade_steps
+from .service import NotFound, describe_state
+from .store import GameStore
+
+try:  # the arena is optional: without it only web games are replayed
+    from ..arena import store as arena_store
+except ImportError:  # pragma: no cover - depends on what is installed
+    arena_store = None
+try:
+    from ..arena import chart as arena_chart
+except ImportError:  # pragma: no cover - depends on what is installed
+    arena_chart = None
+
+
+def open_arena_store(path: str | None = None):
+    """The arena's record store, or ``None`` when the arena is not installed or has none."""
+    if arena_store is None:
+        return None
+    try:
+        return arena_store.open_store(path)
+    except (OSError, BoomboardError, ValueError):
+        return None
+
+
+def _plain(record: Any) -> dict:
+    """A record (dataclass, named tuple or plain object) as a dict."""
+    if is_dataclass(record):
+        return asdict(record)
+    if hasattr(record, "_asdict"):
+        return dict(record._asdict())
+    return dict(vars(record))
+
+
+class Archive:
+    """Lists and replays stored games from both sources, ``web`` and ``arena``."""
+
+    def __init__(self, games: GameStore, arena=None):
+        self.games = games
+        self.arena = arena
+
+    def list(self, source: str, limit: int = 50, offset: int = 0, tournament: Any = None) -> list[dict]:
+        if source == "web":
+            return [{"id": r.id, "game": r.game, "players": r.players, "plies": len(r.actions),
+                     "finished": r.finished, "updated": r.updated} for r in self.games.recent(limit, offset)]
+        arena = self._arena()
+        out = []
+        tournament = None if tournament is None else _arena_id(tournament)
+        for record in arena.games(limit=limit, offset=offset, tournament_id=tournament):
+            plain = _plain(record)
+            out.append({"id": plain["id"], "game": plain["game"], "players": list(plain["players"]),
+                        "plies": len(plain["actions"]), "winner": plain.get("winner"),
+                        "reason": plain.get("reason", ""), "tournament_id": plain.get("tournament_id"),
+                        "started": plain.get("started")})
+        return out
+
+    def replay(self, source: str, game_id: str, ply: int | None = None) -> dict:
+        """The position after ``ply`` actions of a stored game (default: the end),
+        with the cascade of the action that led to it."""
+        if source == "web":
+            record = self.games.load(game_id)
+            if record is None:
+                raise NotFound(f"no web game with id {game_id!r}")
+            game, position, actions, players = record.game, record.position, record.actions, record.players
+            resigned, winner, reason = record.resigned, None, ""
+        else:
+            arena = self._arena()
+            try:
+                plain = _plain(arena.game(_arena_id(game_id)))
+            except (LookupError, BoomboardError):
+                raise NotFound(f"no arena game with id {game_id!r}") from None
+            game, position, actions = plain["game"], plain.get("position"), list(plain["actions"])
+            players, resigned = list(plain["players"]), None
+            winner, reason = plain.get("winner"), plain.get("reason", "")
+        ply = len(actions) if ply is None else ply
+        if not 0 <= ply <= len(actions):
+            raise NotFound(f"ply must be 0..{len(actions)} for this game, got {ply}")
+        state = rebuild(game, position, actions[:ply])
+        steps = []
+        if ply:
+            before = rebuild(game, position, actions[:ply - 1])
+            steps = cascade_steps(state.game, before.array, actions[ply - 1])
+        outcome = state.outcome()
+        if ply == len(actions) and outcome is None:
+            outcome = _recorded_outcome(state, resigned, winner, reason)
+        full = rebuild(game, position, actions)
+        described = describe_state(state, players, outcome, steps,
+                                   extra={"id": game_id, "source": source, "thinking": False,
+                                          "length": len(actions), "all_actions": list(actions)})
+        described["moves"] = [{"ply": i, "player": None, "text": t} for i, t in enumerate(full.history_strings())]
+        return described
+
+    def tournaments(self) -> list[dict]:
+        return [_plain(t) for t in self._arena().tournaments()]
+
+    def standings(self, tournament_id: Any) -> list[dict]:
+        arena = self._arena()
+        known = {str(_plain(t)["id"]) for t in arena.tournaments()}
+        if str(tournament_id) not in known:
+            raise NotFound(f"no tournament with id {tournament_id!r}")
+        return [_plain(s) for s in arena.standings(_arena_id(tournament_id))]
+
+    def rating_chart(self, tournament_id: Any) -> bytes:
+        """The arena's own rating chart of a tournament, as PNG bytes."""
+        if arena_chart is None:
+            raise NotFound("the arena's rating chart is not available (the arena is not installed)")
+        self.standings(tournament_id)  # an unknown tournament is a 404
+        standings = self._arena().standings(_arena_id(tournament_id))
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "chart.png"
+            arena_chart.rating_chart(standings, path)
+            return path.read_bytes()
+
+    def _arena(self):
+        if self.arena is None:
+            raise NotFound("no arena records: the arena is not installed or has no store")
+        return self.arena
+
+
+def _arena_id(text: Any) -> Any:
+    """Arena ids are integers in its store; web ids are text."""
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return text
+
+
+def _recorded_outcome(state, resigned, winner, reason) -> Outcome | None:
+    """How a stored game ended when its rules did not end it (resignation, forfeit, time)."""
+    if resigned is not None:
+        return Outcome(1 - resigned, Reason.RESIGNATION,
+                       f"{state.game.player_names[resigned].capitalize()} resigned")
+    if winner is None and not reason:
+        return None
+    kind = Reason.FORFEIT if winner is not None else Reason.NONE
+    return Outcome(winner, kind, reason or "")

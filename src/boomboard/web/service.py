@@ -1,0 +1,317 @@
+"""Games in progress: their states, the AI moves played for them in the
+background, and what the page is sent about each.
+
+All changes to a game happen on the server's event loop, so no lock is
+needed. An AI's move is computed off the loop: cheap players (``random``,
+``greedy``) in a thread, searching ones in a process pool, because numba's
+compiled search holds the interpreter lock and would otherwise stall every
+other game and request. The page polls the game until ``thinking`` is false.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import random
+import secrets
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+
+from ..agents import HUMAN, make_agent, parse_spec
+from ..core.errors import BoomboardError, GameOverError, IllegalActionError, ParameterError
+from ..core.outcome import Outcome, Reason
+from ..core.state import State
+from ..registry import load_game
+from . import analysis
+from .cascade import cascade_steps
+from .geometry import cell_contents, layout, move_gestures, winning_lines
+from .store import GameStore, StoredGame
+
+CHEAP_AGENTS = {"random", "greedy"}  # fast enough to run in a thread
+SOLVER = "solver"
+
+
+class NotFound(BoomboardError, LookupError):
+    """No game with that id."""
+
+
+class Conflict(BoomboardError):
+    """The request does not fit the game's state (not your turn, game over)."""
+
+
+@dataclass
+class Session:
+    """One game being played: its stored record and its live state."""
+
+    record: StoredGame
+    state: State
+    last_steps: list[dict] = field(default_factory=list)
+    task: asyncio.Task | None = None
+    error: str = ""
+    analyses: dict = field(default_factory=dict)  # analyses of this game's line, cached
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self.record.resigned is not None:
+            return Outcome(1 - self.record.resigned, Reason.RESIGNATION,
+                           f"{self.state.game.player_names[self.record.resigned].capitalize()} resigned")
+        return self.state.outcome()
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    def side_to_move(self) -> str | None:
+        return None if self.over else self.record.players[self.state.current_player()]
+
+    @property
+    def thinking(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+
+def check_side(spec: str, game_string: str) -> str:
+    """A side's spec, checked: ``human``, ``solver`` (with a table) or an agent."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ParameterError("each side must be 'human', 'solver' or an agent spec such as 'ai:time=1'")
+    spec = spec.strip()
+    if spec.lower() == SOLVER:
+        if not analysis.has_table(game_string):
+            raise ParameterError(f"the solver has no table for {game_string}; choose 'human' or an AI")
+        return SOLVER
+    kind, _ = parse_spec(spec)
+    if kind != HUMAN:
+        make_agent(spec)  # raises ParameterError for bad settings
+    return spec if kind != HUMAN else HUMAN
+
+
+class GameService:
+    """Creates, loads, plays and saves the web games."""
+
+    def __init__(self, store: GameStore, workers: int = 2, processes: bool = True):
+        self.store = store
+        self.sessions: dict[str, Session] = {}
+        self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="boomboard-ai")
+        self._workers, self._use_processes = workers, processes
+        self._processes: Executor | None = None
+
+    # -- the pools ---------------------------------------------------------------
+    def _pool(self, cheap: bool) -> Executor:
+        if cheap or not self._use_processes:
+            return self._threads
+        if self._processes is None:
+            self._processes = ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._processes
+
+    async def run_off_loop(self, function, *args, cheap: bool = False):
+        """Run ``function(*args)`` in a worker; a broken process pool is rebuilt once."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(cheap), function, *args)
+        except BrokenProcessPool:
+            self._processes = None
+            return await loop.run_in_executor(self._pool(cheap), function, *args)
+
+    def warm_up(self) -> None:
+        """Start the worker processes now and load the compiled code in each,
+        in the background, so that the first AI move is quick."""
+        if self._use_processes:
+            pool = self._pool(cheap=False)
+            for _ in range(self._workers):
+                pool.submit(analysis.warm_up)
+
+    def close(self) -> None:
+        for session in self.sessions.values():
+            if session.task is not None:
+                session.task.cancel()
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)
+
+    # -- games ----------------------------------------------------------------------
+    async def create(self, game_string: str, params: dict, players: list[str], position: str | None = None,
+                     pace: float | None = None, seed: int | None = None) -> Session:
+        game = load_game(game_string, **(params or {}))
+        if not isinstance(players, list) or len(players) != 2:
+            raise ParameterError("'players' must list two sides, e.g. [\"human\", \"random\"]")
+        sides = [check_side(spec, str(game)) for spec in players]
+        state = game.new_initial_state() if not position else game.state_from_notation(position)
+        if pace is None:
+            pace = 0.6 if HUMAN not in sides else 0.0
+        if not 0 <= pace <= 10:
+            raise ParameterError(f"'pace' is the least seconds between AI moves, 0..10; got {pace}")
+        record = StoredGame(secrets.token_hex(6), str(game), sides, [], position or None,
+                            seed=random.randrange(2**31) if seed is None else int(seed), pace=float(pace),
+                            finished=state.is_terminal())
+        session = Session(record, state)
+        self.store.save(record)
+        self.sessions[record.id] = session
+        self._drive(session)
+        return session
+
+    def get(self, game_id: str) -> Session:
+        session = self.sessions.get(game_id)
+        if session is None:
+            record = self.store.load(game_id)
+            if record is None:
+                raise NotFound(f"no game with id {game_id!r}")
+            session = Session(record, analysis.rebuild(record.game, record.position, record.actions))
+            self.sessions[game_id] = session
+            self._drive(session)
+        return session
+
+    def resume_all(self) -> int:
+        """Load every unfinished game (after a restart) and restart its AI; returns how many."""
+        count = 0
+        for record in self.store.recent(limit=10_000, finished=False):
+            if record.id not in self.sessions:
+                try:
+                    self.get(record.id)
+                    count += 1
+                except BoomboardError:  # a game whose rules changed since: leave it stored
+                    continue
+        return count
+
+    def play(self, game_id: str, move: str | int | None) -> Session:
+        """A human's move, as notation text or an action id."""
+        session = self.get(game_id)
+        if session.over:
+            raise Conflict(f"the game is over ({session.outcome.describe(session.state.game.player_names)})")
+        if session.side_to_move() != HUMAN:
+            raise Conflict(f"it is {session.side_to_move()}'s turn, not a human's")
+        state = session.state
+        if isinstance(move, bool) or move is None or not isinstance(move, (int, str)):
+            raise IllegalActionError("send 'move' as the move's notation (text) or its action id (integer)")
+        action = state.string_to_action(move) if isinstance(move, str) else int(move)
+        if action not in state.legal_actions():
+            state.apply_action(action)  # raises IllegalActionError with the legal moves
+        self._apply(session, action)
+        self._drive(session)
+        return session
+
+    def undo(self, game_id: str) -> Session:
+        """Take back moves until a human is to move again (at least one move)."""
+        session = self.get(game_id)
+        record, state = session.record, session.state
+        if not record.actions:
+            raise Conflict("there is no move to take back")
+        self._stop(session)
+        record.resigned = None
+        state.undo(1)
+        while state.history() and record.players[state.current_player()] != HUMAN and HUMAN in record.players:
+            state.undo(1)
+        record.actions = state.history()
+        record.finished = False
+        session.last_steps = []
+        self.store.save(record)
+        self._drive(session)
+        return session
+
+    def resign(self, game_id: str, player: int | None = None) -> Session:
+        """``player`` (default: the human to move, or the only human) gives up."""
+        session = self.get(game_id)
+        if session.over:
+            raise Conflict("the game is already over")
+        players = session.record.players
+        if player is None:
+            humans = [p for p in (0, 1) if players[p] == HUMAN]
+            if not humans:
+                raise Conflict("no human plays this game; say which player resigns")
+            player = session.state.current_player() if len(humans) == 2 else humans[0]
+        if player not in (0, 1):
+            raise ParameterError(f"'player' must be 0 or 1, got {player!r}")
+        self._stop(session)
+        session.record.resigned = player
+        session.record.finished = True
+        self.store.save(session.record)
+        return session
+
+    # -- moves --------------------------------------------------------------------
+    def _apply(self, session: Session, action: int) -> None:
+        state = session.state
+        before = state.array.copy()
+        state.apply_action(action)
+        session.last_steps = cascade_steps(state.game, before, action)
+        session.record.actions.append(action)
+        session.record.finished = state.is_terminal()
+        self.store.save(session.record)
+
+    def _stop(self, session: Session) -> None:
+        if session.task is not None and not session.task.done():
+            session.task.cancel()
+        session.task = None
+
+    def _drive(self, session: Session) -> None:
+        """Start the background player if an AI is to move."""
+        side = session.side_to_move()
+        if side is None or side == HUMAN or session.thinking:
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop yet (loading at start-up): the lifespan hook drives later
+            return
+        session.task = asyncio.get_running_loop().create_task(self._ai_turns(session))
+
+    async def _ai_turns(self, session: Session) -> None:
+        record = session.record
+        while (side := session.side_to_move()) not in (None, HUMAN):
+            ply = len(record.actions)
+            started = time.monotonic()
+            kind = side if side == SOLVER else parse_spec(side)[0]
+            try:
+                action = await self.run_off_loop(analysis.choose_action, record.game, record.position,
+                                                 list(record.actions), side, record.seed * 7919 + ply,
+                                                 cheap=kind in CHEAP_AGENTS)
+            except Exception as problem:  # an agent's failure is shown on the page, not a dead server
+                session.error = f"{side} failed to move: {problem}"
+                return
+            if len(record.actions) != ply or session.over:
+                return  # the game changed while the AI thought (undo, resignation)
+            wait = record.pace - (time.monotonic() - started)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._apply(session, action)
+
+    # -- what the page gets ---------------------------------------------------
+    def describe(self, session: Session) -> dict:
+        return describe_state(session.state, session.record.players, session.outcome, session.last_steps,
+                              extra={"id": session.record.id, "thinking": session.thinking,
+                                     "error": session.error, "pace": session.record.pace,
+                                     "resigned": session.record.resigned})
+
+
+def describe_state(state: State, players: list[str], outcome: Outcome | None, steps: list[dict],
+                   extra: dict | None = None) -> dict:
+    """Everything the page draws for one position."""
+    game = state.game
+    names = game.player_names
+    history = state.history_strings()
+    view = state.board_view()
+    first_player = state.first_state().player_to_move()
+    to_move = None if outcome is not None else state.current_player()
+    return {
+        "game": str(game),
+        "name": game.name,
+        "title": game.title,
+        "params": game.get_parameters(),
+        "players": players,
+        "player_names": list(names),
+        "layout": layout(game).to_json(),
+        "cells": cell_contents(game, state.array),
+        "to_move": to_move,
+        "caption": view.caption if outcome is None or outcome.reason != Reason.RESIGNATION
+        else outcome.describe(names),
+        "outcome": None if outcome is None else {"winner": outcome.winner, "reason": outcome.reason.name.lower(),
+                                                 "text": outcome.describe(names)},
+        "legal": [] if outcome is not None else move_gestures(state),
+        "lines": winning_lines(state),
+        "moves": [{"ply": i, "player": (first_player + i) % 2, "text": t} for i, t in enumerate(history)],
+        "last_steps": steps,
+        "ply": len(history),
+        "actions": state.history(),
+        "start": json.loads(state.serialize()).get("position"),
+        "position": state.to_notation(),
+        **(extra or {}),
+    }

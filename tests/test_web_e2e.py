@@ -1,0 +1,312 @@
+"""The web app in a real browser: Playwright driving Debian's chromium, headless.
+
+For each of the five games a person's path is followed: open the new-game
+page, choose a small variant and the random player as the opponent, start,
+then play by clicking the board (a stack, then where it goes, then how many
+where a count is asked; Kaboom's bomb button; Expendibots' boom button)
+until the game ends. Each move must change the board drawn and lengthen the
+move list. The server is the real command, ``boomboard serve``, on a free
+port with a temporary database. Screenshots go to the test's temporary
+folder; with ``BOOMBOARD_SCREENSHOTS=DIR`` those for the documentation are
+also copied to DIR (``BOOMBOARD_SCREENSHOTS=docs/images`` makes the docs' pictures).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import boomboard
+from boomboard.agents.search_agents import GreedyAgent
+
+CHROMIUM = Path("/usr/bin/chromium")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="Debian's chromium is not installed (scripts/system-deps installs it)")
+
+# A small variant of each game, so that a game against random ends quickly.
+GAMES = [
+    ("expendibots", {}, '{"white": [[2, 3, 3], [1, 0, 0]], "black": [[1, 6, 6], [1, 5, 2]]}'),
+    ("jump61", {"size": 3}, None),
+    ("kaboom", {}, None),
+    ("explocus", {"size": 4}, None),
+    ("hexplocus", {"side": 3}, None),
+]
+
+READY = ("() => window.page && window.page.state && !window.page.animating && "
+         "(window.page.state.outcome !== null || (window.page.state.to_move !== null && "
+         "window.page.state.players[window.page.state.to_move] === 'human'))")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``boomboard serve`` on a free port; yields its address."""
+    folder = tmp_path_factory.mktemp("web")
+    process = subprocess.Popen([sys.executable, "-m", "boomboard", "serve", "--port", "0",
+                                "--db", str(folder / "web.sqlite3"), "--workers", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    if not match:
+        process.kill()
+        pytest.fail(f"boomboard serve did not print its address: {line!r}")
+    yield match.group(0)
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                              args=["--no-sandbox", "--disable-gpu"])
+        yield chromium
+        chromium.close()
+
+
+def _shots(tmp_path: Path, page, name: str, docs: bool = True) -> None:
+    """Save a screenshot; those for the documentation (``docs``) also go to
+    ``$BOOMBOARD_SCREENSHOTS`` when it is set."""
+    path = tmp_path / f"{name}.png"
+    page.screenshot(path=str(path))
+    target = os.environ.get("BOOMBOARD_SCREENSHOTS")
+    if target and docs:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(target) / path.name)
+
+
+def _click_gesture(page, gesture: dict, layout: dict) -> None:
+    """Do what a person does to play ``gesture`` (see geometry.move_gestures)."""
+    kind = gesture["kind"]
+    cell = lambda name: page.locator(f'[data-cell="{name}"]')  # noqa: E731
+    if kind == "pass":
+        page.click("#pass")
+    elif kind in ("drop", "bomb"):
+        column = [c["name"] for c in layout["cells"] if c.get("group") == gesture["to"]]
+        if kind == "bomb":
+            page.click("#bomb-mode")
+        cell(column[-1]).click()  # the top cell: empty while the column has room
+    elif kind in ("add", "detonate"):
+        cell(gesture["to"]).click()
+    elif kind == "boom":
+        cell(gesture["from"]).click()
+        page.click("#boom")
+    else:
+        cell(gesture["from"]).click()
+        cell(gesture["to"]).click()
+        chooser = page.locator(f'.chooser [data-count="{gesture["count"]}"]')
+        if chooser.count():
+            chooser.click()
+
+
+def _state_for_choice(data: dict):
+    game = boomboard.load_game(data["game"])
+    return game.state_from_notation(data["position"])
+
+
+@pytest.mark.parametrize("name,params,position", GAMES, ids=[g[0] for g in GAMES])
+def test_play_a_whole_game_by_clicking(server, browser, tmp_path, name, params, position):
+    page = browser.new_page(viewport={"width": 1100, "height": 760})
+    page.goto(f"{server}#/?game={name}")
+    page.select_option("#game-select", name)
+    for key, value in params.items():
+        page.fill(f"#param-{key}", str(value))
+    page.select_option("#side-0", "human")
+    page.select_option("#side-1", "random")
+    if position:
+        page.fill("#position", position)
+    page.click("#start")
+    page.wait_for_url(re.compile(r"#/game/"))
+    page.wait_for_function(READY)
+    assert page.locator("svg.board [data-cell]").count() == len(page.evaluate("window.page.state.layout.cells"))
+    chooser = GreedyAgent(seed=3)  # plays well enough to end games against random quickly
+    moves = 0
+    while True:
+        page.wait_for_function(READY, timeout=20_000)
+        data = page.evaluate("window.page.state")
+        if data["outcome"] is not None:
+            break
+        if moves == 1:
+            _shots(tmp_path, page, f"{name}-playing", docs=False)
+        action = chooser.choose_action(_state_for_choice(data))
+        gesture = next(g for g in data["legal"] if g["id"] == action)
+        board_before = page.inner_html(".board-holder")
+        _click_gesture(page, gesture, data["layout"])
+        page.wait_for_function(f"() => window.page.state.ply > {data['ply']}", timeout=20_000)
+        after = page.evaluate("window.page.state")
+        assert after["moves"][data["ply"]]["text"] == gesture["text"]  # our click made this very move
+        page.wait_for_function(READY, timeout=20_000)
+        assert page.inner_html(".board-holder") != board_before
+        assert page.locator("#move-list li").count() == page.evaluate("window.page.state.ply")
+        moves += 1
+        assert moves < 200, "the game should have ended by now"
+    status = page.inner_text("#status")
+    assert re.search(r"wins|Tie", status), status
+    _shots(tmp_path, page, name)
+    page.click("#new-game")  # back to the form, with the same game and variant chosen
+    page.wait_for_selector("#start")
+    assert page.input_value("#game-select") == name
+    for key, value in params.items():
+        assert page.input_value(f"#param-{key}") == str(value)
+    page.close()
+
+
+def test_phone_screen_keyboard_entry_and_analysis(server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page.goto(f"{server}#/?game=kaboom")
+    page.select_option("#side-1", "custom")
+    page.fill("#spec-1", "alphabeta:depth=x")
+    page.click("#start")
+    page.wait_for_selector("[role=alert]:has-text('depth')")  # a bad spec is refused, with the reason
+    page.fill("#spec-1", "random:seed=5")
+    page.click("#start")
+    page.wait_for_function(READY)
+    assert page.evaluate("window.page.state.players") == ["human", "random:seed=5"]
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width}px wide on a 390px screen"
+    page.fill("#move-input", "q")
+    page.press("#move-input", "Enter")
+    page.wait_for_selector("[role=alert]")
+    assert "no column Q" in page.inner_text("[role=alert]")
+    page.fill("#move-input", "b")
+    page.press("#move-input", "Enter")
+    page.wait_for_function("() => window.page.state.ply >= 1")
+    page.wait_for_function(READY)
+    assert page.evaluate("window.page.state.moves[0].text") == "B"
+    page.click("#analysis")
+    page.wait_for_selector(".move-values li", timeout=60_000)
+    page.wait_for_selector("svg.chart", timeout=60_000)
+    assert page.locator(".move-values li").count() == len(page.evaluate("window.page.state.legal"))
+    assert page.locator(".cell .tint").count() > 0  # the legal drops are coloured by their value
+    _shots(tmp_path, page, "phone-kaboom-analysis")
+    page.close()
+
+
+def test_watch_ai_against_ai_then_replay_it(server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1100, "height": 760})
+    page.goto(f"{server}#/?game=jump61")
+    page.select_option("#game-select", "jump61")
+    page.fill("#param-size", "3")
+    page.select_option("#side-0", "random")
+    page.select_option("#side-1", "greedy")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"#/game/"))
+    game_id = page.url.rsplit("/", 1)[1]
+    seen_boards = set()
+    while page.evaluate("!window.page.state || window.page.state.outcome === null"):
+        seen_boards.add(page.inner_html(".board-holder"))
+        page.wait_for_timeout(150)
+    page.wait_for_function("!window.page.animating")
+    assert len(seen_boards) >= 3  # the page followed the AIs' moves as they were played
+    length = page.evaluate("window.page.state.ply")
+    _shots(tmp_path, page, "jump61-watched", docs=False)
+    page.click('a[href="#/games"]')
+    page.click(f'a[href="#/replay/web/{game_id}"]')
+    page.wait_for_function(f"() => window.page && window.page.state && window.page.state.ply === {length}")
+    final = page.inner_html(".board-holder")
+    page.click("#first")
+    page.wait_for_function("() => window.page.state.ply === 0 && !window.page.animating")
+    assert page.inner_html(".board-holder") != final
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
+    assert page.inner_text(".ply") == f"1 / {length}"
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def arena_server(tmp_path_factory):
+    """The app with a stand-in arena store, served by uvicorn in a thread."""
+    import threading
+
+    import uvicorn
+
+    from boomboard.web import create_app
+    from web_fakes import FakeArena
+
+    app = create_app(tmp_path_factory.mktemp("arena") / "web.sqlite3", arena=FakeArena(), processes=False)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        thread.join(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}/"
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_tournament_standings_rating_chart_and_arena_replays(arena_server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1100, "height": 760})
+    page.goto(f"{arena_server}#/tournaments")
+    page.click('a[href="#/tournaments/1"]')
+    page.wait_for_selector("table.standings")
+    rows = page.locator("table.standings tr")
+    assert rows.count() == 3 and "ai" in rows.nth(1).inner_text() and "120 ± 80" in rows.nth(1).inner_text()
+    assert page.locator("svg.rating-chart .dot").count() == 2
+    _shots(tmp_path, page, "tournament")
+    page.click('a[href="#/replay/arena/7"]')
+    page.wait_for_function("() => window.page && window.page.state && window.page.state.ply === 7")
+    assert "X wins" in page.inner_text("#status")
+    page.click("#back")
+    page.wait_for_function("() => window.page.state.ply === 6 && !window.page.animating")
+    assert page.locator("#move-list li").count() == 7
+    page.click("#analysis")  # replays are analysed too: X's winning drop is found
+    page.wait_for_selector("svg.chart", timeout=60_000)
+    values = dict(zip(page.locator(".value-move").all_inner_texts(),
+                      page.locator(".move-values li span").all_inner_texts()))
+    assert values["A"] == "win in 0"
+    assert page.locator("svg.chart .dot").count() == 8  # every position of the game, the start included
+    _shots(tmp_path, page, "replay-analysis")
+    page.close()
+
+
+def _start(page, server, game, position, sides=("human", "human")):
+    page.goto(f"{server}#/?game={game}")
+    page.select_option("#game-select", game)
+    page.select_option("#side-0", sides[0])
+    page.select_option("#side-1", sides[1])
+    page.fill("#position", position)
+    page.click("#start")
+    page.wait_for_url(re.compile(r"#/game/"))
+    page.wait_for_function(READY)
+
+
+def test_count_chooser_boom_button_and_an_animated_detonation(server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1100, "height": 760})
+    _start(page, server, "expendibots", '{"white": [[2, 3, 3], [1, 0, 0]], "black": [[1, 6, 6], [1, 5, 2]]}')
+    page.click('[data-cell="(3, 3)"]')
+    page.click('[data-cell="(3, 4)"]')
+    assert page.locator(".chooser .count").all_inner_texts() == ["1", "2"]
+    _shots(tmp_path, page, "expendibots-count-chooser")
+    page.click('.chooser [data-count="2"]')
+    page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
+    assert page.evaluate("window.page.state.moves[0].text") == "MOVE 2 from (3, 3) to (3, 4)."
+    page.click('[data-cell="(6, 6)"]')
+    page.click("#boom")
+    page.wait_for_function("() => window.page.state.ply === 2 && !window.page.animating")
+    assert page.evaluate("window.page.state.moves[1].text") == "BOOM at (6, 6)."
+    corner = page.locator('[data-cell="(0, 0)"]').bounding_box()
+    page.click("#flip")  # White's corner goes from bottom left to top right
+    flipped = page.locator('[data-cell="(0, 0)"]').bounding_box()
+    assert flipped["x"] > corner["x"] and flipped["y"] < corner["y"]
+    page.keyboard.press("u")  # undo from the keyboard: back to before the boom
+    page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
+    assert page.locator('[data-cell="(6, 6)"] circle').count() == 1
+
+    _start(page, server, "kaboom", "(x 0 0 xoxx o@*o -ooo -xxx)")
+    page.evaluate("""() => { window.sawBoom = 0; new MutationObserver(() => {
+        window.sawBoom = Math.max(window.sawBoom, document.querySelectorAll('.cell.boom').length);
+    }).observe(document.getElementById('view'), { childList: true, subtree: true }); }""")
+    page.click('[data-cell="C2"]')  # X's own bomb: a click detonates it
+    page.wait_for_selector(".cell.boom")
+    _shots(tmp_path, page, "kaboom-detonation")
+    page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
+    assert page.evaluate("window.sawBoom") >= 4  # the blast was shown, cell by cell, before the fall
+    assert "X wins" in page.inner_text("#status")
+    page.close()
