@@ -10,6 +10,7 @@ the repetition and length rules) and its sorted legal actions
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..core.layout import PLAYER, PLY, STATUS, STATUS_TIE, record_position, win_status
@@ -117,3 +118,28 @@ def scatter_masks(legal, n_legal, masks):
     for i in range(legal.shape[0]):
         for k in range(n_legal[i]):
             masks[i, legal[i, k]] = True
+
+
+@njit(cache=True)
+def random_playouts(rules, start, params, start_keys, n_start_keys, repetition_limit, action_limit, scratch,
+                    n_games, seed, results):
+    """Play ``n_games`` uniformly random games from ``start`` (with its key
+    history ``start_keys[:n_start_keys]``) and write each final status to
+    ``results``. Compiled once for every game and cached, unlike
+    :func:`boomboard.core.playout.random_playouts`, which takes the kernels as
+    arguments; Monte Carlo evaluators call this one."""
+    np.random.seed(seed)
+    keys = np.empty(start_keys.shape[0], np.uint64)
+    tracks = repetition_limit > 0 or action_limit > 0
+    s = np.empty_like(start)
+    for game in range(n_games):
+        s[:] = start
+        keys[:n_start_keys] = start_keys[:n_start_keys]
+        n_keys = n_start_keys
+        while s[STATUS] == 0:
+            n = legal_actions(rules, s, params, scratch)
+            apply_action(rules, s, params, scratch[np.random.randint(n)])
+            if tracks:
+                n_keys = record_position(s, keys, n_keys, position_key(rules, s, params),
+                                         repetition_limit, action_limit)
+        results[game] = s[STATUS]
