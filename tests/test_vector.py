@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -152,3 +157,28 @@ def test_legal_action_bound_holds_where_moves_are_most():
     for name in ("explocus", "hexplocus"):
         game = boomboard.load_game(name)
         assert max_legal_actions(game) < game.num_distinct_actions()
+
+
+NO_JIT_SCRIPT = """
+import json
+from boomboard.vector import VectorEnv
+out = {}
+for name in ("kaboom", "jump61(size=4)", "expendibots", "explocus(size=5)", "hexplocus(side=3)"):
+    env = VectorEnv(name, 4, seed=1)
+    env.reset()
+    for _ in range(30):
+        obs, rewards, terminated, _, _ = env.step(env.sample_actions())
+    out[name] = [env.states.tolist(), obs.tolist(), rewards.tolist(), terminated.tolist()]
+print(json.dumps(out))
+"""
+
+
+def test_the_batch_kernels_run_as_plain_python_with_the_same_results():
+    def run(disable_jit: str) -> dict:
+        env = {**os.environ, "NUMBA_DISABLE_JIT": disable_jit}
+        done = subprocess.run([sys.executable, "-c", NO_JIT_SCRIPT], capture_output=True, text=True, env=env,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    assert run("1") == run("0")
