@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo", reason="PettingZoo is not installed: pip install 'boomboard[pettingzoo]'")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+with warnings.catch_warnings():  # pettingzoo.test imports a deprecated module of its own
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import boomboard  # noqa: E402
 from boomboard.observation import observation_layout  # noqa: E402
@@ -15,6 +19,13 @@ from boomboard.pettingzoo import ENVIRONMENTS, kaboom_v0  # noqa: E402
 from boomboard.pettingzoo.drawing import OWNER_COLOURS, TILE, MARGIN  # noqa: E402
 
 MODULES = sorted(ENVIRONMENTS.items())
+
+# api_test's notes on dict observations (PettingZoo's classic games have the
+# same {"observation", "action_mask"} dicts).
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+]
 
 
 @pytest.mark.parametrize("name,module", MODULES)
