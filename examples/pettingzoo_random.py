@@ -31,13 +31,13 @@ def main() -> None:
         else:
             legal = np.flatnonzero(observation["action_mask"])  # the legal action ids
             action = int(rng.choice(legal))
-            print(f"{agent} plays {env.unwrapped.state.action_to_string(action)}")
+            print(f"{agent} plays {env.unwrapped.boomboard_state.action_to_string(action)}")
         env.step(action)
     print(env.render())
     if args.image:
         picture = kaboom_v0.env(render_mode="rgb_array", rows=4, cols=5)
         picture.reset()
-        for action in env.unwrapped.state.history():
+        for action in env.unwrapped.boomboard_state.history():
             picture.step(action)
         np.save(args.image, picture.render())
         print(f"RGB board ({picture.render().shape}) saved to {args.image}")

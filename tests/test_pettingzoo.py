@@ -64,6 +64,7 @@ def test_a_random_game_matches_the_state_and_ends_with_opposite_rewards(name, mo
         assert np.array_equal(observation["action_mask"], reference.legal_actions_mask())
         other = env.observe(f"player_{1 - player}")
         assert not other["action_mask"].any()
+        assert np.array_equal(env.state(), layout.encode(reference, 0))
         action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
         env.step(action)
         reference.apply_action(action)
@@ -98,7 +99,7 @@ def test_ansi_and_rgb_renders_show_the_board():
     env = kaboom_v0.env(render_mode="ansi")
     env.reset()
     env.step(0)  # X drops in column A
-    assert env.render() == str(env.unwrapped.state)
+    assert env.render() == str(env.unwrapped.boomboard_state)
     assert env.render().splitlines()[3] == "1 x . . ."
     env = kaboom_v0.env(render_mode="rgb_array")
     env.reset()

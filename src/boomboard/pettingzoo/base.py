@@ -39,7 +39,8 @@ class BoomboardEnv(AECEnv, EzPickle):
     Rewards come at the end only: +1 for the winner, -1 for the loser, 0 for
     both after a tie; the game then terminates for both agents (the
     500-action ties are rules, so nothing is truncated).
-    ``env.unwrapped.state`` is the boomboard :class:`~boomboard.State`.
+    ``env.unwrapped.boomboard_state`` is the boomboard :class:`~boomboard.State`;
+    :meth:`state` (PettingZoo's global state) is the board seen by ``player_0``.
 
     Subclasses name the game (``game_name``); keyword arguments are the game's
     parameters (``kaboom_v0.env(rows=5, misere=True)``).
@@ -67,7 +68,8 @@ class BoomboardEnv(AECEnv, EzPickle):
         self.observation_spaces = {a: spaces.Dict({"observation": observation, "action_mask": mask})
                                    for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(actions) for a in AGENTS}
-        self.state: State = self.game.new_initial_state()
+        self.state_space = observation
+        self.boomboard_state: State = self.game.new_initial_state()
         self._set_empty_dicts()
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -78,9 +80,13 @@ class BoomboardEnv(AECEnv, EzPickle):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = AGENTS.index(agent)
-        mask = (self.state.legal_actions_mask() if self.state.current_player() == player
+        mask = (self.boomboard_state.legal_actions_mask() if self.boomboard_state.current_player() == player
                 else np.zeros(self.game.num_distinct_actions(), dtype=np.int8))
-        return {"observation": self.layout.encode(self.state, player), "action_mask": mask}
+        return {"observation": self.layout.encode(self.boomboard_state, player), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The global state: the board tensor seen by ``player_0``."""
+        return self.layout.encode(self.boomboard_state, 0)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game. The games have no chance, so ``seed`` only seeds the spaces' sampling."""
@@ -88,10 +94,11 @@ class BoomboardEnv(AECEnv, EzPickle):
             for i, agent in enumerate(AGENTS):
                 self.action_spaces[agent].seed(seed + i)
                 self.observation_spaces[agent].seed(seed + i)
+            self.state_space.seed(seed)
         self.agents = list(AGENTS)
-        self.state = self.game.new_initial_state()
+        self.boomboard_state = self.game.new_initial_state()
         self._set_empty_dicts()
-        self.agent_selection = AGENTS[self.state.current_player()]
+        self.agent_selection = AGENTS[self.boomboard_state.current_player()]
 
     def step(self, action: int) -> None:
         """Play ``action`` for the agent to move; an illegal id raises
@@ -102,14 +109,14 @@ class BoomboardEnv(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
-        self.state.apply_action(int(action))
-        if self.state.is_terminal():
-            returns = self.state.returns()
+        self.boomboard_state.apply_action(int(action))
+        if self.boomboard_state.is_terminal():
+            returns = self.boomboard_state.returns()
             for index, name in enumerate(AGENTS):
                 self.rewards[name] = float(returns[index])
                 self.terminations[name] = True
         else:
-            self.agent_selection = AGENTS[self.state.current_player()]
+            self.agent_selection = AGENTS[self.boomboard_state.current_player()]
         self._accumulate_rewards()
         if self.terminations[agent]:
             # both are done; the other agent is selected next to see its result
@@ -120,8 +127,8 @@ class BoomboardEnv(AECEnv, EzPickle):
             gymnasium.logger.warn("render() called without a render_mode (choose 'ansi' or 'rgb_array')")
             return None
         if self.render_mode == "ansi":
-            return str(self.state)
-        return draw_board(self.state.board_view())
+            return str(self.boomboard_state)
+        return draw_board(self.boomboard_state.board_view())
 
     def close(self) -> None:
         pass
