@@ -182,3 +182,14 @@ def test_the_batch_kernels_run_as_plain_python_with_the_same_results():
         return json.loads(done.stdout)
 
     assert run("1") == run("0")
+
+
+def test_gymnasium_spaces_describe_the_batch():
+    spaces = pytest.importorskip("gymnasium.spaces", reason="gymnasium is not installed")
+    env = VectorEnv("jump61(size=4)", num_envs=5, seed=0)
+    obs, _ = env.reset()
+    assert env.single_observation_space.contains(obs[0]) and env.observation_space.contains(obs)
+    assert env.single_action_space == spaces.Discrete(16)
+    assert env.action_space.shape == (5,) and env.action_space.contains(env.sample_actions().astype(np.int64))
+    kaboom = VectorEnv("kaboom", num_envs=2)
+    assert kaboom.single_observation_space.high.max() == 1.0

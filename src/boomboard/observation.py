@@ -95,6 +95,12 @@ class ObservationLayout:
         return (len(self.planes), self.height, self.width)
 
     @property
+    def high(self) -> float:
+        """The largest value a plane can hold: 1 for Kaboom (all 0/1 or
+        fractions); counts (heights, spots) have no fixed bound."""
+        return 1.0 if self.game.name == "kaboom" else float("inf")
+
+    @property
     def size(self) -> int:
         return len(self.planes) * self.height * self.width
 

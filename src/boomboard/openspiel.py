@@ -229,12 +229,22 @@ class BoomboardBot(pyspiel.Bot):
     def restart_at(self, state: pyspiel.State) -> None:
         self._started = False
 
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        """The opponent played ``action`` in ``state``: tell the agent (its protocol sees every action)."""
+        self._begin(state)
+        self._agent.observe(boomboard_state(state), action)
+
     def step(self, state: pyspiel.State) -> int:
+        self._begin(state)
         inner = boomboard_state(state)
+        action = self._agent.choose_action(inner.clone())
+        self._agent.observe(inner, action)
+        return action
+
+    def _begin(self, state: pyspiel.State) -> None:
         if not self._started:
-            self._agent.new_game(inner.game, self._player)
+            self._agent.new_game(boomboard_state(state).game, self._player)
             self._started = True
-        return self._agent.choose_action(inner.clone())
 
 
 def register_games() -> None:

@@ -62,8 +62,7 @@ class BoomboardEnv(AECEnv, EzPickle):
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         actions = self.game.num_distinct_actions()
-        high = 1.0 if self.game_name == "kaboom" else np.inf
-        observation = spaces.Box(low=0.0, high=high, shape=self.layout.shape, dtype=np.float32)
+        observation = spaces.Box(low=0.0, high=self.layout.high, shape=self.layout.shape, dtype=np.float32)
         mask = spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8)
         self.observation_spaces = {a: spaces.Dict({"observation": observation, "action_mask": mask})
                                    for a in AGENTS}

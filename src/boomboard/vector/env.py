@@ -149,6 +149,30 @@ class VectorEnv:
         truncated = np.zeros(self.num_envs, dtype=bool)
         return (self.observations(), self._out(self._rewards), self._out(self._terminated), truncated, info)
 
+    # -- Gymnasium spaces (need the gymnasium package) --------------------------------------
+    @property
+    def single_observation_space(self):
+        """``Box(0, high, (planes, height, width), float32)``: one environment's observation."""
+        spaces = _gymnasium_spaces()
+        return spaces.Box(low=0.0, high=self.layout.high, shape=self.layout.shape, dtype=np.float32)
+
+    @property
+    def single_action_space(self):
+        """``Discrete(num_distinct_actions)``: one environment's action ids."""
+        return _gymnasium_spaces().Discrete(self.num_actions)
+
+    @property
+    def observation_space(self):
+        """The batch's observations: ``Box`` of shape ``(num_envs, planes, height, width)``."""
+        spaces = _gymnasium_spaces()
+        return spaces.Box(low=0.0, high=self.layout.high, shape=(self.num_envs, *self.layout.shape),
+                          dtype=np.float32)
+
+    @property
+    def action_space(self):
+        """The batch's actions: ``MultiDiscrete`` with one id per environment."""
+        return _gymnasium_spaces().MultiDiscrete(np.full(self.num_envs, self.num_actions))
+
     # -- reading the batch -------------------------------------------------------------
     @property
     def current_player(self) -> np.ndarray:
@@ -227,3 +251,11 @@ class VectorEnv:
         if code < 0:  # a broken bound in max_legal_actions, not a user error
             raise RuntimeError(f"{self.game}: more legal actions than max_legal_actions() allows")
 
+
+def _gymnasium_spaces():
+    try:
+        from gymnasium import spaces
+    except ImportError:
+        raise ImportError("VectorEnv's spaces need gymnasium: pip install 'boomboard[pettingzoo]' "
+                          "or pip install gymnasium") from None
+    return spaces
