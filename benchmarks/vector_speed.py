@@ -31,6 +31,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 from rich.console import Console  # noqa: E402
+from rich.progress import Progress  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -119,16 +120,23 @@ def main() -> None:
     # Shared machines drift by tens of percent over a minute, so every figure
     # is measured in each round, the references included, and medians compared.
     samples: dict[str, list[float]] = {}
-    for _ in range(args.rounds):
-        if connect_four is not None:
-            samples.setdefault("pettingzoo", []).append(aec_rate(connect_four, args.seconds))
-        reference = pyspiel_rate(args.seconds)
-        if reference is not None:
-            samples.setdefault("pyspiel", []).append(reference)
-        for name, env in envs.items():
-            samples.setdefault(name + "/vector", []).append(vector_rate(env, args.seconds))
-            if name in ours:
-                samples.setdefault(name + "/pettingzoo", []).append(aec_rate(ours[name], args.seconds))
+    measurements = 2 + len(envs) + len(ours)
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("measuring", total=args.rounds * measurements)
+        for _ in range(args.rounds):
+            if connect_four is not None:
+                samples.setdefault("pettingzoo", []).append(aec_rate(connect_four, args.seconds))
+            progress.advance(task)
+            reference = pyspiel_rate(args.seconds)
+            if reference is not None:
+                samples.setdefault("pyspiel", []).append(reference)
+            progress.advance(task)
+            for name, env in envs.items():
+                samples.setdefault(name + "/vector", []).append(vector_rate(env, args.seconds))
+                progress.advance(task)
+                if name in ours:
+                    samples.setdefault(name + "/pettingzoo", []).append(aec_rate(ours[name], args.seconds))
+                    progress.advance(task)
     median = {key: statistics.median(values) for key, values in samples.items()}
     pettingzoo, pyspiel = median.get("pettingzoo"), median.get("pyspiel")
 

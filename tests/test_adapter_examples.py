@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -42,3 +44,15 @@ def test_vector_example_steps_a_batch():
     assert "9,600 steps" in out
     finished = int(out.split(" games finished")[0].split("\n")[-1].replace(",", ""))
     assert finished > 0
+
+
+@pytest.mark.parametrize("module_name", ["boomboard.observation", "boomboard.vector", "boomboard.vector.env",
+                                         "boomboard.openspiel", "boomboard.pettingzoo"])
+def test_the_docstring_examples_hold(module_name):
+    if module_name == "boomboard.openspiel":
+        pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    if module_name == "boomboard.pettingzoo":
+        pytest.importorskip("pettingzoo", reason="PettingZoo is not installed")
+    module = importlib.import_module(module_name)
+    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
