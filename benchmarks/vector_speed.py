@@ -120,7 +120,7 @@ def main() -> None:
     # Shared machines drift by tens of percent over a minute, so every figure
     # is measured in each round, the references included, and medians compared.
     samples: dict[str, list[float]] = {}
-    measurements = 2 + len(envs) + len(ours)
+    measurements = 2 + len(envs) + sum(name in ours for name in envs)
     with Progress(console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("measuring", total=args.rounds * measurements)
         for _ in range(args.rounds):
@@ -141,7 +141,9 @@ def main() -> None:
     pettingzoo, pyspiel = median.get("pettingzoo"), median.get("pyspiel")
 
     def ratio(value: float | None, base: float | None) -> str:
-        return f"{value / base:.1f}x" if value and base else "n/a"
+        if not value or not base:
+            return "n/a"
+        return f"{value / base:.1f}x" if value >= base else f"{value / base:.2f}x"
 
     def figure(value: float | None) -> str:
         return f"{value:,.0f}" if value else "n/a"
