@@ -193,3 +193,16 @@ def test_gymnasium_spaces_describe_the_batch():
     assert env.action_space.shape == (5,) and env.action_space.contains(env.sample_actions().astype(np.int64))
     kaboom = VectorEnv("kaboom", num_envs=2)
     assert kaboom.single_observation_space.high.max() == 1.0
+
+
+def test_a_reset_mask_restarts_only_the_chosen_environments():
+    env = VectorEnv("jump61(size=3)", num_envs=4, seed=2)
+    env.reset()
+    env.step(np.array([0, 1, 2, 3]))
+    before = env.states.copy()
+    obs, info = env.reset(options={"reset_mask": np.array([False, True, False, True])})
+    assert np.array_equal(env.states[[0, 2]], before[[0, 2]])
+    assert np.array_equal(env.states[1], env.game.initial_array()) and env.legal_actions(1) == list(range(9))
+    assert info["current_player"].tolist() == [1, 0, 1, 0]
+    with pytest.raises(ParameterError, match="reset_mask"):
+        env.reset(options={"reset_mask": [1, 0, 1, 0]})

@@ -113,18 +113,29 @@ class VectorEnv:
         self._final_status = np.zeros(n, dtype=np.int32)
         self._lengths = np.zeros(n, dtype=np.int32)
         self._rng = np.random.default_rng(seed)
-        self._reset_arrays()
+        self._reset_arrays(np.ones(self.num_envs, dtype=bool))
 
     # -- Gymnasium-style API ---------------------------------------------------------
     @property
     def observation_shape(self) -> tuple[int, int, int]:
         return self.layout.shape
 
-    def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Every environment to a new game; ``seed`` reseeds :meth:`sample_actions`."""
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Every environment to a new game; ``seed`` reseeds :meth:`sample_actions`.
+
+        ``options={"reset_mask": mask}`` (Gymnasium's name) restarts only the
+        environments where the boolean ``mask`` (one per environment) is True.
+        """
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self._reset_arrays()
+        selected = np.ones(self.num_envs, dtype=bool)
+        if options and "reset_mask" in options:
+            selected = np.asarray(options["reset_mask"])
+            if selected.shape != (self.num_envs,) or selected.dtype != bool:
+                raise ParameterError(f"reset_mask must be a bool array of shape ({self.num_envs},), got "
+                                     f"{selected.dtype} of shape {selected.shape}")
+        self._reset_arrays(selected)
         return self.observations(), {"current_player": self.current_player}
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -219,12 +230,11 @@ class VectorEnv:
         return f"<VectorEnv {self.game} x {self.num_envs}>"
 
     # -- helpers ------------------------------------------------------------------------
-    def _reset_arrays(self) -> None:
-        code = kernels.reset_all(self._rules, self._states, self._params, self._initial, self._initial_key,
-                                 self._keys, self._n_keys, self._legal, self._n_legal, self._scratch)
+    def _reset_arrays(self, selected: np.ndarray) -> None:
+        code = kernels.reset_selected(self._rules, self._states, self._params, self._initial, self._initial_key,
+                                      self._keys, self._n_keys, self._legal, self._n_legal, self._scratch,
+                                      selected)
         self._check_overflow(code)
-        self._terminated[:] = False
-        self._rewards[:] = 0.0
 
     def _out(self, array: np.ndarray) -> np.ndarray:
         return array.copy() if self.copy else array

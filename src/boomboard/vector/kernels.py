@@ -42,9 +42,12 @@ def refresh_legal(rules, states, params, legal, n_legal, scratch, i):
 
 
 @njit(cache=True)
-def reset_all(rules, states, params, initial, initial_key, keys, n_keys, legal, n_legal, scratch):
-    """Every environment back to the first position; -1 on a legal-row overflow."""
+def reset_selected(rules, states, params, initial, initial_key, keys, n_keys, legal, n_legal, scratch, selected):
+    """The environments where ``selected`` is True back to the first position;
+    -1 on a legal-row overflow."""
     for i in range(states.shape[0]):
+        if not selected[i]:
+            continue
         states[i, :] = initial
         keys[i, 0] = initial_key
         n_keys[i] = 1
