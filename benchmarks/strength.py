@@ -1,8 +1,11 @@
-"""Playing strength: a cross table per game among random, greedy, alpha-beta and MCTS.
+"""Playing strength: a cross table per game among agents (by default random,
+greedy, alpha-beta and MCTS).
 
 Every pairing plays ``--games`` games with colours alternated (game ``i`` of a
-pairing: the row agent moves first when ``i`` is even); alpha-beta and MCTS
-get the same CPU time per move. Each finished game is appended to a JSON-lines
+pairing: the row agent moves first when ``i`` is even); the searching agents
+(alphabeta, mcts, ai) get the same CPU time per move, ``--time``. Other specs
+can be compared with ``--agents``, e.g. whether quiescence pays off:
+``--agents alphabeta alphabeta:quiescence=4``. Each finished game is appended to a JSON-lines
 file at once, so a run that is stopped resumes where it was; ``--markdown``
 prints the tables for ``docs/strength.md``.
 
@@ -29,10 +32,15 @@ from rules_speed import commit, machine  # noqa: E402
 
 GAMES = ["kaboom", "jump61", "expendibots", "explocus", "hexplocus"]
 KINDS = ["random", "greedy", "alphabeta", "mcts"]
+TIMED = ("alphabeta", "mcts", "ai")
 
 
-def spec(kind: str, seconds: float) -> str:
-    return f"{kind}:time={seconds:g}" if kind in ("alphabeta", "mcts") else kind
+def spec(agent: str, seconds: float) -> str:
+    """The agent's spec with the move time added where it searches."""
+    kind, _, settings = agent.partition(":")
+    if kind not in TIMED:
+        return agent
+    return f"{kind}:{settings + ',' if settings else ''}time={seconds:g}"
 
 
 def play(game_name: str, first: str, second: str, seed: int) -> dict:
@@ -51,9 +59,9 @@ def play(game_name: str, first: str, second: str, seed: int) -> dict:
     return {"winner": outcome.winner, "plies": state.ply(), "reason": outcome.reason.name}
 
 
-def scheduled(games: list[str], n: int, seconds: float):
+def scheduled(games: list[str], n: int, seconds: float, kinds: list[str]):
     for game_name in games:
-        for row, column in itertools.combinations(KINDS, 2):
+        for row, column in itertools.combinations(kinds, 2):
             for i in range(n):
                 first, second = (row, column) if i % 2 == 0 else (column, row)
                 yield {"game": game_name, "row": row, "column": column, "index": i, "first": first,
@@ -72,7 +80,7 @@ def run(args) -> list[dict]:
             if line.strip():
                 record = json.loads(line)
                 done[key(record)] = record
-    todo = [job for job in scheduled(args.games, args.n, args.time) if key(job) not in done]
+    todo = [job for job in scheduled(args.games, args.n, args.time, args.agents) if key(job) not in done]
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]:.2f} games/s"), TimeRemainingColumn()]
     with Progress(*columns) as progress, ProcessPoolExecutor(args.workers) as pool, path.open("a") as out:
@@ -88,10 +96,10 @@ def run(args) -> list[dict]:
             progress.advance(task)
             elapsed = progress.tasks[0].elapsed or 1e-9
             progress.update(task, rate=progress.tasks[0].completed / elapsed)
-    return [done[key(job)] for job in scheduled(args.games, args.n, args.time)]
+    return [done[key(job)] for job in scheduled(args.games, args.n, args.time, args.agents)]
 
 
-def cross_tables(records: list[dict]) -> str:
+def cross_tables(records: list[dict], kinds: list[str]) -> str:
     lines = []
     for game_name in dict.fromkeys(record["game"] for record in records):
         score: dict[tuple[str, str], float] = {}
@@ -107,11 +115,11 @@ def cross_tables(records: list[dict]) -> str:
                 count[me, other] = count.get((me, other), 0) + 1
             lengths.append(record["plies"])
         lines.append(f"### {game_name}\n")
-        lines.append("| score of row vs column | " + " | ".join(KINDS) + " | total |")
-        lines.append("|---|" + "---|" * (len(KINDS) + 1))
-        for me in KINDS:
+        lines.append("| score of row vs column | " + " | ".join(kinds) + " | total |")
+        lines.append("|---|" + "---|" * (len(kinds) + 1))
+        for me in kinds:
             cells, total_points, total_games = [], 0.0, 0
-            for other in KINDS:
+            for other in kinds:
                 if me == other:
                     cells.append("")
                     continue
@@ -127,7 +135,8 @@ def cross_tables(records: list[dict]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", dest="n", type=int, default=100, help="games per pairing")
-    parser.add_argument("--time", type=float, default=0.05, help="CPU seconds per move for alphabeta and mcts")
+    parser.add_argument("--time", type=float, default=0.05, help="CPU seconds per move for the searching agents")
+    parser.add_argument("--agents", nargs="+", default=KINDS, help="agent specs to pair up")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", dest="games", nargs="*", default=GAMES, help="games to play")
     parser.add_argument("--results", default="benchmarks/strength-results.jsonl",
@@ -137,8 +146,8 @@ def main() -> None:
     records = run(args)
     if args.markdown:
         print(f"Machine: {machine()}; commit {commit()}; {args.n} games per pairing, "
-              f"{args.time:g} CPU s per move for alphabeta and mcts.\n")
-    print(cross_tables(records))
+              f"{args.time:g} CPU s per move for {', '.join(k for k in args.agents if k.split(':')[0] in TIMED)}.\n")
+    print(cross_tables(records, args.agents))
 
 
 if __name__ == "__main__":

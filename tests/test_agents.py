@@ -58,3 +58,38 @@ def test_a_game_budget_is_shared_out_and_kept():
         spent[player] += time.process_time() - began
         state.apply_action(action)
     assert max(spent) <= 1.05, spent
+
+
+@pytest.mark.parametrize("spec", ["alphabeta:time=0.2", "alphabeta:time=0.2,quiescence=4", "mcts:time=0.2"])
+def test_a_move_budget_covers_the_whole_choice_within_five_percent(spec):
+    game = boomboard.load_game("expendibots")
+    agent = make_agent(spec, seed=5)
+    agent.new_game(game, 0)
+    state = game.new_initial_state()
+    for _ in range(4):
+        began = time.process_time()
+        action = agent.choose_action(state.clone())
+        assert time.process_time() - began <= 0.21
+        state.apply_action(action)
+        state.apply_action(max(state.legal_actions()))  # the opponent moves (a move, not a boom)
+
+
+def test_quiescence_is_a_setting_that_may_be_off_but_not_negative():
+    assert make_agent("alphabeta:quiescence=0").quiescence == 0
+    assert make_agent("alphabeta:quiescence=6").quiescence == 6
+    with pytest.raises(ParameterError, match="must be 0 or more"):
+        make_agent("alphabeta:quiescence=-1")
+
+
+def test_agents_play_on_to_a_repetition_tie_and_show_only_the_line_that_can_be_played():
+    # Equal searchers at the Expendibots start shuffle into a 4th repetition;
+    # the expected line read from the table must stop where the game would.
+    game = boomboard.load_game("expendibots")
+    agents = [make_agent("alphabeta:depth=4", seed=1), make_agent("alphabeta:depth=4", seed=2)]
+    for player, agent in enumerate(agents):
+        agent.new_game(game, player)
+    state = game.new_initial_state()
+    while not state.is_terminal() and state.ply() < 200:
+        state.apply_action(agents[state.current_player()].choose_action(state.clone()))
+        assert "pv" in agents[1 - state.current_player() if not state.is_terminal() else 0].last_thinking
+    assert state.outcome().reason.name == "REPETITION"

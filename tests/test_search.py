@@ -75,10 +75,11 @@ def losing_in_one(state, action):
     return not child.is_terminal() and bool(winning_actions(child))
 
 
+@pytest.mark.parametrize("quiescence", [0, 4])
 @pytest.mark.parametrize("game_name", GAMES)
-def test_alphabeta_forced_results_match_plain_minimax(game_name):
+def test_alphabeta_forced_results_match_plain_minimax(game_name, quiescence):
     game = boomboard.load_game(game_name)
-    searcher = AlphaBeta(game, table_bits=16)
+    searcher = AlphaBeta(game, table_bits=16, quiescence=quiescence)
     plies = 3 if game.name in ("kaboom", "jump61") else 2
     checked = decided = 0
     for state in random_positions(game, 40, seed=len(game_name)):

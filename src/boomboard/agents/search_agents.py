@@ -7,6 +7,8 @@ Time budgets are CPU seconds of the agent's process: ``time`` per move and
 
 from __future__ import annotations
 
+from time import process_time as _cpu_time
+
 from ..core.game import Game
 from ..core.layout import STATUS, STATUS_TIE
 from ..core.state import State
@@ -17,6 +19,9 @@ from .base import Agent
 
 # The moves a game is assumed still to last, to share out a game budget.
 _MOVES_TO_PLAN_FOR = 20
+# The part of a move's budget its search gets: the clock is read between
+# batches of nodes, so a search ends a little after its deadline.
+_SEARCH_SHARE = 0.97
 
 
 class GreedyAgent(Agent):
@@ -47,12 +52,19 @@ class GreedyAgent(Agent):
 
 
 class _BudgetedAgent(Agent):
-    """Shares a per-move and a per-game CPU budget between moves."""
+    """Shares a per-move and a per-game CPU budget between moves.
+
+    The whole of :meth:`choose_action` is charged to the game budget, not just
+    the search inside it: the work around a search (reading the position,
+    the expected line) is small but adds up over a few hundred moves, so the
+    search is also given its budget less the largest overhead seen so far.
+    """
 
     def __init__(self, seed: int | None = None, time: float | None = None, game_time: float | None = None):
         super().__init__(seed)
         self.move_time, self.game_time = time, game_time
         self.time_left = game_time
+        self.overhead = 0.0
         self.last_thinking = ""
 
     def new_game(self, game: Game, player: int) -> None:
@@ -64,14 +76,26 @@ class _BudgetedAgent(Agent):
         """Load the compiled search before the clock runs (from numba's cache)."""
 
     def budget(self) -> float | None:
+        """CPU seconds the next search may take, or None for no limit."""
         if self.time_left is None:
-            return self.move_time
-        share = max(self.time_left, 0.0) / _MOVES_TO_PLAN_FOR
-        return share if self.move_time is None else min(self.move_time, share)
+            move = self.move_time
+        else:
+            share = max(self.time_left, 0.0) / _MOVES_TO_PLAN_FOR
+            move = share if self.move_time is None else min(self.move_time, share)
+        return None if move is None else max(move * _SEARCH_SHARE - self.overhead, 1e-4)
 
-    def spend(self, seconds: float) -> None:
+    def choose_action(self, state: State) -> int:
+        began = _cpu_time()
+        action, search_seconds = self._search(state)
+        spent = _cpu_time() - began
+        self.overhead = max(self.overhead, spent - search_seconds)
         if self.time_left is not None:
-            self.time_left -= seconds
+            self.time_left -= spent
+        return action
+
+    def _search(self, state: State) -> tuple[int, float]:
+        """The action to play and the CPU seconds the search itself took."""
+        raise NotImplementedError
 
 
 class AlphaBetaAgent(_BudgetedAgent):
@@ -81,31 +105,31 @@ class AlphaBetaAgent(_BudgetedAgent):
     name = "alphabeta"
 
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
-                 game_time: float | None = None, table_bits: int = 20):
+                 game_time: float | None = None, table_bits: int = 20, quiescence: int = 0):
         super().__init__(seed, time, game_time)
         if depth is None and time is None and game_time is None:
             time = self.move_time = 1.0
         self.depth = depth
         self.table_bits = table_bits
+        self.quiescence = quiescence
         self.searcher: AlphaBeta | None = None
 
     def _warm_up(self, game: Game) -> None:
         if self.searcher is None or self.searcher.game is not game:
-            self.searcher = AlphaBeta(game, self.table_bits)
+            self.searcher = AlphaBeta(game, self.table_bits, self.quiescence)
         self.searcher.clear()
         start = game.new_initial_state()
         if not start.is_terminal():
             self.searcher.search(start, depth=1)
 
-    def choose_action(self, state: State) -> int:
+    def _search(self, state: State) -> tuple[int, float]:
         if self.searcher is None or self.searcher.game is not state.game:
             self._warm_up(state.game)
         result = self.searcher.search(state, depth=self.depth, seconds=self.budget())
-        self.spend(result.seconds)
-        pv = " ".join(_safe_strings(state, result.principal_variation))
+        pv = " ".join(_line_strings(state, result.principal_variation))
         self.last_thinking = (f"depth {result.depth}, score {result.describe_score()}, nodes {result.nodes:,}, "
                               f"{result.seconds:.2f} s, pv {pv}")
-        return result.action
+        return result.action, result.seconds
 
 
 class MctsAgent(_BudgetedAgent):
@@ -129,20 +153,23 @@ class MctsAgent(_BudgetedAgent):
         if not start.is_terminal():
             self.searcher.search(start, simulations=2)
 
-    def choose_action(self, state: State) -> int:
+    def _search(self, state: State) -> tuple[int, float]:
         if self.searcher is None or self.searcher.game is not state.game:
             self._warm_up(state.game)
         result = self.searcher.search(state, simulations=self.simulations, seconds=self.budget(),
                                       seed=self.rng.randrange(1 << 30))
-        self.spend(result.seconds)
         self.last_thinking = (f"simulations {result.simulations:,}, value {result.describe_score()}, "
                               f"tree {result.nodes:,} nodes, {result.seconds:.2f} s")
-        return result.action
+        return result.action, result.seconds
 
 
-def _safe_strings(state: State, actions: list[int]) -> list[str]:
+def _line_strings(state: State, actions: list[int]) -> list[str]:
+    """The expected line in notation, cut where the game would end: the table
+    it comes from knows nothing of repetitions in the game's history."""
     line, words = state.clone(), []
     for action in actions:
+        if line.is_terminal():
+            break
         words.append(line.action_to_string(action))
         line.apply_action(action)
     return words

@@ -28,10 +28,13 @@ _BUDGET = {"time": float, "game_time": float}
 _SETTINGS: dict[str, dict[str, type]] = {
     "random": {},
     "greedy": {},
-    "alphabeta": {"depth": int, "table_bits": int, **_BUDGET},
+    "alphabeta": {"depth": int, "table_bits": int, "quiescence": int, **_BUDGET},
     "mcts": {"simulations": int, "exploration": float, "playout": int, **_BUDGET},
     "ai": dict(_BUDGET),
 }
+
+
+_MAY_BE_ZERO = {"quiescence"}  # 0 turns it off
 
 
 def agent_kinds() -> list[str]:
@@ -75,6 +78,7 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         except ValueError:
             raise ParameterError(f"agent setting {key}={text!r} in {spec!r}: expected "
                                  f"{'an integer' if kind_settings[key] is int else 'a number'}") from None
-        if values[key] <= 0:
-            raise ParameterError(f"agent setting {key}={text!r} in {spec!r} must be positive")
+        if values[key] < 0 or (values[key] == 0 and key not in _MAY_BE_ZERO):
+            least = "0 or more" if key in _MAY_BE_ZERO else "positive"
+            raise ParameterError(f"agent setting {key}={text!r} in {spec!r} must be {least}")
     return _KINDS[kind](seed=seed, **values)

@@ -32,7 +32,7 @@ from ..core.layout import PLAYER, PLY, STATUS, STATUS_TIE
 from ..core.state import State
 from . import kernels
 from .clock import CLOCK_ADDRESS, CLOCK_ID, cpu_nanoseconds, new_timespec
-from .kernels import apply_action, evaluate, legal_actions, position_key
+from .kernels import apply_action, evaluate, is_explosive, legal_actions, position_key
 
 WIN = 1_000_000
 INFINITY = 2_000_000
@@ -132,13 +132,16 @@ def _pick_next(moves, order, ply, i, n):
 
 @njit(cache=True)
 def search_depth(rules, params, stack, moves, order, depth, path_keys, n_history, tt_keys, tt_data,
-                 history, killers, stats, check_repetition, action_limit, clock_address, clock_id, timespec,
-                 deadline_ns):
+                 history, killers, stats, check_repetition, action_limit, quiescence, clock_address, clock_id,
+                 timespec, deadline_ns):
     """One iteration of iterative deepening from ``stack[0]`` to ``depth``; returns
     the root's score, and puts the best root action and its score in ``stats``.
 
     Negamax written as a loop over an explicit stack of frames, one per ply:
     numba's disk cache cannot hold recursive functions (numba issue #6061).
+    Past the horizon, up to ``quiescence`` more plies follow only explosive
+    actions (captures, detonations, jumps), each node free to stand pat on
+    its evaluation; such nodes leave the tables and killers alone.
     """
     for i in range(history.shape[0]):
         history[i] >>= 2  # older iterations count less
@@ -181,8 +184,16 @@ def search_depth(rules, params, stack, moves, order, depth, path_keys, n_history
                             or (action_limit > 0 and s[PLY] >= action_limit)):
                 value = 0
                 continue
-            if f_depth[ply] <= 0 or ply >= MAX_PLY - 1:
+            if ply >= MAX_PLY - 1 or f_depth[ply] <= -quiescence:
                 value = evaluate(rules, s, params)
+                continue
+            if f_depth[ply] <= 0:
+                if _enter_quiescence(rules, s, params, moves, ply, f_alpha, f_beta, f_best, f_best_move,
+                                     f_count, f_index, f_original_alpha):
+                    _order_moves(moves, order, ply, f_count[ply], -1, killers, history)
+                    step = _NEXT_CHILD
+                else:
+                    value = f_best[ply]
                 continue
             slot = key & np.uint64(tt_keys.shape[0] - 1)
             hash_move = -1
@@ -246,6 +257,12 @@ def search_depth(rules, params, stack, moves, order, depth, path_keys, n_history
                 alpha = f_alpha[ply] = score
             f_index[ply] += 1
             cutoff = alpha >= beta
+            if f_depth[ply] <= 0:  # a quiescence node: no tables, no killers
+                if cutoff or f_index[ply] == f_count[ply]:
+                    value = f_best[ply]
+                else:
+                    step = _NEXT_CHILD
+                continue
             if cutoff:
                 if action != killers[ply, 0]:
                     killers[ply, 1] = killers[ply, 0]
@@ -269,6 +286,33 @@ def search_depth(rules, params, stack, moves, order, depth, path_keys, n_history
                 # step stays _RETURN: the parent takes ``value`` next
             else:
                 step = _NEXT_CHILD
+
+
+@njit(cache=True)
+def _enter_quiescence(rules, s, params, moves, ply, f_alpha, f_beta, f_best, f_best_move, f_count, f_index,
+                      f_original_alpha):
+    """Set up a quiescence node: its stand-pat score is the evaluation, and its
+    children are the explosive actions. Returns whether any are to be searched
+    (if not, ``f_best[ply]`` is the node's value)."""
+    stand_pat = evaluate(rules, s, params)
+    f_best[ply] = stand_pat
+    if stand_pat >= f_beta[ply]:
+        return False
+    if stand_pat > f_alpha[ply]:
+        f_alpha[ply] = stand_pat
+    n = legal_actions(rules, s, params, moves[ply])
+    kept = 0
+    for i in range(n):
+        action = moves[ply, i]
+        if is_explosive(rules, s, params, action):
+            moves[ply, kept] = action
+            kept += 1
+    if kept == 0:
+        return False
+    f_count[ply], f_index[ply] = kept, 0
+    f_best_move[ply] = moves[ply, 0]
+    f_original_alpha[ply] = f_alpha[ply]
+    return True
 
 
 @dataclass
@@ -308,8 +352,9 @@ class AlphaBeta:
     True
     """
 
-    def __init__(self, game, table_bits: int = 20):
+    def __init__(self, game, table_bits: int = 20, quiescence: int = 0):
         self.game = game
+        self.quiescence = quiescence  # plies of explosive actions searched past the horizon
         self.rules = kernels.rules_id(game)
         self.params = game.params_array
         size = game.new_initial_state().array.size
@@ -374,8 +419,8 @@ class AlphaBeta:
             began = time.process_time()
             score = search_depth(self.rules, self.params, self.stack, self.moves, self.order, iteration,
                                  path_keys, n_history, self.tt_keys, self.tt_data, self.history, self.killers,
-                                 self.stats, self.check_repetition, action_limit, CLOCK_ADDRESS, CLOCK_ID,
-                                 timespec, deadline_ns if iteration > 1 else 0)
+                                 self.stats, self.check_repetition, action_limit, self.quiescence,
+                                 CLOCK_ADDRESS, CLOCK_ID, timespec, deadline_ns if iteration > 1 else 0)
             spent = time.process_time() - began
             searched = int(self.stats[NODES])
             total_nodes += searched

@@ -74,3 +74,16 @@ def evaluate(rules, s, params):
     if rules == KABOOM:
         return kaboom_evaluation.evaluate(s, params)
     return explocus_evaluation.evaluate(s, params)
+
+
+@njit(cache=True)
+def is_explosive(rules, s, params, action):
+    """Whether ``action`` blows something up (see each game's ``evaluation.py``):
+    what the quiescence search follows past the horizon."""
+    if rules == EXPENDIBOTS:
+        return expendibots_evaluation.is_explosive(s, params, action)
+    if rules == JUMP61:
+        return jump61_evaluation.is_explosive(s, params, action)
+    if rules == KABOOM:
+        return kaboom_evaluation.is_explosive(s, params, action)
+    return explocus_evaluation.is_explosive(s, params, action)

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from boomboard.core.layout import PLAYER
-from boomboard.games.expendibots.rules import BOARD, P_NEIGHBOURS, SQUARES, TOKENS
+from boomboard.games.expendibots.rules import BOARD, MOVES, P_NEIGHBOURS, SQUARES, TOKENS
 
 TOKEN_VALUE = 100
 STACK_VALUE = 4
@@ -58,3 +58,17 @@ def evaluate(s, params):
         if mine > 0 and theirs - mine > best_trade:
             best_trade = theirs - mine
     return TOKEN_VALUE * material + TOKEN_VALUE // 2 * best_trade + STACK_VALUE * stacks
+
+
+@njit(cache=True)
+def is_explosive(s, params, action):
+    """Whether ``action`` is a boom that catches an enemy stack: the actions a
+    quiescence search follows past the horizon, since they change material."""
+    if action >= MOVES:
+        return False
+    sign = 1 - 2 * s[PLAYER]
+    for k in range(P_NEIGHBOURS + 8 * action, P_NEIGHBOURS + 8 * action + 8):
+        other = params[k]
+        if other >= 0 and s[BOARD + other] * sign < 0:
+            return True
+    return False

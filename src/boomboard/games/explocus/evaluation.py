@@ -14,7 +14,7 @@ and more reach, worth a little.
 from numba import njit
 
 from boomboard.core.layout import PLAYER
-from boomboard.games.explocus.rules import BOARD, P_CELLS, P_DIRS, STONES, TABLES
+from boomboard.games.explocus.rules import BOARD, P_CELLS, P_DIRS, P_KMAX, STONES, TABLES, table_offsets
 
 STONE_VALUE = 100
 THREAT_VALUE = 30
@@ -45,3 +45,15 @@ def evaluate(s, params):
         if exposed:
             score += THREAT_VALUE * exposed if mine else -(THREAT_VALUE * exposed) // 2
     return score
+
+
+@njit(cache=True)
+def is_explosive(s, params, action):
+    """Whether ``action`` captures an enemy stack or sets off an explosion: the
+    actions a quiescence search follows past the horizon."""
+    kmax = params[P_KMAX]
+    capacity, _, _, landing = table_offsets(params)
+    sign = 1 - 2 * s[PLAYER]
+    target = params[landing + action]
+    height = s[BOARD + target] * sign
+    return height < 0 or height + action % kmax + 1 >= params[capacity + target]

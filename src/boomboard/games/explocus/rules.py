@@ -56,7 +56,7 @@ def params_from_board(board) -> np.ndarray:
 
 
 @njit(cache=True)
-def _offsets(params):
+def table_offsets(params):
     """Where the capacity, neighbour, reach and landing tables start in ``params``."""
     ncells, ndirs = params[P_CELLS], params[P_DIRS]
     capacity = TABLES
@@ -75,7 +75,7 @@ def legal_actions(s, params, out):
     if s[STATUS] != 0:
         return 0
     ncells, ndirs, kmax = params[P_CELLS], params[P_DIRS], params[P_KMAX]
-    reach = _offsets(params)[2]
+    reach = table_offsets(params)[2]
     sign = 1 - 2 * s[PLAYER]
     n = 0
     for cell in range(ncells):
@@ -123,7 +123,7 @@ def _explode(s, params, start, player):
     mover owns every explosion. Stops the moment the opponent has no stones.
     """
     ncells, ndirs = params[P_CELLS], params[P_DIRS]
-    capacity, neighbour, _, _ = _offsets(params)
+    capacity, neighbour, _, _ = table_offsets(params)
     sign = 1 - 2 * player
     queue = np.empty(ncells, np.int32)  # a ring: each cell is queued at most once
     queued = np.zeros(ncells, np.bool_)
@@ -160,7 +160,7 @@ def _explode(s, params, start, player):
 def apply_action(s, params, action):
     """Move the top k stones k cells, capture or merge, explode, pass the turn."""
     ndirs, kmax = params[P_DIRS], params[P_KMAX]
-    capacity, _, _, landing = _offsets(params)
+    capacity, _, _, landing = table_offsets(params)
     player = s[PLAYER]
     sign = 1 - 2 * player
     k = action % kmax + 1

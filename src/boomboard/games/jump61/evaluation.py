@@ -53,3 +53,10 @@ def evaluate(s, params):
                 threats -= 1
     squares = s[COUNT + player] - s[COUNT + 1 - player]
     return SQUARE_VALUE * squares + SPOT_VALUE * spots + THREAT_VALUE * threats
+
+
+@njit(cache=True)
+def is_explosive(s, params, action):
+    """Whether a spot on square ``action`` makes it jump (it is critical): the
+    actions a quiescence search follows past the horizon."""
+    return s[SPOTS + action] == params[DEGREE + action]

@@ -61,3 +61,11 @@ def evaluate(s, params):
     player = s[PLAYER]
     bombs = (s[HAND + player] + s[ARMED + player]) - (s[HAND + 1 - player] + s[ARMED + 1 - player])
     return 10 * lines + BOMB_VALUE * bombs
+
+
+@njit(cache=True)
+def is_explosive(s, params, action):
+    """Whether ``action`` detonates a bomb: the actions a quiescence search
+    follows past the horizon, since a blast can make or break a line at once."""
+    cols = params[P_COLS]
+    return 2 * cols <= action < 2 * cols + params[P_ROWS] * cols
