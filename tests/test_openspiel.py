@@ -92,9 +92,22 @@ def mcts_score(name: str, evaluator_for, simulations: int, games: int = 10) -> f
     return points
 
 
-@pytest.mark.parametrize("name", SMALL)
-def test_openspiel_mcts_with_compiled_playouts_beats_random(name):
-    assert mcts_score(name, lambda k, rng: bo.PlayoutEvaluator(1, seed=k), simulations=100) >= 8
+# MCTS games against a random player: the Explocus boards with three stacks a
+# side (setup parameter), so that a won game is also a short one.
+MCTS_GAMES = [
+    ("kaboom", 100),
+    ("kaboom(misere=True)", 100),
+    ("kaboom(superbomb=True,bombs=2)", 100),
+    ("jump61(size=3)", 60),
+    ("expendibots", 60),
+    ("explocus(size=4,setup=b1b1b1./..../..../.w1w1w1 w)", 60),
+    ("hexplocus(side=3,setup=b1b2b1/..../...../..../w1w2w1 w)", 60),
+]
+
+
+@pytest.mark.parametrize("name,simulations", MCTS_GAMES)
+def test_openspiel_mcts_with_compiled_playouts_beats_random(name, simulations):
+    assert mcts_score(name, lambda k, rng: bo.PlayoutEvaluator(1, seed=k), simulations) >= 8
 
 
 @pytest.mark.parametrize("name", ["kaboom(rows=4,cols=5)", "jump61(size=3)"])
