@@ -33,6 +33,7 @@ Python games are slower than OpenSpiel's C++ ones in OpenSpiel's loops
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -189,7 +190,8 @@ def value_function(player: int):
 class PlayoutEvaluator(Evaluator):
     """OpenSpiel's ``RandomRolloutEvaluator``, with the random games played in
     compiled code: the same estimate (the mean returns of ``n_rollouts``
-    uniformly random games to the end) about a hundred times faster, for
+    uniformly random games to the end) 70 to 130 times faster (one rollout
+    from the start of Kaboom, Expendibots and HExplocus), for
     ``mcts.MCTSBot`` on boomboard games::
 
         bot = mcts.MCTSBot(game, 2.0, 200, PlayoutEvaluator(n_rollouts=4, seed=1))
@@ -199,17 +201,19 @@ class PlayoutEvaluator(Evaluator):
         if n_rollouts < 1:
             raise ValueError(f"n_rollouts must be at least 1, got {n_rollouts}")
         self.n_rollouts = n_rollouts
-        self._rng = np.random.default_rng(seed)
+        self._rng = random.Random(seed)
         self._results = np.zeros(n_rollouts, dtype=np.int32)
+        self._no_keys = np.zeros(1, dtype=np.uint64)
 
     def evaluate(self, state: pyspiel.State) -> np.ndarray:
         inner = boomboard_state(state)
         game = inner.game
-        keys = inner._keys if inner._keys is not None else np.zeros(1, dtype=np.uint64)
-        random_playouts(rules_id(game), inner.array, game.params_array, keys, inner._n_keys,
+        keys = self._no_keys if inner._keys is None else inner._keys
+        results = self._results
+        random_playouts(rules_id(game), inner._array, game.params_array, keys, inner._n_keys,
                         game.repetition_limit, game.action_limit, game.action_buffer, self.n_rollouts,
-                        int(self._rng.integers(2**31)), self._results)
-        player0 = np.where(self._results == 1, 1.0, np.where(self._results == 2, -1.0, 0.0)).mean()
+                        self._rng.getrandbits(31), results)
+        player0 = (np.count_nonzero(results == 1) - np.count_nonzero(results == 2)) / self.n_rollouts
         return np.array([player0, -player0])
 
     def prior(self, state: pyspiel.State) -> list[tuple[int, float]]:
