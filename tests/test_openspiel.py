@@ -153,13 +153,22 @@ def test_boomboard_agents_play_as_openspiel_bots():
     assert points >= 3
 
 
-def test_playout_evaluator_estimates_a_decided_position():
-    game = pyspiel.load_game("boomboard_kaboom")
+def uniform_random_value(state) -> float:
+    """Player 0's expected return when both players play uniformly at random, exactly."""
+    if state.is_terminal():
+        return state.returns()[0]
+    legal = state.legal_actions()
+    return sum(uniform_random_value(state.child(a)) for a in legal) / len(legal)
+
+
+def test_playout_evaluator_estimates_the_random_play_value():
+    game = pyspiel.load_game("boomboard_kaboom(rows=3,cols=3,connect=3,bombs=0)")
     state = game.new_initial_state()
-    for text in ("A", "B", "A", "B", "A", "B"):
-        state.apply_action(bo.boomboard_state(state).string_to_action(text))
-    evaluator = bo.PlayoutEvaluator(n_rollouts=400, seed=0)
-    x_value = evaluator.evaluate(state)[0]
-    assert x_value > 0.3  # X to move with A4 open wins whenever it plays A, often also later
+    for action in (1, 0, 1):  # B, A, B: X threatens B3
+        state.apply_action(action)
+    exact = uniform_random_value(bo.boomboard_state(state))
+    estimate = bo.PlayoutEvaluator(n_rollouts=4000, seed=0).evaluate(state)
+    assert abs(estimate[0] - exact) < 0.05 and estimate[1] == -estimate[0]
+    assert 0.2 < exact < 0.8  # a position worth estimating: neither side is sure to win
     with pytest.raises(TypeError, match="boomboard"):
         bo.boomboard_state(pyspiel.load_game("tic_tac_toe").new_initial_state())
