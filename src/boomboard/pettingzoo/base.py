@@ -62,12 +62,16 @@ class BoomboardEnv(AECEnv, EzPickle):
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         actions = self.game.num_distinct_actions()
-        observation = spaces.Box(low=0.0, high=self.layout.high, shape=self.layout.shape, dtype=np.float32)
-        mask = spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8)
-        self.observation_spaces = {a: spaces.Dict({"observation": observation, "action_mask": mask})
-                                   for a in AGENTS}
+
+        def board_space() -> spaces.Box:  # one each, so that seeding one seeds no other
+            return spaces.Box(low=0.0, high=self.layout.high, shape=self.layout.shape, dtype=np.float32)
+
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": board_space(),
+                            "action_mask": spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8)})
+            for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(actions) for a in AGENTS}
-        self.state_space = observation
+        self.state_space = board_space()
         self.boomboard_state: State = self.game.new_initial_state()
         self._set_empty_dicts()
 
