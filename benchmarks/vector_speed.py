@@ -6,6 +6,8 @@ For each game, from its default start:
   (4096 by default); one step = a random legal action for every game
   (``sample_actions``, from the legal rows) and ``step`` (the compiled step,
   auto-reset, and the observation tensors of all games, copied out);
+  ``vector + masks`` also refills the ``(envs, num_distinct_actions)``
+  legal-action masks every step, as a masked-policy trainer would;
 * ``pettingzoo``: boomboard's own PettingZoo AEC environment of the game,
   random legal actions from the ``action_mask``, one ``last()`` and one
   ``step()`` per step;
@@ -40,14 +42,18 @@ from rules_speed import commit, machine  # noqa: E402
 from boomboard.vector import VectorEnv  # noqa: E402
 
 GAMES = ["kaboom", "jump61", "expendibots", "explocus", "hexplocus"]
-TARGET = 10.0  # times PettingZoo's connect_four_v3
+TARGET = 10.0  # times PettingZoo's connect_four_v3, checked with the masks refilled every step
 
 
-def vector_rate(env: VectorEnv, seconds: float) -> float:
-    """Environment steps per second (one step of every game in the batch counts num_envs)."""
+def vector_rate(env: VectorEnv, seconds: float, masks: bool = False) -> float:
+    """Environment steps per second (one step of every game in the batch counts
+    num_envs); with ``masks``, each step also refills the legal-action masks."""
+    buffer = env.action_mask()
     steps = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
+        if masks:
+            env.action_mask(out=buffer)
         env.step(env.sample_actions())
         steps += env.num_envs
     return steps / (time.perf_counter() - started)
@@ -133,6 +139,7 @@ def main() -> None:
             progress.advance(task)
             for name, env in envs.items():
                 samples.setdefault(name + "/vector", []).append(vector_rate(env, args.seconds))
+                samples.setdefault(name + "/masks", []).append(vector_rate(env, args.seconds, masks=True))
                 progress.advance(task)
                 if name in ours:
                     samples.setdefault(name + "/pettingzoo", []).append(aec_rate(ours[name], args.seconds))
@@ -149,13 +156,16 @@ def main() -> None:
         return f"{value:,.0f}" if value else "n/a"
 
     header = ["game", f"vector ({args.envs} envs, steps/s)", "vs pettingzoo connect_four_v3",
-              "vs pyspiel connect_four", "boomboard pettingzoo env (steps/s)"]
+              "vs pyspiel connect_four", "vector + masks (steps/s)", "vs pettingzoo",
+              "boomboard pettingzoo env (steps/s)"]
     rows = [[name, figure(median[name + "/vector"]), ratio(median[name + "/vector"], pettingzoo),
-             ratio(median[name + "/vector"], pyspiel), figure(median.get(name + "/pettingzoo"))]
+             ratio(median[name + "/vector"], pyspiel), figure(median[name + "/masks"]),
+             ratio(median[name + "/masks"], pettingzoo), figure(median.get(name + "/pettingzoo"))]
             for name in envs]
-    rows.append(["pettingzoo connect_four_v3 (reference)", figure(pettingzoo), "1.0x", ratio(pettingzoo, pyspiel), ""])
-    rows.append(["pyspiel connect_four (reference)", figure(pyspiel), ratio(pyspiel, pettingzoo), "1.0x", ""])
-    below = [name for name in envs if pettingzoo and median[name + "/vector"] < TARGET * pettingzoo]
+    rows.append(["pettingzoo connect_four_v3 (reference)", figure(pettingzoo), "1.0x", ratio(pettingzoo, pyspiel),
+                 "", "", ""])
+    rows.append(["pyspiel connect_four (reference)", figure(pyspiel), ratio(pyspiel, pettingzoo), "1.0x", "", "", ""])
+    below = [name for name in envs if pettingzoo and median[name + "/masks"] < TARGET * pettingzoo]
     verdict = (f"target {TARGET:g}x pettingzoo: " + ("met by every game" if not below else
                f"missed by {', '.join(below)}")) if pettingzoo else "pettingzoo not installed: no target check"
     if args.markdown:

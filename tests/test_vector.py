@@ -206,3 +206,14 @@ def test_a_reset_mask_restarts_only_the_chosen_environments():
     assert info["current_player"].tolist() == [1, 0, 1, 0]
     with pytest.raises(ParameterError, match="reset_mask"):
         env.reset(options={"reset_mask": [1, 0, 1, 0]})
+
+
+def test_a_mask_buffer_is_refilled_in_place():
+    env = VectorEnv("kaboom", num_envs=3, seed=4)
+    buffer = env.action_mask()
+    for _ in range(12):
+        env.step(env.sample_actions())
+        refilled = env.action_mask(out=buffer)
+        assert refilled is buffer and np.array_equal(buffer, env.action_mask())
+    with pytest.raises(ParameterError, match="out must be"):
+        env.action_mask(out=np.zeros((3, 25), dtype=np.int8))

@@ -203,11 +203,23 @@ class VectorEnv:
                      self._obs.reshape(self.num_envs, -1))
         return self._out(self._obs)
 
-    def action_mask(self) -> np.ndarray:
-        """``bool (num_envs, num_distinct_actions)``: True where an action is legal."""
-        masks = np.zeros((self.num_envs, self.num_actions), dtype=bool)
-        kernels.scatter_masks(self._legal, self._n_legal, masks)
-        return masks
+    def action_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        """``bool (num_envs, num_distinct_actions)``: True where an action is legal.
+
+        Pass the previous mask as ``out`` to refill it in place: for large
+        action spaces (Expendibots has 21,568 ids) that saves allocating the
+        array on every step.
+        """
+        shape = (self.num_envs, self.num_actions)
+        if out is None:
+            out = np.zeros(shape, dtype=bool)
+        else:
+            if out.shape != shape or out.dtype != bool or not out.flags.c_contiguous:
+                raise ParameterError(f"out must be a C-contiguous bool array of shape {shape}, got "
+                                     f"{out.dtype} of shape {out.shape}")
+            out[:] = False
+        kernels.scatter_masks(self._legal, self._n_legal, out)
+        return out
 
     def legal_actions(self, index: int) -> list[int]:
         """Environment ``index``'s legal actions, sorted."""
