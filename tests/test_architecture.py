@@ -20,6 +20,10 @@ ALLOWED = {
     "registry": {"core", "games"},
     "search": {"core", "games", "registry"},
     "agents": {"core", "registry", "search"},
+    "observation": {"core", "games", "registry", "search"},
+    "vector": {"core", "registry", "search", "observation"},
+    "openspiel": {"core", "registry", "search", "agents", "observation", "vector"},
+    "pettingzoo": {"core", "registry", "observation"},
 }
 
 

@@ -1,0 +1,23 @@
+"""HExplocus as a PettingZoo AEC environment: ``hexplocus_v0.env(side=4)``.
+
+Keyword arguments are the game's parameters (``boomboard games`` lists
+them) and ``render_mode`` (``"ansi"`` or ``"rgb_array"``); see
+:class:`~boomboard.pettingzoo.base.BoomboardEnv` for observations,
+actions and rewards, and ``docs/games/explocus.md`` for the action ids.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import BoomboardEnv, wrap
+
+
+class raw_env(BoomboardEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    game_name = "hexplocus"
+    metadata = {**BoomboardEnv.metadata, "name": "hexplocus_v0"}
+
+
+def env(**kwargs: Any):
+    """The wrapped environment, as PettingZoo's classic games are: an illegal action loses."""
+    return wrap(raw_env(**kwargs))
