@@ -94,13 +94,12 @@ class Sprt:
     def llr(self, wins: int, ties: int, losses: int) -> float:
         """The log-likelihood ratio of H1 against H0 after these results."""
         games = wins + ties + losses
-        if games == 0 or wins + losses == 0 and ties == 0:
+        if games == 0:
             return 0.0
         mean = (wins + 0.5 * ties) / games
         variance = (wins * (1 - mean) ** 2 + ties * (0.5 - mean) ** 2 + losses * mean ** 2) / games
         if variance <= 0.0:
-            # all results equal: a tiny variance keeps the sign and lets the test end
-            variance = 1e-3
+            return 0.0  # all results alike so far: no evidence of the spread yet (as fastchess)
         s0, s1 = elo_to_score(self.elo0), elo_to_score(self.elo1)
         return games * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
 

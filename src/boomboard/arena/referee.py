@@ -20,6 +20,7 @@ machine does not forfeit agents that keep to their CPU time.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -32,7 +33,12 @@ from .agent_process import FAULT_MEMORY, agent_main
 # Seconds allowed to start an agent process and build and warm up its agent
 # (loading compiled code from numba's cache, starting an external engine).
 STARTUP_SECONDS = 60.0
-_POLL = 0.1
+_POLL = 0.05
+# The clock ticks /proc counts CPU time in; and how far past its budget an
+# agent may run before it is stopped (its own report, to the microsecond,
+# decides the cases in between).
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_CPU_GRACE = 0.05
 
 
 @dataclass(frozen=True)
@@ -118,12 +124,31 @@ class _AgentProcess:
         except (OSError, ValueError):
             raise _Forfeit(self.player, "crash", self._exit_text()) from None
 
-    def receive(self, seconds: float, stop: threading.Event | None, what: str):
+    def process_cpu(self) -> float | None:
+        """The agent process's CPU seconds as the system counts them (Linux), or ``None``."""
+        try:
+            with open(f"/proc/{self.process.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def receive(self, seconds: float, stop: threading.Event | None, what: str,
+                cpu_budget: tuple[float, str] | None = None):
+        """The agent's next message within ``seconds`` of wall clock; with
+        ``cpu_budget`` = (seconds, description), the agent is also stopped the
+        moment its CPU time since the call passes that budget."""
         deadline = time.monotonic() + seconds
+        cpu_start = self.process_cpu() if cpu_budget is not None else None
         while True:
             left = deadline - time.monotonic()
             if stop is not None and stop.is_set():
                 raise Stopped()
+            if cpu_start is not None:
+                used = (self.process_cpu() or cpu_start) - cpu_start
+                if used > cpu_budget[0] + _CPU_GRACE:
+                    self.kill()
+                    raise _Forfeit(self.player, "time", f"{used:.3f} s of CPU {cpu_budget[1]}")
             if left <= 0:
                 self.kill()
                 raise _Forfeit(self.player, "timeout", f"no {what} within {seconds:.2f} s (wall clock)")
@@ -217,6 +242,14 @@ def _raise_fault(agent: _AgentProcess, message, when: str = "") -> None:
     raise _Forfeit(agent.player, "crash", f"unexpected message {message!r}")
 
 
+def _cpu_budget(limits: Limits, game_cpu_left: float | None) -> tuple[float, str] | None:
+    if limits.move_cpu is not None and (game_cpu_left is None or limits.move_cpu <= game_cpu_left):
+        return limits.move_cpu, f"for one action; the budget is {limits.move_cpu:g} s"
+    if game_cpu_left is not None:
+        return game_cpu_left, f"past the game's budget of {limits.game_cpu:g} s"
+    return None
+
+
 def _play(state: State, agents: list[_AgentProcess], limits: Limits, result: GameResult,
           recorder: Recorder | None, stop: threading.Event | None, on_action) -> None:
     game_wall_used = [0.0, 0.0]
@@ -229,7 +262,7 @@ def _play(state: State, agents: list[_AgentProcess], limits: Limits, result: Gam
         wall_limit = limits.move_wall_limit(wall_left, cpu_left)
         began = time.monotonic()
         agent.send(("go",))
-        message = agent.receive(wall_limit, stop, "action")
+        message = agent.receive(wall_limit, stop, "action", _cpu_budget(limits, cpu_left))
         seconds = time.monotonic() - began
         game_wall_used[player] += seconds
         if message[0] not in ("action", "malformed"):

@@ -136,6 +136,11 @@ def _read_line(prompt: str) -> str:
     return console.input(f"[bold]{prompt}[/bold]")
 
 
+from .arena import register as register_arena  # noqa: E402  (needs the commands above)
+
+register_arena(app)
+
+
 def main() -> None:
     """Entry point: runs the app, turning our errors into one clear line."""
     try:
