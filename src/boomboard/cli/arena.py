@@ -72,7 +72,7 @@ def _run_with_progress(store: Store, tournament_id: int, workers: int, backend: 
             console.print(f"stopped; {store.tournament(tournament_id).played} of {record.slots} games are "
                           f"recorded; continue with: boomboard resume {tournament_id} --db {store.path}",
                           markup=False)
-            raise typer.Exit(130) from None
+            raise  # main() ends with 'stopped.' and exit code 130
     return decision
 
 
