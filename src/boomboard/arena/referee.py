@@ -196,7 +196,7 @@ def play_game(game_string: str, specs: list[str], limits: Limits, seed: int | No
     its result; raises :class:`Stopped` only if ``stop`` is set meanwhile.
 
     ``on_action(state, action, player, seconds)`` is called after each action
-    (the referee's log in ``boomboard expendibots referee``).
+    with the state it led to (the log of ``boomboard expendibots referee``).
     """
     game = load_game(game_string)
     state: State = game.new_initial_state() if position is None else game.state_from_notation(position)
@@ -285,9 +285,9 @@ def _play(state: State, agents: list[_AgentProcess], limits: Limits, result: Gam
         result.actions.append(action)
         result.times.append(seconds)
         result.cpu.append(move_cpu)
+        state.apply_action(action)
         if on_action is not None:
             on_action(state, action, player, seconds)
-        state.apply_action(action)
         for other in agents:  # the last action too, as the course referee does
             try:
                 other.send(("play", action))
