@@ -103,9 +103,40 @@ def _context():
     # forkserver: agent processes fork from a clean, single-threaded server with
     # boomboard already imported (fast), never from the arena's threads.
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["boomboard.arena.agent_process", "boomboard.registry",
-                                    "boomboard.agents"])
+    context.set_forkserver_preload(["boomboard.arena.agent_process", "boomboard.agents",
+                                    "boomboard.arena.preload"])
     return context
+
+
+_START_LOCK = threading.Lock()
+
+
+def _start_without_main(process) -> None:
+    """Start ``process`` without re-running the caller's ``__main__`` in it.
+
+    multiprocessing normally imports the main script again in each child (so
+    functions defined there can run); the agent process runs boomboard code
+    only, and re-running a script without an ``if __name__ == "__main__"``
+    guard, or one read from standard input or a notebook, would fail or
+    start the whole arena again. So the main module is left out of what the
+    child is told to prepare.
+    """
+    from multiprocessing import spawn
+
+    original = spawn.get_preparation_data
+
+    def without_main(name):
+        data = original(name)
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+        return data
+
+    with _START_LOCK:
+        spawn.get_preparation_data = without_main
+        try:
+            process.start()
+        finally:
+            spawn.get_preparation_data = original
 
 
 class _AgentProcess:
@@ -114,7 +145,7 @@ class _AgentProcess:
         self.conn, child = context.Pipe()
         self.process = context.Process(target=agent_main, args=(child, spec), daemon=True,
                                        name=f"boomboard-agent-{player}")
-        self.process.start()
+        _start_without_main(self.process)
         child.close()
         self.cpu = 0.0
 
