@@ -38,7 +38,6 @@ import shlex
 import subprocess
 from typing import IO
 
-from .. import __version__
 from ..agents import Agent
 from ..core.errors import BoomboardError, ParameterError
 from ..core.game import Game
@@ -86,7 +85,12 @@ class EngineSession:
         return "boomboard"
 
     def do_version(self, _: str) -> str:
-        return __version__
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("boomboard")
+        except PackageNotFoundError:
+            return "unknown"
 
     def do_list_commands(self, _: str) -> str:
         return "\n".join(COMMANDS)
