@@ -48,6 +48,7 @@ def main() -> None:
     if args.markdown:
         print("| game | agents | workers | games/s | actions/s |\n|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as folder:
+        measure("kaboom", "random", "greedy", 1, 2, Path(folder))  # starts the fork server, untimed
         for game, first, second, workers in CASES:
             games_per_second, actions_per_second = measure(game, first, second, workers, args.games, Path(folder))
             row = [game, f"{first} vs {second}", str(workers), f"{games_per_second:.2f}",
