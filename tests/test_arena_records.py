@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -101,6 +102,15 @@ def test_games_export_writes_one_json_record_per_line(tmp_path):
     shown = subprocess.run([*BOOMBOARD, "games", "show", "1", "--db", str(db)], capture_output=True, text=True,
                            timeout=120)
     assert f"{len(records[0]['actions'])}. " in shown.stdout and "result:" in shown.stdout
+    replayed = subprocess.run([*BOOMBOARD, "replay", "1", "--all", "--db", str(db)], capture_output=True,
+                              text=True, timeout=120)
+    plies = len(records[0]["actions"])
+    assert replayed.stdout.count(", ply ") == plies + 1
+    assert f"ply {plies}/{plies}" in replayed.stdout and records[0]["reason"] in replayed.stdout
+    stepped = subprocess.run([*BOOMBOARD, "replay", "1", "--db", str(db)], input="n\n2\np\nq\n",
+                             capture_output=True, text=True, timeout=120)
+    # the prompt has no newline of its own (the answer is not echoed), so read the headings by pattern
+    assert re.findall(r"game 1: .*?, ply (\d+)/", stepped.stdout) == ["0", "1", "2", "1"]
 
 
 def test_elo_and_its_interval_follow_cutechess():
