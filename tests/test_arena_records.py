@@ -142,3 +142,16 @@ def test_the_rating_chart_is_a_png(tmp_path):
     standings = [Standing("a", 10, 7, 1, 2, 7.5, 190.0, 150.0), Standing("b", 10, 2, 1, 7, 2.5, -190.0, math.inf)]
     path = rating_chart(standings, tmp_path / "chart.png")
     assert path.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_pentanomial_llr_is_the_trinomial_formula_over_game_pairs():
+    sprt = Sprt(0, 10)
+    pairs = [5, 20, 50, 30, 15]  # pairs where A scored 0, 1/2, 1, 3/2, 2 points
+    scores = [0, 0.25, 0.5, 0.75, 1]
+    count = sum(pairs)
+    mean = sum(n * x for n, x in zip(pairs, scores)) / count
+    variance = sum(n * (x - mean) ** 2 for n, x in zip(pairs, scores)) / count
+    s0, s1 = 0.5, 1 / (1 + 10 ** (-10 / 400))
+    assert sprt.llr_pentanomial(pairs) == pytest.approx(count * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance))
+    assert sprt.llr_pentanomial([0, 0, 40, 0, 0]) == 0.0  # every pair split: no spread, no evidence
+    assert sprt.decide(sprt.llr_pentanomial([1, 10, 30, 60, 40])) == "H1"

@@ -11,7 +11,9 @@ The formulas are cutechess's and fastchess's, so figures agree with theirs:
   ``LLR = N * (s1 - s0) * (2*mean - s0 - s1) / (2 * variance)``, where ``s0``
   and ``s1`` are the expected scores at ``elo0`` and ``elo1``; the test
   accepts H1 ("A is at least ``elo1`` stronger") above ``log((1-beta)/alpha)``
-  and H0 below ``log(beta/(1-alpha))``.
+  and H0 below ``log(beta/(1-alpha))``; matches use the pentanomial form
+  (the same formula over pairs of games with colours reversed, scored 0 to 1
+  in quarters), as fastchess does by default.
 """
 
 from __future__ import annotations
@@ -102,6 +104,29 @@ class Sprt:
             return 0.0  # all results alike so far: no evidence of the spread yet (as fastchess)
         s0, s1 = elo_to_score(self.elo0), elo_to_score(self.elo1)
         return games * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+
+    def llr_pentanomial(self, pairs: list[int]) -> float:
+        """The log-likelihood ratio from game pairs (the same start, colours
+        reversed), fastchess's default: ``pairs[k]`` counts the pairs in which
+        A scored ``k/2`` points (0, 1/2, 1, 3/2 or 2 of 2)."""
+        count = sum(pairs)
+        if count == 0:
+            return 0.0
+        scores = [k / 4 for k in range(5)]
+        mean = sum(n * x for n, x in zip(pairs, scores)) / count
+        variance = sum(n * (x - mean) ** 2 for n, x in zip(pairs, scores)) / count
+        if variance <= 0.0:
+            return 0.0
+        s0, s1 = elo_to_score(self.elo0), elo_to_score(self.elo1)
+        return count * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+
+    def decide(self, value: float) -> str | None:
+        """The test's verdict for a log-likelihood ratio (see :meth:`decision`)."""
+        if value >= self.upper_bound:
+            return "H1"
+        if value <= self.lower_bound:
+            return "H0"
+        return None
 
     def decision(self, wins: int, ties: int, losses: int) -> str | None:
         """``'H1'`` (A is stronger by at least elo1), ``'H0'`` (not by more than

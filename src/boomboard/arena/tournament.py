@@ -93,6 +93,26 @@ def match_counts(store: Store, tournament_id: int) -> tuple[int, int, int]:
     return wins, ties, losses
 
 
+def match_pairs(store: Store, tournament_id: int) -> list[int]:
+    """Pentanomial counts of a match's complete game pairs (slots 2k and 2k+1,
+    colours reversed): entry k counts the pairs where the first-named agent
+    scored k/2 points."""
+    first_agent = store.tournament(tournament_id).players[0]
+    points: dict[int, list[float]] = {}
+    for slot, first, _, winner in store.slot_results(tournament_id):
+        score = 0.5 if winner is None else float((winner == 0) == (first == first_agent))
+        points.setdefault(slot // 2, []).append(score)
+    pairs = [0] * 5
+    for scores in points.values():
+        if len(scores) == 2:
+            pairs[int(round(2 * sum(scores)))] += 1
+    return pairs
+
+
+def sprt_llr(store: Store, tournament_id: int, sprt: Sprt) -> float:
+    return sprt.llr_pentanomial(match_pairs(store, tournament_id))
+
+
 def sprt_of(settings: dict) -> Sprt | None:
     return None if not settings.get("sprt") else Sprt(*settings["sprt"])
 
@@ -122,7 +142,7 @@ def run_tournament(store: Store, tournament_id: int, workers: int = 1, backend: 
         raise ParameterError(f"unknown backend {backend!r}; expected local or ray")
 
     def decided() -> str | None:
-        return sprt.decision(*match_counts(store, tournament_id)) if sprt else None
+        return sprt.decide(sprt_llr(store, tournament_id, sprt)) if sprt else None
 
     decision = decided()
     in_flight: dict[Future, tuple[int, str, str]] = {}

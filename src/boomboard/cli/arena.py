@@ -17,7 +17,8 @@ from rich.table import Table
 from ..arena.ratings import elo_estimate, parse_sprt
 from ..arena.referee import Limits
 from ..arena.store import Store, open_store
-from ..arena.tournament import SlotResult, create_tournament, match_counts, run_tournament, sprt_of
+from ..arena.tournament import (SlotResult, create_tournament, match_counts, match_pairs, run_tournament,
+                                 sprt_of)
 from ..core.errors import ParameterError
 from ..registry import load_game
 from .render import render_board
@@ -108,12 +109,14 @@ def _report(store: Store, tournament_id: int, decision: Optional[str], chart: Op
                       f"Elo difference {estimate.describe()}", markup=False)
         sprt = sprt_of(record.settings)
         if sprt is not None:
-            llr = sprt.llr(wins, ties, losses)
+            pairs = match_pairs(store, tournament_id)
+            llr = sprt.llr_pentanomial(pairs)
             verdict = {"H1": f"H1 accepted: {record.players[0]} is stronger (elo >= {sprt.elo1:g})",
                        "H0": f"H0 accepted: {record.players[0]} is not stronger than elo {sprt.elo0:g}",
-                       None: "no decision yet"}[decision if decision else sprt.decision(wins, ties, losses)]
+                       None: "no decision yet"}[decision if decision else sprt.decide(llr)]
             console.print(f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}] alpha={sprt.alpha:g} beta={sprt.beta:g}: "
-                          f"LLR {llr:.2f} (bounds {sprt.lower_bound:.2f}, {sprt.upper_bound:.2f}); {verdict}",
+                          f"pentanomial {pairs}, LLR {llr:.2f} "
+                          f"(bounds {sprt.lower_bound:.2f}, {sprt.upper_bound:.2f}); {verdict}",
                           markup=False)
     if chart is not None:
         from ..arena.chart import rating_chart
