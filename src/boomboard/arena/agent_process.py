@@ -8,7 +8,7 @@ referee sends             agent process answers
 ========================  ==============================================
 (start, game, position,   ``("ready", cpu)`` once the agent is built and
 player, seed, memory_mb)  warmed up, or ``("fault", kind, message)``
-``("go",)``               ``("action", id, cpu)``, ``("malformed", text,
+``("go", seconds)``       ``("action", id, cpu)``, ``("malformed", text,
                           cpu)`` or ``("fault", kind, message)``
 ``("play", id)``          nothing (the agent observes the action)
 ``("quit",)``             the process ends
@@ -20,7 +20,9 @@ address-space limit (``RLIMIT_AS``) set *after* the agent is built and warmed
 up, at the current size plus ``memory_mb``: loading Python, NumPy and numba
 is not charged to the agent, what it allocates while playing is, and an
 allocation past the limit fails inside the agent (a ``MemoryError``).
-SIGINT is ignored here: Ctrl-C is the arena's to handle, and it ends its
+``seconds`` in ``go`` is the CPU time the arena allows this action (or
+``None``); it is left on the agent as ``arena_budget`` for agents that can
+use it (an external engine is sent ``go time SECONDS``). SIGINT is ignored here: Ctrl-C is the arena's to handle, and it ends its
 agent processes itself.
 """
 
@@ -116,6 +118,7 @@ def _serve(conn, agent, state) -> None:
                 agent.observe(state.clone(), action)
                 state.apply_action(action)
             elif command == "go":
+                agent.arena_budget = message[1] if len(message) > 1 else None
                 choice = agent.choose_action(state.clone())
                 if isinstance(choice, bool) or not isinstance(choice, numbers.Integral):
                     conn.send(("malformed", repr(choice)[:200], cpu_seconds(agent)))

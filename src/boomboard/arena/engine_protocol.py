@@ -104,6 +104,7 @@ class EngineSession:
         self.game = load_game(argument)
         self.state = self.game.new_initial_state()
         self.agent = None
+        self._ready_agent()  # load and warm up the agent now, not on the clock of the first go
         return str(self.game)
 
     def do_position(self, argument: str) -> str:
@@ -113,7 +114,6 @@ class EngineSession:
             self.state = self.game.new_initial_state()
         else:
             self.state = self.game.state_from_notation(from_line(argument))
-        self.agent = None
         return ""
 
     def do_position_query(self, _: str) -> str:
@@ -139,11 +139,16 @@ class EngineSession:
         return "ongoing" if outcome is None else outcome.describe(self.game.player_names).lower()
 
     def do_agent(self, argument: str) -> str:
-        from .specs import build_agent, check_spec
+        from .specs import check_spec
 
         check_spec(argument)
-        build_agent(argument, seed=self.seed)
+        previous = self.agent_spec, self.agent
         self.agent_spec, self.agent = argument, None
+        try:
+            self._ready_agent()
+        except BoomboardError:
+            self.agent_spec, self.agent = previous
+            raise
         return argument
 
     def do_seed(self, argument: str) -> str:
@@ -152,20 +157,24 @@ class EngineSession:
         except ValueError:
             raise ParameterError(f"seed needs an integer; got {argument!r}") from None
         self.agent = None
+        self._ready_agent()
         return argument
+
+    def _ready_agent(self) -> None:
+        from .specs import build_agent
+
+        if self.agent is None:
+            self.agent = build_agent(self.agent_spec, seed=self.seed)
+            self.agent.new_game(self.game, self.state.player_to_move())
 
     def do_quit(self, _: str) -> str:
         return "bye"
 
     def do_go(self, argument: str) -> str:
-        from .specs import build_agent
-
         if self.state.is_terminal():
             raise ParameterError(f"the game is over ({self.do_result('')}); no move to make")
         seconds = _parse_go(argument)
-        if self.agent is None:
-            self.agent = build_agent(self.agent_spec, seed=self.seed)
-            self.agent.new_game(self.game, self.state.current_player())
+        self._ready_agent()
         target = getattr(self.agent, "delegate", None) or self.agent
         if seconds is not None and hasattr(target, "move_time"):
             target.move_time = seconds
@@ -211,8 +220,8 @@ class EngineAgent(Agent):
 
     The program is started in the agent's process at each new game and sent
     ``game``, ``seed`` and ``position``; each action played is sent as
-    ``play``, and ``go`` asks for a move (``go`` plays it on the engine's
-    board, so it is not sent back).
+    ``play``, and ``go`` asks for a move (``go time SECONDS`` under an arena
+    CPU budget; ``go`` plays it on the engine's board, so it is not sent back).
     """
 
     name = "engine"
@@ -281,7 +290,9 @@ class EngineAgent(Agent):
 
     def choose_action(self, state: State) -> int:
         self._sync(state)
-        move = self.ask("go")
+        budget = getattr(self, "arena_budget", None)
+        # a little under the arena's budget: the engine's clock and ours differ
+        move = self.ask("go" if budget is None else f"go time {max(budget * 0.8, 0.001):.3f}")
         action = state.string_to_action(move)
         self._played_by_go = action
         return action

@@ -292,8 +292,9 @@ def _play(state: State, agents: list[_AgentProcess], limits: Limits, result: Gam
         wall_left = None if limits.game_wall is None else limits.game_wall - game_wall_used[player]
         wall_limit = limits.move_wall_limit(wall_left, cpu_left)
         began = time.monotonic()
-        agent.send(("go",))
-        message = agent.receive(wall_limit, stop, "action", _cpu_budget(limits, cpu_left))
+        cpu_budget = _cpu_budget(limits, cpu_left)
+        agent.send(("go", None if cpu_budget is None else cpu_budget[0]))
+        message = agent.receive(wall_limit, stop, "action", cpu_budget)
         seconds = time.monotonic() - began
         game_wall_used[player] += seconds
         if message[0] not in ("action", "malformed"):
