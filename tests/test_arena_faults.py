@@ -74,3 +74,10 @@ def test_the_game_budget_counts_cpu_over_the_whole_game():
     assert result.winner == 1
     assert "s of CPU" in result.reason and "budget" in result.reason and "1.5 s" in result.reason
     assert len(result.actions) >= 2  # it kept to the budget for its first action
+
+
+def test_a_long_expendibots_game_with_repetitions_is_played_to_its_end():
+    # the alpha-beta agent's principal variation once ran past a repetition tie
+    # and raised inside the agent: every game must end by the rules instead
+    result = play_game("expendibots", ["ai:time=0.05", "mcts:time=0.05"], Limits(move_wall=30), seed=2)
+    assert "forfeits" not in result.reason, result.reason

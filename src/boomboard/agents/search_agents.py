@@ -141,8 +141,13 @@ class MctsAgent(_BudgetedAgent):
 
 
 def _safe_strings(state: State, actions: list[int]) -> list[str]:
+    """The principal variation in notation, up to where the real game would end
+    or stray: a line read from the table can run past a repetition tie that
+    only the game's history shows."""
     line, words = state.clone(), []
     for action in actions:
+        if line.is_terminal() or action not in line.legal_actions():
+            break
         words.append(line.action_to_string(action))
         line.apply_action(action)
     return words

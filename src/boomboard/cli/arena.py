@@ -210,7 +210,7 @@ def standings(tournament_id: int = typer.Argument(...), db: Optional[Path] = _DB
     _report(open_store(db), tournament_id, None, chart)
 
 
-games_app = typer.Typer(help="Recorded arena games (list, show, export); without a subcommand: the game catalog.",
+games_app = typer.Typer(help="The games and their parameters; list, show and export read the arena's recorded games.",
                         no_args_is_help=False, add_completion=False)
 
 
