@@ -76,8 +76,18 @@ def test_the_game_budget_counts_cpu_over_the_whole_game():
     assert len(result.actions) >= 2  # it kept to the budget for its first action
 
 
-def test_a_long_expendibots_game_with_repetitions_is_played_to_its_end():
-    # the alpha-beta agent's principal variation once ran past a repetition tie
-    # and raised inside the agent: every game must end by the rules instead
-    result = play_game("expendibots", ["ai:time=0.05", "mcts:time=0.05"], Limits(move_wall=30), seed=2)
-    assert "forfeits" not in result.reason, result.reason
+def test_the_shown_principal_variation_stops_at_a_repetition_tie():
+    # an alpha-beta agent raised GameOverError (and so lost arena games) when its
+    # principal variation, read from the table, ran past a 4th repetition
+    import boomboard
+    from boomboard.agents.search_agents import _safe_strings
+
+    state = boomboard.load_game("expendibots").new_initial_state()
+    shuffle = ["MOVE 1 from (0, 1) to (0, 2).", "MOVE 1 from (0, 6) to (0, 5).",
+               "MOVE 1 from (0, 2) to (0, 1).", "MOVE 1 from (0, 5) to (0, 6)."]
+    for text in (shuffle * 3)[:-1]:
+        state.play(text)
+    last = state.string_to_action(shuffle[-1])
+    assert state.child(last).is_terminal()  # the start position's 4th occurrence
+    line = [last, state.legal_actions()[0]]  # the table's line goes on past the tie
+    assert _safe_strings(state, line) == [shuffle[-1]]
