@@ -17,7 +17,7 @@ from ..core.errors import ParameterError
 from .referee import GameResult, Limits, play_game
 
 
-def _import_ray():
+def import_ray():
     try:
         import ray
     except ImportError:
@@ -34,7 +34,7 @@ class RayRunner:
     or ``auto``); without one, a local Ray instance is started."""
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None):
-        ray = self.ray = _import_ray()
+        ray = self.ray = import_ray()
         if not ray.is_initialized():
             if address:
                 ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)

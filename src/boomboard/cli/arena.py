@@ -39,6 +39,16 @@ def _limits(move_time, game_time, move_wall, game_wall, memory, course_limits) -
     return Limits(move_time, game_time, move_wall, game_wall, memory)
 
 
+def _check_backend(backend: str) -> None:
+    """Refuse a backend that cannot run before any tournament is stored."""
+    if backend not in ("local", "ray"):
+        raise ParameterError(f"unknown backend {backend!r}; expected local or ray")
+    if backend == "ray":
+        from ..arena.ray_backend import import_ray
+
+        import_ray()
+
+
 def _workers(workers: Optional[int]) -> int:
     if workers is None:
         return os.cpu_count() or 1
@@ -158,6 +168,7 @@ def match(
     ray_address: Optional[str] = _RAY_ADDRESS,
 ) -> None:
     """Play A against B, colours alternating: score, Elo difference, optional SPRT."""
+    _check_backend(backend)
     store = open_store(db)
     limits = _limits(move_time, game_time, move_wall, game_wall, memory, course_limits)
     test = parse_sprt(sprt) if sprt else None
@@ -180,6 +191,7 @@ def tournament(
     ray_address: Optional[str] = _RAY_ADDRESS,
 ) -> None:
     """A round robin (or gauntlet) between agents: standings with Elo and 95% intervals."""
+    _check_backend(backend)
     store = open_store(db)
     limits = _limits(move_time, game_time, move_wall, game_wall, memory, course_limits)
     kind = "gauntlet" if gauntlet else "round-robin"
@@ -196,6 +208,7 @@ def resume(
     backend: str = _BACKEND, ray_address: Optional[str] = _RAY_ADDRESS,
 ) -> None:
     """Finish a stopped tournament: plays exactly the games still missing."""
+    _check_backend(backend)
     store = open_store(db)
     record = store.tournament(tournament_id)
     console.print(f"resuming {record.kind} {tournament_id}: {record.played} of {record.slots} games recorded",
