@@ -346,3 +346,11 @@ def test_two_instances_play_each_other_by_relaying_moves():
             process.stdin.close()
             process.wait(timeout=60)
     assert red.returncode == blue.returncode == 0
+
+
+def test_the_engine_protocol_carries_a_multiline_position_on_one_line():
+    dump = "=== |     2b 1- 1- |     1- 3r 1- |     1- 1- 1- | ==="
+    done = run(["engine", "--agent", "random"], f"game jump61(size=3)\nposition {dump}\nposition?\nposition ===\nquit\n")
+    answers = done.stdout.split("\n\n")
+    assert answers[:3] == ["= jump61(size=3)", "=", f"= {dump}"]
+    assert answers[3].startswith("? ") and answers[4] == "= bye"
