@@ -155,3 +155,13 @@ def test_the_pentanomial_llr_is_the_trinomial_formula_over_game_pairs():
     assert sprt.llr_pentanomial(pairs) == pytest.approx(count * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance))
     assert sprt.llr_pentanomial([0, 0, 40, 0, 0]) == 0.0  # every pair split: no spread, no evidence
     assert sprt.decide(sprt.llr_pentanomial([1, 10, 30, 60, 40])) == "H1"
+
+
+def test_seeded_games_replay_exactly():
+    from boomboard.arena.referee import Limits, play_game
+
+    first = play_game("kaboom", ["random", "random:seed=9"], Limits(), seed=12)
+    again = play_game("kaboom", ["random", "random:seed=9"], Limits(), seed=12)
+    other = play_game("kaboom", ["random", "random:seed=9"], Limits(), seed=13)
+    assert first.actions == again.actions and first.winner == again.winner
+    assert other.actions != first.actions  # the slot's seed reaches the unseeded agent
