@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from boomboard.arena.referee import Limits, play_game
 from boomboard.arena.store import open_store
 from boomboard.arena.tournament import create_tournament, run_tournament

@@ -147,7 +147,7 @@ class _AgentProcess:
                                        name=f"boomboard-agent-{player}")
         _start_without_main(self.process)
         child.close()
-        self.cpu = 0.0
+        self.cpu = self.start_cpu = 0.0
 
     def send(self, message) -> None:
         try:
