@@ -62,6 +62,7 @@ def test_a_sound_game_is_recorded_action_by_action(tmp_path):
         assert record.winner == state.outcome().winner
         assert record.reason == state.outcome().describe(state.game.player_names)
         assert len(record.times) == len(record.actions) and all(t >= 0 for t in record.times)
+        assert len(record.cpu) == len(record.actions) and all(c is not None and c >= 0 for c in record.cpu)
     first, second = store.games(tournament_id=tournament_id)[::-1]
     assert first.players == ["random:seed=3", "greedy"] and second.players == ["greedy", "random:seed=3"]
 

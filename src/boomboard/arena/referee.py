@@ -77,7 +77,7 @@ class Limits:
 class Recorder(Protocol):
     """Where a game goes as it is played (the store, or memory for Ray)."""
 
-    def action(self, ply: int, action: int, seconds: float) -> None: ...
+    def action(self, ply: int, action: int, seconds: float, cpu: float) -> None: ...
 
 
 @dataclass
@@ -313,7 +313,7 @@ def _play(state: State, agents: list[_AgentProcess], limits: Limits, result: Gam
         if action not in state.legal_actions():
             raise _Forfeit(player, "illegal", f"action {action} is not legal here")
         if recorder is not None:
-            recorder.action(len(result.actions), action, seconds)
+            recorder.action(len(result.actions), action, seconds, move_cpu)
         result.actions.append(action)
         result.times.append(seconds)
         result.cpu.append(move_cpu)

@@ -70,7 +70,8 @@ CREATE TABLE IF NOT EXISTS actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
     ply INTEGER NOT NULL,
     action INTEGER NOT NULL,
-    seconds REAL NOT NULL,
+    seconds REAL NOT NULL,          -- wall clock, as the referee saw it
+    cpu REAL,                       -- the agent's CPU seconds for the action
     PRIMARY KEY (game_id, ply)
 );
 CREATE INDEX IF NOT EXISTS games_by_tournament ON games(tournament_id);
@@ -103,6 +104,7 @@ class GameRecord:
     status: str = "done"
     finished: str | None = None
     settings: dict[str, Any] = field(default_factory=dict)
+    cpu: list[float | None] = field(default_factory=list)
 
     def to_json(self) -> str:
         """One line of JSON (the form ``boomboard games export`` writes)."""
@@ -262,9 +264,9 @@ class Store:
             (tournament_id, slot, game, players[0], players[1], json.dumps(settings), _now()))
         return cursor.lastrowid
 
-    def add_action(self, game_id: int, ply: int, action: int, seconds: float) -> None:
-        self._write("INSERT INTO actions (game_id, ply, action, seconds) VALUES (?, ?, ?, ?)",
-                    (game_id, ply, int(action), float(seconds)))
+    def add_action(self, game_id: int, ply: int, action: int, seconds: float, cpu: float | None = None) -> None:
+        self._write("INSERT INTO actions (game_id, ply, action, seconds, cpu) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, ply, int(action), float(seconds), None if cpu is None else float(cpu)))
 
     def finish_game(self, game_id: int, winner: int | None, reason: str) -> bool:
         """Record the result and fill the game's slot; ``False`` (and the game
@@ -318,9 +320,9 @@ class Store:
 
     def _game_record(self, row: tuple) -> GameRecord:
         gid, tid, game, first, second, settings, status, winner, reason, started, finished = row
-        moves = self._read("SELECT action, seconds FROM actions WHERE game_id = ? ORDER BY ply", (gid,))
+        moves = self._read("SELECT action, seconds, cpu FROM actions WHERE game_id = ? ORDER BY ply", (gid,))
         return GameRecord(gid, game, [first, second], [m[0] for m in moves], [m[1] for m in moves], winner,
-                          reason, tid, started, status, finished, json.loads(settings))
+                          reason, tid, started, status, finished, json.loads(settings), [m[2] for m in moves])
 
 
 _GAME_COLUMNS = ("SELECT id, tournament_id, game, first, second, settings, status, winner, reason, started, "

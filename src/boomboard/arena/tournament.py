@@ -186,8 +186,8 @@ def _play_slot(store: Store, game: str, tournament_id: int, slot: tuple[int, str
     game_id = store.begin_game(game, [first, second], settings, tournament_id, number)
 
     class _Recorder:
-        def action(self, ply: int, action: int, seconds: float) -> None:
-            store.add_action(game_id, ply, action, seconds)
+        def action(self, ply: int, action: int, seconds: float, cpu: float) -> None:
+            store.add_action(game_id, ply, action, seconds, cpu)
 
     try:
         result = play_game(game, [first, second], limits, settings["seed"], _Recorder(), stop)
@@ -208,7 +208,7 @@ def _play_slot_remotely(store: Store, game: str, tournament_id: int, slot: tuple
     if result is None:
         return None
     game_id = store.begin_game(game, [first, second], {**settings, "backend": "ray"}, tournament_id, number)
-    for ply, (action, seconds) in enumerate(zip(result.actions, result.times)):
-        store.add_action(game_id, ply, action, seconds)
+    for ply, (action, seconds, cpu) in enumerate(zip(result.actions, result.times, result.cpu)):
+        store.add_action(game_id, ply, action, seconds, cpu)
     counted = store.finish_game(game_id, result.winner, result.reason)
     return SlotResult(number, first, second, result.winner, result.reason, game_id) if counted else None

@@ -258,7 +258,9 @@ def games_show(game_id: int = typer.Argument(...), db: Optional[Path] = _DB) -> 
     console.print(f"  settings: {record.settings}", markup=False)
     for ply, (action, seconds) in enumerate(zip(record.actions, record.times)):
         mover = game.player_names[state.current_player()]
-        console.print(f"{ply + 1:4d}. {mover:6s} {state.action_to_string(action):28s} {seconds:8.3f} s",
+        cpu = record.cpu[ply] if ply < len(record.cpu) and record.cpu[ply] is not None else None
+        cpu_text = "" if cpu is None else f" ({cpu:.3f} s CPU)"
+        console.print(f"{ply + 1:4d}. {mover:6s} {state.action_to_string(action):28s} {seconds:8.3f} s{cpu_text}",
                       markup=False)
         state.apply_action(action)
     console.print(f"result: {'tie' if record.winner is None else game.player_names[record.winner] + ' wins'}"
