@@ -165,3 +165,14 @@ def test_seeded_games_replay_exactly():
     other = play_game("kaboom", ["random", "random:seed=9"], Limits(), seed=13)
     assert first.actions == again.actions and first.winner == again.winner
     assert other.actions != first.actions  # the slot's seed reaches the unseeded agent
+
+
+def test_a_database_from_before_cpu_times_gains_the_column(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.execute("CREATE TABLE actions (game_id INTEGER NOT NULL, ply INTEGER NOT NULL, action INTEGER NOT NULL, "
+                    "seconds REAL NOT NULL, PRIMARY KEY (game_id, ply))")
+    store = open_store(path)
+    game_id = store.begin_game("kaboom", ["random", "greedy"], {})
+    store.add_action(game_id, 0, 1, 0.5, 0.25)
+    assert store.game(game_id).cpu == [0.25]

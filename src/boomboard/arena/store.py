@@ -164,6 +164,9 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(actions)")}
+            if "cpu" not in columns:  # a database from before CPU times were kept
+                self._db.execute("ALTER TABLE actions ADD COLUMN cpu REAL")
         except sqlite3.DatabaseError as problem:
             raise StoreError(f"cannot use {path} as an arena database: {problem}") from None
         self._lock = threading.RLock()
