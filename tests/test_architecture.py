@@ -24,6 +24,7 @@ ALLOWED = {
     "vector": {"core", "registry", "search", "observation"},
     "openspiel": {"core", "registry", "search", "agents", "observation", "vector"},
     "pettingzoo": {"core", "registry", "observation"},
+    "arena": {"core", "games", "registry", "search", "agents"},
 }
 
 

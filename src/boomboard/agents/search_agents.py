@@ -168,7 +168,7 @@ def _line_strings(state: State, actions: list[int]) -> list[str]:
     it comes from knows nothing of repetitions in the game's history."""
     line, words = state.clone(), []
     for action in actions:
-        if line.is_terminal():
+        if line.is_terminal() or action not in line.legal_actions():
             break
         words.append(line.action_to_string(action))
         line.apply_action(action)

@@ -141,10 +141,17 @@ def _read_line(prompt: str) -> str:
     return console.input(f"[bold]{prompt}[/bold]")
 
 
+from .arena import register as register_arena  # noqa: E402  (needs the commands above)
+
+register_arena(app)
+
+
 def main() -> None:
     """Entry point: runs the app, turning our errors into one clear line."""
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code:  # typer returns an Exit's code here (Ctrl-C: 130)
+            sys.exit(code)
     except BoomboardError as error:
         console.print(f"[red]error:[/red] {error}", markup=True, highlight=False)
         sys.exit(2)

@@ -1,0 +1,145 @@
+"""One agent in its own process, driven by the referee over a pipe.
+
+The referee (:mod:`boomboard.arena.referee`) starts :func:`agent_main` in a
+child process and exchanges small tuples with it:
+
+========================  ==============================================
+referee sends             agent process answers
+========================  ==============================================
+(start, game, position,   ``("ready", cpu)`` once the agent is built and
+player, seed, memory_mb)  warmed up, or ``("fault", kind, message)``
+``("go", seconds)``       ``("action", id, cpu)``, ``("malformed", text,
+                          cpu)`` or ``("fault", kind, message)``
+``("play", id)``          nothing (the agent observes the action)
+``("quit",)``             the process ends
+========================  ==============================================
+
+``cpu`` is the process's CPU seconds so far (user + system, all threads,
+plus an external engine's where the agent runs one). The memory limit is an
+address-space limit (``RLIMIT_AS``) set *after* the agent is built and warmed
+up, at the current size plus ``memory_mb``: loading Python, NumPy and numba
+is not charged to the agent, what it allocates while playing is, and an
+allocation past the limit fails inside the agent (a ``MemoryError``).
+``seconds`` in ``go`` is the CPU time the arena allows this action (or
+``None``); it is left on the agent as ``arena_budget`` for agents that can
+use it (an external engine is sent ``go time SECONDS``). SIGINT is ignored here: Ctrl-C is the arena's to handle, and it ends its
+agent processes itself.
+"""
+
+from __future__ import annotations
+
+import numbers
+import resource
+import signal
+import traceback
+
+FAULT_EXCEPTION = "exception"
+FAULT_MEMORY = "memory"
+
+
+def cpu_seconds(agent=None) -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    extra = getattr(agent, "extra_cpu_seconds", None)
+    return usage.ru_utime + usage.ru_stime + (extra() if callable(extra) else 0.0)
+
+
+def _address_space_bytes() -> int | None:
+    try:
+        with open("/proc/self/statm") as statm:
+            pages = int(statm.read().split()[0])
+        return pages * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def limit_memory(megabytes: float) -> None:
+    """Cap the address space at its current size plus ``megabytes``."""
+    current = _address_space_bytes()
+    if current is None:
+        return
+    limit = current + int(megabytes * 2**20)
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _describe(error: BaseException) -> str:
+    where = traceback.extract_tb(error.__traceback__)
+    place = f" (at {where[-1].filename.rsplit('/', 1)[-1]}:{where[-1].lineno})" if where else ""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0][:200] if text else ''}{place}"
+
+
+def _fault(error: BaseException) -> tuple:
+    kind = FAULT_MEMORY if isinstance(error, MemoryError) else FAULT_EXCEPTION
+    return ("fault", kind, _describe(error))
+
+
+def agent_main(conn, spec: str) -> None:
+    """The agent process's whole life (see the module's description)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    agent = None
+    try:
+        message = conn.recv()
+        _, game_string, position, player, seed, memory_mb = message
+        from ..registry import load_game
+        from .specs import build_agent
+
+        game = load_game(game_string)
+        state = game.new_initial_state() if position is None else game.state_from_notation(position)
+        agent = build_agent(spec, seed=seed)
+        agent.new_game(game, player)
+        if memory_mb:
+            limit_memory(memory_mb)
+        conn.send(("ready", cpu_seconds(agent)))
+    except BaseException as error:  # an agent may raise anything, even SystemExit
+        _send_quietly(conn, _fault(error))
+        _close(agent)
+        return
+    try:
+        _serve(conn, agent, state)
+    finally:
+        _close(agent)
+
+
+def _serve(conn, agent, state) -> None:
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        command = message[0]
+        if command == "quit":
+            return
+        try:
+            if command == "play":
+                action = message[1]
+                agent.observe(state.clone(), action)
+                state.apply_action(action)
+            elif command == "go":
+                agent.arena_budget = message[1] if len(message) > 1 else None
+                choice = agent.choose_action(state.clone())
+                if isinstance(choice, bool) or not isinstance(choice, numbers.Integral):
+                    conn.send(("malformed", repr(choice)[:200], cpu_seconds(agent)))
+                else:
+                    conn.send(("action", int(choice), cpu_seconds(agent)))
+        except BaseException as error:
+            _send_quietly(conn, _fault(error))
+            return
+
+
+def _send_quietly(conn, message) -> None:
+    try:
+        conn.send(message)
+    except (OSError, ValueError):
+        pass
+
+
+def _close(agent) -> None:
+    close = getattr(agent, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception:
+            pass

@@ -1,0 +1,46 @@
+"""Any boomboard agent as an Expendibots course ``Player``.
+
+The course's referee imports a module and plays its ``Player`` class; this
+module is one, so our agents run unchanged under the course's own referee::
+
+    BOOMBOARD_AGENT=ai:game_time=45 python -m referee boomboard.arena.course_player other_player
+
+``BOOMBOARD_AGENT`` names the agent (any arena agent spec; default
+:data:`DEFAULT_AGENT`, the strongest setting sharing out 45 of the course's
+60 CPU seconds, the rest left for start-up), ``BOOMBOARD_SEED`` seeds it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..registry import load_game
+from .course import COLOURS
+from .specs import build_agent
+
+DEFAULT_AGENT = "ai:game_time=45"
+
+
+class Player:
+    """The course protocol: ``Player(colour)``, ``action()``, ``update(colour, action)``."""
+
+    def __init__(self, colour: str):
+        if colour not in COLOURS:
+            raise ValueError(f"colour must be 'white' or 'black'; got {colour!r}")
+        self.colour = colour
+        self.game = load_game("expendibots")
+        self.state = self.game.new_initial_state()
+        seed = os.environ.get("BOOMBOARD_SEED")
+        self.agent = build_agent(os.environ.get("BOOMBOARD_AGENT", DEFAULT_AGENT),
+                                 seed=int(seed) if seed else None)
+        self.agent.new_game(self.game, COLOURS.index(colour))
+
+    def action(self):
+        """This player's next action as the referee's tuple."""
+        return self.state.action_to_tuple(self.agent.choose_action(self.state.clone()))
+
+    def update(self, colour: str, action) -> None:
+        """``colour`` played ``action`` (a referee tuple); both players are told."""
+        action_id = self.state.tuple_to_action(action)
+        self.agent.observe(self.state.clone(), action_id)
+        self.state.apply_action(action_id)

@@ -1,0 +1,323 @@
+"""The boomboard text engine protocol, for every game (in the spirit of GTP and UCI).
+
+A program speaks it over standard input and output, one command per line.
+Every answer starts with ``=`` (success) or ``?`` (an error and why) and
+ends with an empty line, as in GTP; an answer can span several lines
+(``show``). Moves and positions are the game's own notation; a position
+that takes several lines (a Jump61 ``dump``) is written on one line with
+``|`` between its lines.
+
+==============================  ==================================================
+command                         answer
+==============================  ==================================================
+``protocol_version``            ``= 1``
+``name`` / ``version``          the engine's name / version
+``list_commands``               the commands, one per line
+``games``                       the games, separated by spaces
+``game NAME[(k=v,...)]``        chooses the game and variant; the start position
+``position start|NOTATION``     sets the position
+``play MOVE``                   plays a move for the side to move
+``go [time SECONDS]``           the engine's move for the side to move, played
+``undo``                        takes back the last move
+``legal``                       the legal moves, separated by ``;``
+``position?``                   the position's notation
+``show``                        the board, drawn in text
+``result``                      ``ongoing``, ``x wins: ...`` or ``tie: ...``
+``agent SPEC`` / ``seed N``     which boomboard agent answers ``go``; its seed
+``quit``                        ``= bye``, and the program ends
+==============================  ==================================================
+
+:func:`serve` is the engine side (``boomboard engine``: our agents, driven by
+any tool); :class:`EngineAgent` is the other side (``engine:COMMAND`` in the
+arena: any program that speaks the protocol, in any language, plays).
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+from typing import IO
+
+from ..agents import Agent
+from ..core.errors import BoomboardError, ParameterError
+from ..core.game import Game
+from ..core.state import State
+from ..registry import game_names, load_game
+
+PROTOCOL_VERSION = "1"
+COMMANDS = ("protocol_version", "name", "version", "list_commands", "games", "game", "position", "play", "go",
+            "undo", "legal", "position?", "show", "result", "agent", "seed", "quit")
+
+
+def to_line(notation: str) -> str:
+    return " | ".join(notation.splitlines()) if "\n" in notation else notation
+
+
+def from_line(text: str) -> str:
+    return "\n".join(part.strip() for part in text.split("|")) if "|" in text else text
+
+
+class EngineSession:
+    """The engine side's state: a game, a position, and the agent that answers ``go``."""
+
+    def __init__(self, agent_spec: str = "ai", seed: int | None = None):
+        self.agent_spec, self.seed = agent_spec, seed
+        self.game: Game = load_game("kaboom")
+        self.state: State = self.game.new_initial_state()
+        self.agent: Agent | None = None
+
+    def handle(self, line: str) -> tuple[bool, str]:
+        """``(ok, text)`` for one command line; ``text`` may span several lines."""
+        words = line.strip().split(None, 1)
+        command, argument = words[0].lower(), (words[1].strip() if len(words) > 1 else "")
+        method = getattr(self, "do_" + command.replace("?", "_query"), None)
+        if method is None:
+            return False, f"unknown command {command!r}; list_commands lists them"
+        try:
+            return True, method(argument)
+        except BoomboardError as error:
+            return False, str(error)
+
+    def do_protocol_version(self, _: str) -> str:
+        return PROTOCOL_VERSION
+
+    def do_name(self, _: str) -> str:
+        return "boomboard"
+
+    def do_version(self, _: str) -> str:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("boomboard")
+        except PackageNotFoundError:
+            return "unknown"
+
+    def do_list_commands(self, _: str) -> str:
+        return "\n".join(COMMANDS)
+
+    def do_games(self, _: str) -> str:
+        return " ".join(game_names())
+
+    def do_game(self, argument: str) -> str:
+        if not argument:
+            raise ParameterError("game needs a name, e.g. 'game kaboom(rows=5)'")
+        self.game = load_game(argument)
+        self.state = self.game.new_initial_state()
+        self.agent = None
+        self._ready_agent()  # load and warm up the agent now, not on the clock of the first go
+        return str(self.game)
+
+    def do_position(self, argument: str) -> str:
+        if not argument:
+            raise ParameterError("position needs 'start' or a position in the game's notation")
+        if argument.lower() == "start":
+            self.state = self.game.new_initial_state()
+        else:
+            self.state = self.game.state_from_notation(from_line(argument))
+        return ""
+
+    def do_position_query(self, _: str) -> str:
+        return to_line(self.state.to_notation())
+
+    def do_play(self, argument: str) -> str:
+        self.state.play(argument)
+        return ""
+
+    def do_undo(self, _: str) -> str:
+        self.state.undo(1)
+        return ""
+
+    def do_legal(self, _: str) -> str:
+        return "; ".join(self.state.action_to_string(a) for a in self.state.legal_actions())
+
+    def do_show(self, _: str) -> str:
+        # no empty line inside an answer: an empty line ends it
+        return "\n" + "\n".join(line for line in str(self.state).splitlines() if line.strip())
+
+    def do_result(self, _: str) -> str:
+        outcome = self.state.outcome()
+        return "ongoing" if outcome is None else outcome.describe(self.game.player_names).lower()
+
+    def do_agent(self, argument: str) -> str:
+        from .specs import check_spec
+
+        check_spec(argument)
+        previous = self.agent_spec, self.agent
+        self.agent_spec, self.agent = argument, None
+        try:
+            self._ready_agent()
+        except BoomboardError:
+            self.agent_spec, self.agent = previous
+            raise
+        return argument
+
+    def do_seed(self, argument: str) -> str:
+        try:
+            self.seed = int(argument)
+        except ValueError:
+            raise ParameterError(f"seed needs an integer; got {argument!r}") from None
+        self.agent = None
+        self._ready_agent()
+        return argument
+
+    def _ready_agent(self) -> None:
+        from .specs import build_agent
+
+        if self.agent is None:
+            self.agent = build_agent(self.agent_spec, seed=self.seed)
+            self.agent.new_game(self.game, self.state.player_to_move())
+
+    def do_quit(self, _: str) -> str:
+        return "bye"
+
+    def do_go(self, argument: str) -> str:
+        if self.state.is_terminal():
+            raise ParameterError(f"the game is over ({self.do_result('')}); no move to make")
+        seconds = _parse_go(argument)
+        self._ready_agent()
+        target = getattr(self.agent, "delegate", None) or self.agent
+        if seconds is not None and hasattr(target, "move_time"):
+            target.move_time = seconds
+        action = self.agent.choose_action(self.state.clone())
+        move = self.state.action_to_string(action)
+        self.state.apply_action(action)
+        return move
+
+
+def _parse_go(argument: str) -> float | None:
+    words = argument.split()
+    if not words:
+        return None
+    if len(words) == 2 and words[0].lower() == "time":
+        try:
+            seconds = float(words[1])
+        except ValueError:
+            seconds = -1.0
+        if seconds > 0:
+            return seconds
+    raise ParameterError(f"expected 'go' or 'go time SECONDS'; got 'go {argument}'")
+
+
+def serve(stdin: IO[str], stdout: IO[str], agent_spec: str = "ai", seed: int | None = None) -> None:
+    """Answer commands from ``stdin`` until ``quit`` or the end of input."""
+    session = EngineSession(agent_spec, seed)
+    for line in stdin:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        ok, text = session.handle(line)
+        stdout.write(("= " if ok else "? ") + text + "\n\n" if text else ("=\n\n" if ok else "?\n\n"))
+        stdout.flush()
+        if ok and line.strip().lower() == "quit":
+            return
+
+
+class EngineError(RuntimeError):
+    """An external engine answered with an error, or stopped answering."""
+
+
+class EngineAgent(Agent):
+    """An external program speaking the protocol, as an agent: ``engine:COMMAND``.
+
+    The program is started in the agent's process at each new game and sent
+    ``game``, ``seed`` and ``position``; each action played is sent as
+    ``play``, and ``go`` asks for a move (``go time SECONDS`` under an arena
+    CPU budget; ``go`` plays it on the engine's board, so it is not sent back).
+    """
+
+    name = "engine"
+
+    def __init__(self, command: str, seed: int | None = None):
+        super().__init__(seed)
+        self.command = shlex.split(command)
+        self.process: subprocess.Popen | None = None
+        self._played_by_go: int | None = None
+        self._synced = False
+
+    def new_game(self, game: Game, player: int) -> None:
+        super().new_game(game, player)
+        self.close()
+        try:
+            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                            bufsize=1)
+        except OSError as problem:
+            raise EngineError(f"cannot start the engine {shlex.join(self.command)!r}: {problem}") from None
+        self._synced, self._played_by_go = False, None
+        self.ask(f"game {game}")
+        if self.seed is not None:
+            self.ask(f"seed {self.seed}")
+
+    def _sync(self, state: State) -> None:
+        """Send the game's first position and moves so far, once (the arena may
+        start from a position of its own)."""
+        if self._synced:
+            return
+        self._synced = True
+        first = state.first_state()
+        if first != state.game.new_initial_state():
+            self.ask(f"position {to_line(first.to_notation())}")
+        for word in state.history_strings():
+            self.ask(f"play {word}")
+
+    def ask(self, command: str) -> str:
+        if self.process is None or self.process.poll() is not None:
+            raise EngineError(f"the engine is not running (exit code {self.process and self.process.returncode})")
+        try:
+            self.process.stdin.write(command + "\n")
+            self.process.stdin.flush()
+            lines = []
+            while True:
+                line = self.process.stdout.readline()
+                if not line:
+                    raise EngineError(f"the engine ended while answering {command!r}")
+                if not line.strip():
+                    break
+                lines.append(line.rstrip("\n"))
+        except BrokenPipeError:
+            raise EngineError(f"the engine ended before {command!r}") from None
+        if not lines or lines[0][:1] not in "=?":
+            raise EngineError(f"the engine answered {command!r} with {lines!r}; expected '= ...' or '? ...'")
+        text = "\n".join(lines)[1:].strip()
+        if lines[0].startswith("?"):
+            raise EngineError(f"the engine refused {command!r}: {text}")
+        return text
+
+    def observe(self, state: State, action: int) -> None:
+        if self._played_by_go == action:
+            self._played_by_go = None
+            return
+        self._sync(state)
+        self.ask(f"play {state.action_to_string(action)}")
+
+    def choose_action(self, state: State) -> int:
+        self._sync(state)
+        budget = getattr(self, "arena_budget", None)
+        # a little under the arena's budget: the engine's clock and ours differ
+        move = self.ask("go" if budget is None else f"go time {max(budget * 0.8, 0.001):.3f}")
+        action = state.string_to_action(move)
+        self._played_by_go = action
+        return action
+
+    def extra_cpu_seconds(self) -> float:
+        """The engine process's CPU time (Linux), counted as the agent's."""
+        if self.process is None:
+            return 0.0
+        try:
+            import os
+
+            with open(f"/proc/{self.process.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    def close(self) -> None:
+        if self.process is not None:
+            if self.process.poll() is None:
+                try:
+                    self.process.stdin.write("quit\n")
+                    self.process.stdin.flush()
+                    self.process.wait(timeout=2)
+                except (OSError, subprocess.TimeoutExpired):
+                    self.process.kill()
+                    self.process.wait()
+            self.process = None

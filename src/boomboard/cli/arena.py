@@ -1,0 +1,352 @@
+"""Arena commands: ``match``, ``tournament``, ``resume``, ``games list/show/export``
+and ``replay``; the protocol commands live in :mod:`boomboard.cli.protocols`."""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..arena.ratings import elo_estimate, parse_sprt
+from ..arena.referee import Limits
+from ..arena.store import Store, open_store
+from ..arena.tournament import (SlotResult, create_tournament, match_counts, match_pairs, run_tournament,
+                                 sprt_of)
+from ..core.errors import ParameterError
+from ..registry import load_game
+from .render import render_board
+
+console = Console(highlight=False)
+
+DB_HELP = "Arena database (default: arena.sqlite3 in the user's data directory)."
+
+
+def _limits(move_time, game_time, move_wall, game_wall, memory, course_limits) -> Limits:
+    if course_limits:
+        game_time = 60.0 if game_time is None else game_time
+        memory = 100.0 if memory is None else memory
+    for name, value in (("--move-time", move_time), ("--game-time", game_time), ("--move-wall", move_wall),
+                        ("--game-wall", game_wall), ("--memory", memory)):
+        if value is not None and value <= 0:
+            raise ParameterError(f"{name} must be positive; got {value}")
+    return Limits(move_time, game_time, move_wall, game_wall, memory)
+
+
+def _check_backend(backend: str) -> None:
+    """Refuse a backend that cannot run before any tournament is stored."""
+    if backend not in ("local", "ray"):
+        raise ParameterError(f"unknown backend {backend!r}; expected local or ray")
+    if backend == "ray":
+        from ..arena.ray_backend import import_ray
+
+        import_ray()
+
+
+def _workers(workers: Optional[int]) -> int:
+    if workers is None:
+        return os.cpu_count() or 1
+    if workers < 1:
+        raise ParameterError(f"--workers must be at least 1; got {workers}")
+    return workers
+
+
+def _run_with_progress(store: Store, tournament_id: int, workers: int, backend: str, ray_address: Optional[str]):
+    record = store.tournament(tournament_id)
+    tally = {agent: [0, 0, 0] for agent in record.players}
+    for _, first, second, winner in store.slot_results(tournament_id):
+        _count(tally, first, second, winner)
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn()]
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task(_score_text(record, tally), total=record.slots, completed=record.played,
+                                 rate="")
+        played_here = [0]
+
+        def on_result(result: SlotResult) -> None:
+            _count(tally, result.first, result.second, result.winner)
+            played_here[0] += 1
+            elapsed = progress.tasks[0].elapsed or 1e-9
+            progress.update(task, advance=1, description=_score_text(record, tally),
+                            rate=f"{played_here[0] / elapsed:.2f} games/s")
+
+        try:
+            decision = run_tournament(store, tournament_id, workers, backend, ray_address, on_result)
+        except KeyboardInterrupt:
+            progress.stop()
+            console.print(f"stopped; {store.tournament(tournament_id).played} of {record.slots} games are "
+                          f"recorded; continue with: boomboard resume {tournament_id} --db {store.path}",
+                          markup=False)
+            raise  # main() ends with 'stopped.' and exit code 130
+    return decision
+
+
+def _count(tally, first, second, winner) -> None:
+    for side, agent in enumerate((first, second)):
+        tally.setdefault(agent, [0, 0, 0])[1 if winner is None else (0 if winner == side else 2)] += 1
+
+
+def _score_text(record, tally) -> str:
+    if record.kind == "match":
+        a, b = record.players
+        wins, ties, losses = tally[a]
+        return f"{a} {wins + ties / 2:g} - {losses + ties / 2:g} {b}"
+    leader = max(tally.items(), key=lambda item: (item[1][0] + item[1][1] / 2, item[0]))
+    return f"leader {leader[0]} ({leader[1][0] + leader[1][1] / 2:g})"
+
+
+def _report(store: Store, tournament_id: int, decision: Optional[str], chart: Optional[Path]) -> None:
+    record = store.tournament(tournament_id)
+    table = Table(title=f"tournament {tournament_id}: {record.kind} of {record.game}, "
+                        f"{record.played}/{record.slots} games")
+    for column in ("agent", "games", "wins", "ties", "losses", "score", "Elo (95%)"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    standings = store.standings(tournament_id)
+    for s in standings:
+        elo = "n/a" if s.games == 0 else _elo_text(s.elo, s.elo_error)
+        table.add_row(s.agent, str(s.games), str(s.wins), str(s.ties), str(s.losses), f"{s.score:g}", elo)
+    console.print(table)
+    if record.kind == "match":
+        wins, ties, losses = match_counts(store, tournament_id)
+        estimate = elo_estimate(wins, ties, losses)
+        console.print(f"{record.players[0]} vs {record.players[1]}: +{wins} ={ties} -{losses}, "
+                      f"Elo difference {estimate.describe()}", markup=False)
+        sprt = sprt_of(record.settings)
+        if sprt is not None:
+            pairs = match_pairs(store, tournament_id)
+            llr = sprt.llr_pentanomial(pairs)
+            verdict = {"H1": f"H1 accepted: {record.players[0]} is stronger (elo >= {sprt.elo1:g})",
+                       "H0": f"H0 accepted: {record.players[0]} is not stronger than elo {sprt.elo0:g}",
+                       None: "no decision yet"}[decision if decision else sprt.decide(llr)]
+            console.print(f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}] alpha={sprt.alpha:g} beta={sprt.beta:g}: "
+                          f"pentanomial {pairs}, LLR {llr:.2f} "
+                          f"(bounds {sprt.lower_bound:.2f}, {sprt.upper_bound:.2f}); {verdict}",
+                          markup=False)
+    if chart is not None:
+        from ..arena.chart import rating_chart
+
+        console.print(f"rating chart: {rating_chart(standings, chart)}")
+
+
+def _elo_text(elo: float, error: float) -> str:
+    if math.isinf(elo):
+        return "+inf" if elo > 0 else "-inf"
+    return f"{elo:+.0f} +/- {'inf' if math.isinf(error) else f'{error:.0f}'}"
+
+
+_GAMES_OPT = typer.Option(10, "--games", "-n", help="Games per pairing (colours alternate); with --sprt, the most.")
+_MOVE_TIME = typer.Option(None, "--move-time", help="CPU seconds per action (over it: the game is lost).")
+_GAME_TIME = typer.Option(None, "--game-time", help="CPU seconds per agent for the whole game.")
+_MOVE_WALL = typer.Option(None, "--move-wall", help="Wall-clock seconds per action (default: 3x the CPU budget + 2 s).")
+_GAME_WALL = typer.Option(None, "--game-wall", help="Wall-clock seconds per agent for the whole game.")
+_MEMORY = typer.Option(None, "--memory", help="Megabytes each agent may allocate while it plays.")
+_COURSE = typer.Option(False, "--course-limits", help="The Expendibots course's limits: 60 s CPU and 100 MB per game.")
+_WORKERS = typer.Option(None, "--workers", "-j", help="Games played at once (default: the number of cores).")
+_SEED = typer.Option(1, "--seed", help="Seeds every agent's randomness (game by game).")
+_DB = typer.Option(None, "--db", help=DB_HELP)
+_CHART = typer.Option(None, "--chart", help="Save a rating chart (PNG) here.")
+_BACKEND = typer.Option("local", "--backend", help="local (processes on this machine) or ray.")
+_RAY_ADDRESS = typer.Option(None, "--ray-address", help="Address of a running Ray cluster (with --backend ray).")
+
+
+def match(
+    game: str = typer.Argument(..., help="Game name, or name(key=value,...)."),
+    first: str = typer.Argument(..., help="Agent spec A (random, ai:time=0.1, engine:CMD, course:PATH, python:PATH)."),
+    second: str = typer.Argument(..., help="Agent spec B."),
+    games: int = _GAMES_OPT, move_time: Optional[float] = _MOVE_TIME, game_time: Optional[float] = _GAME_TIME,
+    move_wall: Optional[float] = _MOVE_WALL, game_wall: Optional[float] = _GAME_WALL,
+    memory: Optional[float] = _MEMORY, course_limits: bool = _COURSE, workers: Optional[int] = _WORKERS,
+    seed: int = _SEED,
+    sprt: Optional[str] = typer.Option(None, "--sprt", help="Run an SPRT 'elo0,elo1[,alpha,beta]' (is A stronger than B?)."),
+    db: Optional[Path] = _DB, chart: Optional[Path] = _CHART, backend: str = _BACKEND,
+    ray_address: Optional[str] = _RAY_ADDRESS,
+) -> None:
+    """Play A against B, colours alternating: score, Elo difference, optional SPRT."""
+    _check_backend(backend)
+    store = open_store(db)
+    limits = _limits(move_time, game_time, move_wall, game_wall, memory, course_limits)
+    test = parse_sprt(sprt) if sprt else None
+    tournament_id = create_tournament(store, game, [first, second], "match", games, limits, seed, test)
+    console.print(f"match {tournament_id}: {first} vs {second} in {load_game(game)}, up to {games} games "
+                  f"(database {store.path})", markup=False)
+    decision = _run_with_progress(store, tournament_id, _workers(workers), backend, ray_address)
+    _report(store, tournament_id, decision, chart)
+
+
+def tournament(
+    game: str = typer.Argument(..., help="Game name, or name(key=value,...)."),
+    agents: List[str] = typer.Argument(..., help="Two or more agent specs."),
+    games: int = _GAMES_OPT,
+    gauntlet: bool = typer.Option(False, "--gauntlet", help="The first agent plays each other one (default: round robin)."),
+    move_time: Optional[float] = _MOVE_TIME, game_time: Optional[float] = _GAME_TIME,
+    move_wall: Optional[float] = _MOVE_WALL, game_wall: Optional[float] = _GAME_WALL,
+    memory: Optional[float] = _MEMORY, course_limits: bool = _COURSE, workers: Optional[int] = _WORKERS,
+    seed: int = _SEED, db: Optional[Path] = _DB, chart: Optional[Path] = _CHART, backend: str = _BACKEND,
+    ray_address: Optional[str] = _RAY_ADDRESS,
+) -> None:
+    """A round robin (or gauntlet) between agents: standings with Elo and 95% intervals."""
+    _check_backend(backend)
+    store = open_store(db)
+    limits = _limits(move_time, game_time, move_wall, game_wall, memory, course_limits)
+    kind = "gauntlet" if gauntlet else "round-robin"
+    tournament_id = create_tournament(store, game, list(agents), kind, games, limits, seed)
+    console.print(f"tournament {tournament_id}: {kind} of {len(agents)} agents in {load_game(game)} "
+                  f"(database {store.path})", markup=False)
+    decision = _run_with_progress(store, tournament_id, _workers(workers), backend, ray_address)
+    _report(store, tournament_id, decision, chart)
+
+
+def resume(
+    tournament_id: int = typer.Argument(..., help="The tournament (or match) to finish."),
+    workers: Optional[int] = _WORKERS, db: Optional[Path] = _DB, chart: Optional[Path] = _CHART,
+    backend: str = _BACKEND, ray_address: Optional[str] = _RAY_ADDRESS,
+) -> None:
+    """Finish a stopped tournament: plays exactly the games still missing."""
+    _check_backend(backend)
+    store = open_store(db)
+    record = store.tournament(tournament_id)
+    console.print(f"resuming {record.kind} {tournament_id}: {record.played} of {record.slots} games recorded",
+                  markup=False)
+    decision = _run_with_progress(store, tournament_id, _workers(workers), backend, ray_address)
+    _report(store, tournament_id, decision, chart)
+
+
+def standings(tournament_id: int = typer.Argument(...), db: Optional[Path] = _DB,
+              chart: Optional[Path] = _CHART) -> None:
+    """Show a tournament's standings (and save its rating chart)."""
+    _report(open_store(db), tournament_id, None, chart)
+
+
+games_app = typer.Typer(help="The games and their parameters; list, show and export read the arena's recorded games.",
+                        no_args_is_help=False, add_completion=False)
+
+
+@games_app.command("list")
+def games_list(limit: int = typer.Option(20, help="How many (newest first)."),
+               tournament: Optional[int] = typer.Option(None, help="Only this tournament's games."),
+               db: Optional[Path] = _DB) -> None:
+    """List recorded games, newest first."""
+    store = open_store(db)
+    table = Table(title=f"games in {store.path}")
+    for column in ("id", "tournament", "game", "first", "second", "plies", "result", "status"):
+        table.add_column(column)
+    for record in store.games(limit=limit, tournament_id=tournament):
+        names = load_game(record.game).player_names
+        result = "tie" if record.winner is None else f"{names[record.winner]} wins"
+        if record.status != "done":
+            result = "-"
+        table.add_row(str(record.id), str(record.tournament_id or "-"), record.game, record.players[0],
+                      record.players[1], str(len(record.actions)), result, record.status)
+    console.print(table)
+
+
+@games_app.command("show")
+def games_show(game_id: int = typer.Argument(...), db: Optional[Path] = _DB) -> None:
+    """Show one game: agents, settings, every action with its time, result and reason."""
+    record = open_store(db).game(game_id)
+    game = load_game(record.game)
+    state = game.new_initial_state()
+    console.print(f"game {record.id} ({record.game}), {record.status}, started {record.started}", markup=False)
+    for player, spec in enumerate(record.players):
+        console.print(f"  {game.player_names[player]}: {spec}", markup=False)
+    console.print(f"  settings: {record.settings}", markup=False)
+    for ply, (action, seconds) in enumerate(zip(record.actions, record.times)):
+        mover = game.player_names[state.current_player()]
+        cpu = record.cpu[ply] if ply < len(record.cpu) and record.cpu[ply] is not None else None
+        cpu_text = "" if cpu is None else f" ({cpu:.3f} s CPU)"
+        console.print(f"{ply + 1:4d}. {mover:6s} {state.action_to_string(action):28s} {seconds:8.3f} s{cpu_text}",
+                      markup=False)
+        state.apply_action(action)
+    console.print(f"result: {'tie' if record.winner is None else game.player_names[record.winner] + ' wins'}"
+                  f" ({record.reason})", markup=False)
+
+
+@games_app.command("export")
+def games_export(output: Optional[Path] = typer.Option(None, "--output", "-o", help="File (default: standard output)."),
+                 tournament: Optional[int] = typer.Option(None, help="Only this tournament's games."),
+                 db: Optional[Path] = _DB) -> None:
+    """Write games as JSON lines (one game record per line), oldest first."""
+    store = open_store(db)
+    records, offset = [], 0
+    while True:
+        page = store.games(limit=500, offset=offset, tournament_id=tournament)
+        records += page
+        offset += len(page)
+        if len(page) < 500:
+            break
+    lines = "".join(record.to_json() + "\n" for record in reversed(records))
+    if output is None:
+        sys.stdout.write(lines)
+    else:
+        output.write_text(lines)
+        console.print(f"{len(records)} games written to {output}")
+
+
+def replay(game_id: int = typer.Argument(...), db: Optional[Path] = _DB,
+           all_plies: bool = typer.Option(False, "--all", help="Print every position, no stepping.")) -> None:
+    """Step through a recorded game: Enter or n next, p previous, a number jumps there, q quits."""
+    record = open_store(db).game(game_id)
+    game = load_game(record.game)
+    states = [game.new_initial_state()]
+    for action in record.actions:
+        states.append(states[-1].child(action))
+    ply = 0
+    while True:
+        state = states[ply]
+        heading = f"game {record.id}: {record.players[0]} vs {record.players[1]}, ply {ply}/{len(record.actions)}"
+        if ply:
+            mover = game.player_names[states[ply - 1].current_player()]
+            heading += f", {mover} played {states[ply - 1].action_to_string(record.actions[ply - 1])}"
+        console.print(heading, markup=False)
+        console.print(render_board(state.board_view(), game.player_names))
+        if ply == len(record.actions):
+            console.print(f"result: {record.reason or record.status}", markup=False)
+        if all_plies:
+            if ply == len(record.actions):
+                return
+            ply += 1
+            continue
+        try:
+            answer = console.input("[dim](n)ext, (p)revious, number, (q)uit> [/dim]").strip().lower()
+        except EOFError:
+            return
+        if answer in ("q", "quit"):
+            return
+        if answer in ("", "n"):
+            ply = min(ply + 1, len(record.actions))
+        elif answer == "p":
+            ply = max(ply - 1, 0)
+        elif answer.isdigit():
+            ply = min(int(answer), len(record.actions))
+        else:
+            console.print("type n, p, a ply number or q", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the arena's commands to the ``boomboard`` app.
+
+    ``boomboard games`` keeps listing the game catalog when given no
+    subcommand; ``games list/show/export`` read the arena's records.
+    """
+    for command in (match, tournament, resume, standings, replay):
+        app.command()(command)
+    catalog = next((c for c in app.registered_commands if (c.name or c.callback.__name__) == "games"), None)
+    if catalog is not None:
+        app.registered_commands.remove(catalog)
+
+        @games_app.callback(invoke_without_command=True)
+        def games_root(ctx: typer.Context) -> None:
+            """The games and their parameters; subcommands read the arena's records."""
+            if ctx.invoked_subcommand is None:
+                catalog.callback()
+
+    app.add_typer(games_app, name="games")
+    from . import protocols
+
+    protocols.register(app)
