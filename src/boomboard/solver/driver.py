@@ -1,0 +1,290 @@
+"""Solving a game: enumerate, index, retrograde, write; resumable.
+
+:func:`solve` runs the passes of :mod:`boomboard.solver.graph` and writes the
+table :mod:`boomboard.solver.table` reads. Work in progress lives in
+``VARIANT.work/`` beside the table's folder:
+
+* the enumeration writes each breadth-first level to its own file
+  (``level-00012.npy``, written to a temporary name and renamed) and then
+  ``progress.json``, so a killed solve resumes at the last finished level;
+* the sorted index (``keys.npy``) is written the same way, once;
+* the retrograde pass runs in memory (seconds to minutes) and, if killed,
+  starts again from the index;
+* the finished table is renamed into place in one step, so a table folder
+  is always complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.text import Text
+
+from ..core.errors import BoomboardError
+from ..core.game import Game
+from ..core.state import State
+from ..search import kernels
+from . import graph
+from .codec import OUTSIDE, codec_spec, count_expendibots_placements, encode, expendibots_placements
+from .table import FORMAT, VALUE_NAMES, Table, table_dir, unpack
+
+CHUNK = 1 << 16  # positions per compiled call between progress updates
+
+
+class SolveError(BoomboardError):
+    """A solve could not be done as asked."""
+
+
+def variant_name(game: Game, tokens: int = 0, root: State | None = None) -> str:
+    """The table folder's name: ``start``, ``endgame-T`` or ``from-<hash of the position>``."""
+    if root is not None:
+        digest = hashlib.sha1(root.to_notation().encode()).hexdigest()[:12]
+        return f"from-{digest}"
+    if kernels.rules_id(game) == kernels.EXPENDIBOTS:
+        return f"endgame-{tokens}"
+    return "start"
+
+
+class _Rate(ProgressColumn):
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.0f} positions/s", style="progress.data.speed")
+
+
+class _Count(ProgressColumn):
+    def render(self, task) -> Text:
+        total = "" if task.total is None else f"/{int(task.total):,}"
+        return Text(f"{int(task.completed):,}{total}", style="progress.download")
+
+
+def _progress(enabled: bool) -> Progress:
+    return Progress(TextColumn("{task.description:<22}"), BarColumn(), _Count(), _Rate(), TimeElapsedColumn(),
+                    TimeRemainingColumn(), disable=not enabled, transient=False)
+
+
+def _save_atomic(path: Path, array: np.ndarray) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "wb") as handle:
+        np.save(handle, array)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def _write_json_atomic(path: Path, record: dict) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(record, indent=1))
+    os.replace(temporary, path)
+
+
+class _Solver:
+    def __init__(self, game: Game, db, tokens: int, root: State | None, progress: bool,
+                 interrupt: Callable[[str, int], None] | None):
+        self.game, self.tokens, self.root = game, tokens, root
+        self.variant = variant_name(game, tokens, root)
+        self.folder = table_dir(game, self.variant, db)
+        self.work = self.folder.with_name(self.folder.name + ".work")
+        self.spec = codec_spec(game, tokens)
+        self.rules = kernels.rules_id(game)
+        self.params = game.params_array
+        self.s = game.initial_array().copy()
+        self.child = self.s.copy()
+        self.actions = np.empty(game.num_distinct_actions(), dtype=np.int32)
+        self.show = progress
+        self.interrupt = interrupt
+        self.timings: dict[str, float] = {}
+
+    # -- phase 1: the positions ------------------------------------------------------
+    def start_keys(self) -> np.ndarray:
+        if self.root is not None:
+            array = self.root.array
+        elif self.rules == kernels.EXPENDIBOTS:
+            keys = np.empty(count_expendibots_placements(self.tokens), dtype=np.uint64)
+            n = expendibots_placements(self.spec, keys)
+            return np.unique(keys[:n])
+        else:
+            array = self.game.initial_array()
+        key = encode(self.spec, array, self.params)
+        return np.empty(0, np.uint64) if key == OUTSIDE else np.array([key], dtype=np.uint64)
+
+    def progress_record(self) -> dict:
+        path = self.work / "progress.json"
+        return json.loads(path.read_text()) if path.is_file() else {"phase": "enumerate", "levels": 0}
+
+    def enumerate(self) -> np.ndarray:
+        record = self.progress_record()
+        if record["phase"] == "sorted":
+            return np.load(self.work / "keys.npy")
+        began = time.perf_counter()
+        levels = [np.load(self.work / f"level-{i:05d}.npy") for i in range(record["levels"])]
+        if not levels:
+            levels = [self.start_keys()]
+            self.finish_level(levels, 0)
+        count = sum(len(level) for level in levels)
+        table = np.full(graph.table_size(2 * count), OUTSIDE, dtype=np.uint64)
+        for level in levels:
+            graph.set_insert_all(table, level)
+        worst = self.actions.shape[0]
+        out = np.empty(max(1 << 20, 4 * worst), dtype=np.uint64)
+        with _progress(self.show) as bar:
+            task = bar.add_task("enumerating positions", total=None, completed=count)
+            while len(levels[-1]):
+                frontier, found, start = levels[-1], [], 0
+                while start < len(frontier):
+                    room = table.shape[0] // 2 - count
+                    if room < worst:
+                        table = self.grown(table, levels + found)
+                        room = table.shape[0] // 2 - count
+                    start, written = graph.expand(self.spec, self.rules, self.params, self.s, self.child,
+                                                  self.actions, frontier, start, table, room, out)
+                    found.append(out[:written].copy())
+                    count += written
+                    bar.update(task, completed=count)
+                levels.append(np.concatenate(found) if found else np.empty(0, np.uint64))
+                self.finish_level(levels, len(levels) - 1)
+        del table
+        keys = np.concatenate(levels)
+        keys.sort()
+        _save_atomic(self.work / "keys.npy", keys)
+        _write_json_atomic(self.work / "progress.json", {"phase": "sorted", "levels": len(levels)})
+        for i in range(len(levels)):
+            (self.work / f"level-{i:05d}.npy").unlink(missing_ok=True)
+        self.timings["enumerate"] = time.perf_counter() - began
+        return keys
+
+    def finish_level(self, levels: list[np.ndarray], index: int) -> None:
+        _save_atomic(self.work / f"level-{index:05d}.npy", levels[index])
+        _write_json_atomic(self.work / "progress.json", {"phase": "enumerate", "levels": index + 1})
+        if self.interrupt is not None:
+            self.interrupt("level", index)
+
+    @staticmethod
+    def grown(table: np.ndarray, parts: list[np.ndarray]) -> np.ndarray:
+        bigger = np.full(table.shape[0] * 2, OUTSIDE, dtype=np.uint64)
+        for part in parts:
+            graph.set_insert_all(bigger, part)
+        return bigger
+
+    # -- phase 2: the values ---------------------------------------------------------
+    def retrograde(self, keys: np.ndarray) -> np.ndarray:
+        n = len(keys)
+        if n >= 2**31 - 1:
+            raise SolveError(f"{n:,} positions: more than this solver's 32-bit edge lists hold")
+        began = time.perf_counter()
+        table_keys = np.full(graph.table_size(n), OUTSIDE, dtype=np.uint64)
+        table_index = np.empty(table_keys.shape[0], dtype=np.int32)
+        graph.build_index(keys, table_keys, table_index)
+        indegree = np.zeros(n, dtype=np.int64)
+        remaining = np.zeros(n, dtype=np.int32)
+        seed = np.zeros(n, dtype=np.uint8)
+        work = (self.spec, self.rules, self.params, self.s, self.child, self.actions, keys, table_keys, table_index)
+        with _progress(self.show) as bar:
+            task = bar.add_task("counting moves", total=n)
+            for lo in range(0, n, CHUNK):
+                hi = min(n, lo + CHUNK)
+                if graph.count_children(*work, lo, hi, indegree, remaining, seed):
+                    raise SolveError("a child position is missing from the index: the enumeration is incomplete")
+                bar.update(task, completed=hi)
+            offsets = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(indegree, out=offsets[1:])
+            del indegree
+            fill = offsets[:-1].copy()
+            parents = np.empty(int(offsets[-1]), dtype=np.int32)
+            task = bar.add_task("linking parents", total=n)
+            for lo in range(0, n, CHUNK):
+                hi = min(n, lo + CHUNK)
+                graph.fill_parents(*work, lo, hi, fill, parents)
+                bar.update(task, completed=hi)
+            del fill, table_keys, table_index, work
+            value = np.full(n, graph.UNKNOWN, dtype=np.uint8)
+            remoteness = np.zeros(n, dtype=np.uint16)
+            queue = np.empty(n, dtype=np.int32)
+            task = bar.add_task("retrograde analysis", total=n)
+            tail = graph.seed_wins_and_losses(remaining, seed, value, remoteness, queue)
+            head = 0
+            for phase in ("wins and losses", "ties"):
+                if phase == "ties":
+                    tail = graph.seed_ties(seed, value, remoteness, queue, tail)
+                while head < tail:
+                    head, tail = graph.propagate(offsets, parents, remaining, value, remoteness, queue, head,
+                                                 tail, head + CHUNK)
+                    bar.update(task, completed=head)
+            bar.update(task, completed=n)
+        if n and remoteness.max() > graph.MAX_REMOTENESS:
+            raise SolveError(f"a remoteness of {remoteness.max()} does not fit the table's 14 bits")
+        entries = np.empty(n, dtype=np.uint16)
+        graph.pack(value, remoteness, entries)
+        self.timings["retrograde"] = time.perf_counter() - began
+        return entries
+
+    # -- writing -----------------------------------------------------------------------
+    def write(self, keys: np.ndarray, entries: np.ndarray, seconds: float) -> Table:
+        _save_atomic(self.work / "values.npy", entries)
+        counts = np.bincount(entries >> graph.VALUE_SHIFT, minlength=4)
+        start_state = self.root if self.root is not None else self.game.new_initial_state()
+        meta = {
+            "format": FORMAT,
+            "game": str(self.game),
+            "variant": self.variant,
+            "tokens": self.tokens,
+            "positions": int(len(keys)),
+            "values": {VALUE_NAMES[v]: int(counts[v]) for v in VALUE_NAMES},
+            "max_remoteness": int((entries & graph.MAX_REMOTENESS).max()) if len(keys) else 0,
+            "seconds": round(seconds, 3),
+            "phase_seconds": {k: round(v, 3) for k, v in self.timings.items()},
+            "bytes": int(len(keys)) * 10,
+            "root": None if self.root is None else self.root.to_notation(),
+        }
+        if self.rules != kernels.EXPENDIBOTS or self.root is not None:
+            key = np.uint64(encode(self.spec, start_state.array, self.params))
+            i = int(np.searchsorted(keys, key))
+            if i < len(keys) and keys[i] == key:
+                entry = unpack(int(entries[i]))
+                meta["start"] = {"value": entry.value, "remoteness": entry.remoteness}
+        (self.work / "progress.json").unlink(missing_ok=True)
+        _write_json_atomic(self.work / "meta.json", meta)
+        if self.folder.exists():
+            shutil.rmtree(self.folder)
+        os.replace(self.work, self.folder)
+        return Table(self.game, self.folder)
+
+    def run(self, force: bool) -> Table:
+        if force:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            shutil.rmtree(self.work, ignore_errors=True)
+        if (self.folder / "meta.json").is_file():
+            return Table(self.game, self.folder)
+        self.work.mkdir(parents=True, exist_ok=True)
+        began = time.perf_counter()
+        keys = self.enumerate()
+        self.timings.setdefault("enumerate", 0.0)
+        if self.interrupt is not None:
+            self.interrupt("sorted", 0)
+        entries = self.retrograde(keys)
+        return self.write(keys, entries, time.perf_counter() - began)
+
+
+def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: State | None = None,
+          force: bool = False, interrupt: Callable[[str, int], None] | None = None) -> Table:
+    """Solve ``game`` (every position reachable from its start; for
+    Expendibots, every position with at most ``tokens`` tokens; with
+    ``root``, every position reachable from that one) and return its table.
+
+    An existing complete table is returned as it is (``force`` solves again);
+    an interrupted solve resumes where it stopped. ``interrupt(phase, index)``
+    is called after each saved step (tests use it to stop a solve midway).
+    """
+    if root is not None:
+        if root.game != game:
+            raise SolveError(f"the root position belongs to {root.game}, not {game}")
+        if root.is_terminal():
+            raise SolveError("the root position is already finished; there is nothing to solve")
+    return _Solver(game, db, tokens, root, progress, interrupt).run(force)

@@ -1,0 +1,303 @@
+"""The solver's compiled passes over a game's position graph.
+
+Positions are the keys of :mod:`boomboard.solver.codec`; the rules come from
+:mod:`boomboard.search.kernels`, so every pass works for every game.
+
+1. :func:`expand`: breadth-first enumeration of the positions reachable from
+   a start set, deduplicated in an open-addressing hash set of keys.
+2. :func:`count_children` and :func:`fill_parents`: with the keys sorted and
+   indexed (:func:`build_index`), the edges, turned around: each position's
+   parents, as compressed sparse rows. A finished child is not a position of
+   the table; its result is folded into its parent at once (``seed``).
+3. :func:`seed_wins_and_losses`, :func:`propagate`, :func:`seed_ties`:
+   retrograde analysis, as in GAMESMAN's loopy solver and chess tablebases.
+   Solved positions wait in a first-in first-out queue, which keeps them in
+   order of remoteness: a position with a losing child wins, in one more
+   than the first (nearest) such child; a position whose children all win
+   loses, in one more than the last (farthest). Once no win or loss is left
+   to find, ties spread the same way from the positions next to a tied end
+   (a tie with the fewest moves to it). What is still unknown then is a
+   draw: neither player can force an end they prefer.
+
+Values are from the point of view of the player to move, coded in GAMESMAN's
+order of preference: ``LOSE < DRAW < TIE < WIN``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.layout import PLAYER, STATUS, STATUS_TIE, mix64
+from ..search.kernels import apply_action, legal_actions
+from .codec import OUTSIDE, decode, encode
+
+LOSE, DRAW, TIE, WIN = 0, 1, 2, 3
+UNKNOWN = 255
+VALUE_SHIFT = 14  # a stored entry: value << 14 | remoteness
+MAX_REMOTENESS = (1 << VALUE_SHIFT) - 1
+
+SEED_WIN = 1  # a move ends the game, won by the player making it
+SEED_TIE = 2  # a move ends the game in a tie
+
+
+@njit(cache=True)
+def terminal_value(s):
+    """The value of a finished position for the player to move in it."""
+    if s[STATUS] == STATUS_TIE:
+        return TIE
+    if s[STATUS] == 1 + s[PLAYER]:
+        return WIN
+    return LOSE
+
+
+# -- hash sets and indexes -------------------------------------------------------
+@njit(cache=True)
+def set_insert(table, key):
+    """Add ``key`` to the open-addressing set ``table`` (empty slots hold
+    ``OUTSIDE``; its size a power of two); whether it was new."""
+    mask = np.uint64(table.shape[0] - 1)
+    slot = mix64(key) & mask
+    while True:
+        found = table[slot]
+        if found == key:
+            return False
+        if found == OUTSIDE:
+            table[slot] = key
+            return True
+        slot = (slot + np.uint64(1)) & mask
+
+
+@njit(cache=True)
+def set_insert_all(table, keys):
+    added = 0
+    for key in keys:
+        added += set_insert(table, key)
+    return added
+
+
+@njit(cache=True)
+def build_index(keys, table_keys, table_index):
+    """Map each key to its place in the sorted ``keys``."""
+    mask = np.uint64(table_keys.shape[0] - 1)
+    for i in range(keys.shape[0]):
+        slot = mix64(keys[i]) & mask
+        while table_keys[slot] != OUTSIDE:
+            slot = (slot + np.uint64(1)) & mask
+        table_keys[slot] = keys[i]
+        table_index[slot] = i
+
+
+@njit(cache=True)
+def find(table_keys, table_index, key):
+    """The index of ``key``, or -1."""
+    mask = np.uint64(table_keys.shape[0] - 1)
+    slot = mix64(key) & mask
+    while True:
+        found = table_keys[slot]
+        if found == key:
+            return table_index[slot]
+        if found == OUTSIDE:
+            return -1
+        slot = (slot + np.uint64(1)) & mask
+
+
+def table_size(count: int) -> int:
+    """A power of two at least twice ``count`` (open addressing stays fast below half full)."""
+    size = 1 << 10
+    while size < 2 * count:
+        size <<= 1
+    return size
+
+
+# -- enumeration -------------------------------------------------------------------
+@njit(cache=True)
+def expand(spec, rules, params, s, child, actions, frontier, start, table, room, out):
+    """Expand ``frontier[start:]`` into ``out`` (the new keys, each once), until
+    done or fewer than one position's worth of ``room`` (new keys the set may
+    still take) or of ``out`` is left. Returns (next start, keys written)."""
+    written = 0
+    worst = actions.shape[0]
+    for i in range(start, frontier.shape[0]):
+        if room - written < worst or out.shape[0] - written < worst:
+            return i, written
+        decode(spec, frontier[i], params, s)
+        n = legal_actions(rules, s, params, actions)
+        for a in range(n):
+            child[:] = s
+            apply_action(rules, child, params, actions[a])
+            key = encode(spec, child, params)
+            if key != OUTSIDE and set_insert(table, key):
+                out[written] = key
+                written += 1
+    return frontier.shape[0], written
+
+
+# -- edges -----------------------------------------------------------------------
+@njit(cache=True)
+def count_children(spec, rules, params, s, child, actions, keys, table_keys, table_index, lo, hi,
+                   indegree, remaining, seed):
+    """For positions ``lo..hi-1``: count each child's parents, the moves not
+    yet known to lose, and what the moves that end the game give. Returns the
+    number of children missing from the index (0 unless the graph is broken)."""
+    missing = 0
+    for i in range(lo, hi):
+        decode(spec, keys[i], params, s)
+        n = legal_actions(rules, s, params, actions)
+        open_moves = 0
+        flags = 0
+        for a in range(n):
+            child[:] = s
+            apply_action(rules, child, params, actions[a])
+            if child[STATUS] != 0:
+                value = terminal_value(child)
+                if value == LOSE:
+                    flags |= SEED_WIN
+                elif value == TIE:
+                    flags |= SEED_TIE
+                    open_moves += 1
+                continue  # a move to a won end is a known loss: not open
+            j = find(table_keys, table_index, encode(spec, child, params))
+            if j < 0:
+                missing += 1
+                continue
+            indegree[j] += 1
+            open_moves += 1
+        remaining[i] = open_moves
+        seed[i] = flags
+    return missing
+
+
+@njit(cache=True)
+def fill_parents(spec, rules, params, s, child, actions, keys, table_keys, table_index, lo, hi, fill, parents):
+    """Write ``i`` into each child's parent list, for positions ``lo..hi-1``
+    (``fill[j]``: where the next parent of ``j`` goes)."""
+    for i in range(lo, hi):
+        decode(spec, keys[i], params, s)
+        n = legal_actions(rules, s, params, actions)
+        for a in range(n):
+            child[:] = s
+            apply_action(rules, child, params, actions[a])
+            if child[STATUS] != 0:
+                continue
+            j = find(table_keys, table_index, encode(spec, child, params))
+            if j >= 0:
+                parents[fill[j]] = i
+                fill[j] += 1
+
+
+# -- retrograde analysis -------------------------------------------------------------
+@njit(cache=True)
+def seed_wins_and_losses(remaining, seed, value, remoteness, queue):
+    """Positions one move from their end: a winning move, or only losing ones."""
+    tail = 0
+    for i in range(value.shape[0]):
+        if seed[i] & SEED_WIN:
+            value[i], remoteness[i] = WIN, 1
+        elif remaining[i] == 0:
+            value[i], remoteness[i] = LOSE, 1
+        else:
+            continue
+        queue[tail] = i
+        tail += 1
+    return tail
+
+
+@njit(cache=True)
+def seed_ties(seed, value, remoteness, queue, tail):
+    """Unsolved positions one move from a tied end."""
+    for i in range(value.shape[0]):
+        if value[i] == UNKNOWN and seed[i] & SEED_TIE:
+            value[i], remoteness[i] = TIE, 1
+            queue[tail] = i
+            tail += 1
+    return tail
+
+
+@njit(cache=True)
+def propagate(offsets, parents, remaining, value, remoteness, queue, head, tail, stop):
+    """Solve the parents of the queued positions ``queue[head:]`` (until
+    ``stop`` of them are done); returns (head, tail)."""
+    while head < tail and head < stop:
+        c = queue[head]
+        head += 1
+        v = value[c]
+        r = remoteness[c] + 1
+        for k in range(offsets[c], offsets[c + 1]):
+            p = parents[k]
+            if value[p] != UNKNOWN:
+                continue
+            if v == TIE:
+                value[p] = TIE
+            elif v == LOSE:
+                value[p] = WIN
+            else:
+                remaining[p] -= 1
+                if remaining[p] != 0:
+                    continue
+                value[p] = LOSE
+            remoteness[p] = r
+            queue[tail] = p
+            tail += 1
+    return head, tail
+
+
+@njit(cache=True)
+def pack(value, remoteness, out):
+    """Entries as stored: ``value << 14 | remoteness``; unknown ones are draws."""
+    for i in range(value.shape[0]):
+        if value[i] == UNKNOWN:
+            out[i] = DRAW << VALUE_SHIFT
+        else:
+            out[i] = (np.uint16(value[i]) << VALUE_SHIFT) | np.uint16(remoteness[i])
+
+
+# -- checking ------------------------------------------------------------------------
+@njit(cache=True)
+def _stored(keys, entries, key):
+    """The packed entry of ``key`` (binary search), or -1."""
+    i = np.searchsorted(keys, key)
+    if i < keys.shape[0] and keys[i] == key:
+        return np.int64(entries[i])
+    return -1
+
+
+@njit(cache=True)
+def verify_range(spec, rules, params, s, child, actions, keys, entries, lo, hi):
+    """Recompute each entry of ``lo..hi-1`` from its children's entries;
+    return the first index that disagrees, or -1."""
+    for i in range(lo, hi):
+        decode(spec, keys[i], params, s)
+        n = legal_actions(rules, s, params, actions)
+        min_lose, min_tie, max_win = MAX_REMOTENESS + 1, MAX_REMOTENESS + 1, -1
+        draws = 0
+        for a in range(n):
+            child[:] = s
+            apply_action(rules, child, params, actions[a])
+            if child[STATUS] != 0:
+                v, r = terminal_value(child), 0
+            else:
+                entry = _stored(keys, entries, encode(spec, child, params))
+                if entry < 0:
+                    return i
+                v, r = entry >> VALUE_SHIFT, entry & MAX_REMOTENESS
+            if v == LOSE:
+                min_lose = min(min_lose, r)
+            elif v == TIE:
+                min_tie = min(min_tie, r)
+            elif v == WIN:
+                max_win = max(max_win, r)
+            else:
+                draws += 1
+        if min_lose <= MAX_REMOTENESS:
+            expected, rem = WIN, min_lose + 1
+        elif min_tie <= MAX_REMOTENESS:
+            expected, rem = TIE, min_tie + 1
+        elif draws == 0 and n > 0:
+            expected, rem = LOSE, max_win + 1
+        else:
+            expected, rem = DRAW, 0
+        stored = np.int64(entries[i])
+        if stored >> VALUE_SHIFT != expected or stored & MAX_REMOTENESS != rem:
+            return i
+    return -1
