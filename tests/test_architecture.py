@@ -20,6 +20,7 @@ ALLOWED = {
     "registry": {"core", "games"},
     "search": {"core", "games", "registry"},
     "agents": {"core", "registry", "search"},
+    "solver": {"core", "games", "registry", "search", "agents"},
 }
 
 

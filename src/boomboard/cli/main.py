@@ -123,6 +123,11 @@ def version() -> None:
     console.print(f"boomboard {__version__}")
 
 
+from .solve import register as register_solver_commands  # noqa: E402  (after the app exists)
+
+register_solver_commands(app)
+
+
 def _base_name(game: str) -> str:
     return game.split("(", 1)[0].strip().lower()
 

@@ -4,12 +4,12 @@
 table :mod:`boomboard.solver.table` reads. Work in progress lives in
 ``VARIANT.work/`` beside the table's folder:
 
-* the enumeration writes each breadth-first level to its own file
-  (``level-00012.npy``, written to a temporary name and renamed) and then
-  ``progress.json``, so a killed solve resumes at the last finished level;
-* the sorted index (``keys.npy``) is written the same way, once;
-* the retrograde pass runs in memory (seconds to minutes) and, if killed,
-  starts again from the index;
+* the enumeration writes each breadth-first level to its own files (the
+  moves of the level expanded, ``expansion-00011.npz``, and the positions
+  found, ``keys-00012.npy``, each written to a temporary name and renamed)
+  and then ``progress.json``, so a killed solve resumes at the last level;
+* the retrograde pass runs in memory (a few percent of the time) and, if
+  killed, starts again from the saved levels;
 * the finished table is renamed into place in one step, so a table folder
   is always complete.
 """
@@ -117,105 +117,111 @@ class _Solver:
 
     def progress_record(self) -> dict:
         path = self.work / "progress.json"
-        return json.loads(path.read_text()) if path.is_file() else {"phase": "enumerate", "levels": 0}
+        return json.loads(path.read_text()) if path.is_file() else {"expanded": 0}
 
-    def enumerate(self) -> np.ndarray:
-        record = self.progress_record()
-        if record["phase"] == "sorted":
-            return np.load(self.work / "keys.npy")
+    def enumerate(self) -> tuple[np.ndarray, list[np.lib.npyio.NpzFile]]:
+        """Every position (keys, in the order found) and each level's expansion."""
         began = time.perf_counter()
-        levels = [np.load(self.work / f"level-{i:05d}.npy") for i in range(record["levels"])]
+        expanded = self.progress_record()["expanded"]
+        levels = [np.load(self.work / f"keys-{i:05d}.npy") for i in range(expanded + 1)] if expanded else []
+        expansions = [dict(np.load(self.work / f"expansion-{i:05d}.npz")) for i in range(expanded)]
         if not levels:
             levels = [self.start_keys()]
-            self.finish_level(levels, 0)
+            _save_atomic(self.work / "keys-00000.npy", levels[0])
         count = sum(len(level) for level in levels)
         table = np.full(graph.table_size(2 * count), OUTSIDE, dtype=np.uint64)
-        for level in levels:
-            graph.set_insert_all(table, level)
+        table_index = np.empty(table.shape[0], dtype=np.int32)
+        self.reindex(table, table_index, levels)
         worst = self.actions.shape[0]
-        out = np.empty(max(1 << 20, 4 * worst), dtype=np.uint64)
+        new_keys = np.empty(max(1 << 20, 4 * worst), dtype=np.uint64)
+        edges = np.empty(max(1 << 22, 4 * worst), dtype=np.int32)
         with _progress(self.show) as bar:
             task = bar.add_task("enumerating positions", total=None, completed=count)
             while len(levels[-1]):
-                frontier, found, start = levels[-1], [], 0
+                frontier, start = levels[-1], 0
+                found, linked = [], []
+                degrees = np.empty(len(frontier), dtype=np.uint16)
+                opens = np.empty(len(frontier), dtype=np.uint16)
+                seeds = np.empty(len(frontier), dtype=np.uint8)
                 while start < len(frontier):
                     room = table.shape[0] // 2 - count
                     if room < worst:
-                        table = self.grown(table, levels + found)
+                        table, table_index = self.grown(table, levels + found)
                         room = table.shape[0] // 2 - count
-                    start, written = graph.expand(self.spec, self.rules, self.params, self.s, self.child,
-                                                  self.actions, frontier, start, table, room, out)
-                    found.append(out[:written].copy())
+                    start, written, n_edges = graph.expand(
+                        self.spec, self.rules, self.params, self.s, self.child, self.actions, frontier, start,
+                        table, table_index, count, room, new_keys, edges, degrees, opens, seeds)
+                    found.append(new_keys[:written].copy())
+                    linked.append(edges[:n_edges].copy())
                     count += written
                     bar.update(task, completed=count)
-                levels.append(np.concatenate(found) if found else np.empty(0, np.uint64))
-                self.finish_level(levels, len(levels) - 1)
-        del table
-        keys = np.concatenate(levels)
-        keys.sort()
-        _save_atomic(self.work / "keys.npy", keys)
-        _write_json_atomic(self.work / "progress.json", {"phase": "sorted", "levels": len(levels)})
-        for i in range(len(levels)):
-            (self.work / f"level-{i:05d}.npy").unlink(missing_ok=True)
+                expansion = {"degrees": degrees, "opens": opens, "seeds": seeds, "edges": np.concatenate(linked)}
+                levels.append(np.concatenate(found))
+                expansions.append(expansion)
+                self.finish_level(levels, expansion, len(expansions))
         self.timings["enumerate"] = time.perf_counter() - began
-        return keys
+        return np.concatenate(levels), expansions
 
-    def finish_level(self, levels: list[np.ndarray], index: int) -> None:
-        _save_atomic(self.work / f"level-{index:05d}.npy", levels[index])
-        _write_json_atomic(self.work / "progress.json", {"phase": "enumerate", "levels": index + 1})
+    def finish_level(self, levels: list[np.ndarray], expansion: dict, expanded: int) -> None:
+        """Save level ``expanded - 1``'s expansion and the next level's keys, then the count."""
+        path = self.work / f"expansion-{expanded - 1:05d}.npz"
+        temporary = path.with_name(path.name + ".tmp")
+        with open(temporary, "wb") as handle:
+            np.savez(handle, **expansion)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+        _save_atomic(self.work / f"keys-{expanded:05d}.npy", levels[expanded])
+        _write_json_atomic(self.work / "progress.json", {"expanded": expanded})
         if self.interrupt is not None:
-            self.interrupt("level", index)
+            self.interrupt("level", expanded - 1)
 
     @staticmethod
-    def grown(table: np.ndarray, parts: list[np.ndarray]) -> np.ndarray:
-        bigger = np.full(table.shape[0] * 2, OUTSIDE, dtype=np.uint64)
+    def reindex(table: np.ndarray, table_index: np.ndarray, parts: list[np.ndarray]) -> None:
+        first = 0
         for part in parts:
-            graph.set_insert_all(bigger, part)
-        return bigger
+            graph.index_all(table, table_index, part, first)
+            first += len(part)
+
+    def grown(self, table: np.ndarray, parts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        bigger = np.full(table.shape[0] * 2, OUTSIDE, dtype=np.uint64)
+        bigger_index = np.empty(bigger.shape[0], dtype=np.int32)
+        self.reindex(bigger, bigger_index, parts)
+        return bigger, bigger_index
 
     # -- phase 2: the values ---------------------------------------------------------
-    def retrograde(self, keys: np.ndarray) -> np.ndarray:
-        n = len(keys)
+    def retrograde(self, n: int, expansions: list[dict]) -> np.ndarray:
+        """Values and remoteness of the positions ``0..n-1`` (numbered as found), packed."""
         if n >= 2**31 - 1:
             raise SolveError(f"{n:,} positions: more than this solver's 32-bit edge lists hold")
         began = time.perf_counter()
-        table_keys = np.full(graph.table_size(n), OUTSIDE, dtype=np.uint64)
-        table_index = np.empty(table_keys.shape[0], dtype=np.int32)
-        graph.build_index(keys, table_keys, table_index)
-        indegree = np.zeros(n, dtype=np.int64)
-        remaining = np.zeros(n, dtype=np.int32)
-        seed = np.zeros(n, dtype=np.uint8)
-        work = (self.spec, self.rules, self.params, self.s, self.child, self.actions, keys, table_keys, table_index)
+        degrees = np.concatenate([e["degrees"] for e in expansions]) if expansions else np.empty(0, np.uint16)
+        remaining = np.concatenate([e["opens"] for e in expansions]).astype(np.int32) if expansions \
+            else np.empty(0, np.int32)
+        seeds = np.concatenate([e["seeds"] for e in expansions]) if expansions else np.empty(0, np.uint8)
+        edges = np.concatenate([e["edges"] for e in expansions]) if expansions else np.empty(0, np.int32)
+        expansions.clear()
+        child_offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(degrees, out=child_offsets[1:])
+        del degrees
+        parent_offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(edges, minlength=n), out=parent_offsets[1:])
+        parents = np.empty(len(edges), dtype=np.int32)
+        graph.link_parents(child_offsets, edges, parent_offsets, parents)
+        del edges, child_offsets
+        value = np.full(n, graph.UNKNOWN, dtype=np.uint8)
+        remoteness = np.zeros(n, dtype=np.uint16)
+        queue = np.empty(n, dtype=np.int32)
         with _progress(self.show) as bar:
-            task = bar.add_task("counting moves", total=n)
-            for lo in range(0, n, CHUNK):
-                hi = min(n, lo + CHUNK)
-                if graph.count_children(*work, lo, hi, indegree, remaining, seed):
-                    raise SolveError("a child position is missing from the index: the enumeration is incomplete")
-                bar.update(task, completed=hi)
-            offsets = np.zeros(n + 1, dtype=np.int64)
-            np.cumsum(indegree, out=offsets[1:])
-            del indegree
-            fill = offsets[:-1].copy()
-            parents = np.empty(int(offsets[-1]), dtype=np.int32)
-            task = bar.add_task("linking parents", total=n)
-            for lo in range(0, n, CHUNK):
-                hi = min(n, lo + CHUNK)
-                graph.fill_parents(*work, lo, hi, fill, parents)
-                bar.update(task, completed=hi)
-            del fill, table_keys, table_index, work
-            value = np.full(n, graph.UNKNOWN, dtype=np.uint8)
-            remoteness = np.zeros(n, dtype=np.uint16)
-            queue = np.empty(n, dtype=np.int32)
             task = bar.add_task("retrograde analysis", total=n)
-            tail = graph.seed_wins_and_losses(remaining, seed, value, remoteness, queue)
+            tail = graph.seed_wins_and_losses(remaining, seeds, value, remoteness, queue)
             head = 0
             for phase in ("wins and losses", "ties"):
                 if phase == "ties":
-                    tail = graph.seed_ties(seed, value, remoteness, queue, tail)
+                    tail = graph.seed_ties(seeds, value, remoteness, queue, tail)
                 while head < tail:
-                    head, tail = graph.propagate(offsets, parents, remaining, value, remoteness, queue, head,
-                                                 tail, head + CHUNK)
+                    head, tail = graph.propagate(parent_offsets, parents, remaining, value, remoteness, queue,
+                                                 head, tail, head + CHUNK)
                     bar.update(task, completed=head)
             bar.update(task, completed=n)
         if n and remoteness.max() > graph.MAX_REMOTENESS:
@@ -227,6 +233,7 @@ class _Solver:
 
     # -- writing -----------------------------------------------------------------------
     def write(self, keys: np.ndarray, entries: np.ndarray, seconds: float) -> Table:
+        _save_atomic(self.work / "keys.npy", keys)
         _save_atomic(self.work / "values.npy", entries)
         counts = np.bincount(entries >> graph.VALUE_SHIFT, minlength=4)
         start_state = self.root if self.root is not None else self.game.new_initial_state()
@@ -249,7 +256,8 @@ class _Solver:
             if i < len(keys) and keys[i] == key:
                 entry = unpack(int(entries[i]))
                 meta["start"] = {"value": entry.value, "remoteness": entry.remoteness}
-        (self.work / "progress.json").unlink(missing_ok=True)
+        for path in [*self.work.glob("keys-*.npy"), *self.work.glob("expansion-*.npz"), self.work / "progress.json"]:
+            path.unlink(missing_ok=True)
         _write_json_atomic(self.work / "meta.json", meta)
         if self.folder.exists():
             shutil.rmtree(self.folder)
@@ -264,12 +272,12 @@ class _Solver:
             return Table(self.game, self.folder)
         self.work.mkdir(parents=True, exist_ok=True)
         began = time.perf_counter()
-        keys = self.enumerate()
-        self.timings.setdefault("enumerate", 0.0)
+        found, expansions = self.enumerate()
         if self.interrupt is not None:
-            self.interrupt("sorted", 0)
-        entries = self.retrograde(keys)
-        return self.write(keys, entries, time.perf_counter() - began)
+            self.interrupt("enumerated", 0)
+        entries = self.retrograde(len(found), expansions)
+        order = np.argsort(found, kind="stable")
+        return self.write(found[order], entries[order], time.perf_counter() - began)
 
 
 def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: State | None = None,

@@ -4,11 +4,11 @@ Positions are the keys of :mod:`boomboard.solver.codec`; the rules come from
 :mod:`boomboard.search.kernels`, so every pass works for every game.
 
 1. :func:`expand`: breadth-first enumeration of the positions reachable from
-   a start set, deduplicated in an open-addressing hash set of keys.
-2. :func:`count_children` and :func:`fill_parents`: with the keys sorted and
-   indexed (:func:`build_index`), the edges, turned around: each position's
-   parents, as compressed sparse rows. A finished child is not a position of
-   the table; its result is folded into its parent at once (``seed``).
+   a start set, deduplicated in an open-addressing hash index of keys.
+   Each position is numbered in the order found; the same pass writes each
+   position's children by number (compressed sparse rows). A finished child
+   is not a position of the table: its result is folded into its parent at
+   once (``seeds``). :func:`link_parents` turns the lists around.
 3. :func:`seed_wins_and_losses`, :func:`propagate`, :func:`seed_ties`:
    retrograde analysis, as in GAMESMAN's loopy solver and chess tablebases.
    Solved positions wait in a first-in first-out queue, which keeps them in
@@ -51,55 +51,30 @@ def terminal_value(s):
     return LOSE
 
 
-# -- hash sets and indexes -------------------------------------------------------
+# -- the hash index -----------------------------------------------------------------
 @njit(cache=True)
-def set_insert(table, key):
-    """Add ``key`` to the open-addressing set ``table`` (empty slots hold
-    ``OUTSIDE``; its size a power of two); whether it was new."""
+def index_of(table, table_index, key, next_index):
+    """The number of ``key`` in the open-addressing index (``table`` of keys,
+    empty slots ``OUTSIDE``, size a power of two; ``table_index`` their
+    numbers); a new key gets ``next_index``. Returns (number, whether new)."""
     mask = np.uint64(table.shape[0] - 1)
     slot = mix64(key) & mask
     while True:
         found = table[slot]
         if found == key:
-            return False
+            return table_index[slot], False
         if found == OUTSIDE:
             table[slot] = key
-            return True
+            table_index[slot] = next_index
+            return next_index, True
         slot = (slot + np.uint64(1)) & mask
 
 
 @njit(cache=True)
-def set_insert_all(table, keys):
-    added = 0
-    for key in keys:
-        added += set_insert(table, key)
-    return added
-
-
-@njit(cache=True)
-def build_index(keys, table_keys, table_index):
-    """Map each key to its place in the sorted ``keys``."""
-    mask = np.uint64(table_keys.shape[0] - 1)
+def index_all(table, table_index, keys, first):
+    """Enter ``keys`` with the numbers ``first, first + 1, ...``."""
     for i in range(keys.shape[0]):
-        slot = mix64(keys[i]) & mask
-        while table_keys[slot] != OUTSIDE:
-            slot = (slot + np.uint64(1)) & mask
-        table_keys[slot] = keys[i]
-        table_index[slot] = i
-
-
-@njit(cache=True)
-def find(table_keys, table_index, key):
-    """The index of ``key``, or -1."""
-    mask = np.uint64(table_keys.shape[0] - 1)
-    slot = mix64(key) & mask
-    while True:
-        found = table_keys[slot]
-        if found == key:
-            return table_index[slot]
-        if found == OUTSIDE:
-            return -1
-        slot = (slot + np.uint64(1)) & mask
+        index_of(table, table_index, keys[i], first + i)
 
 
 def table_size(count: int) -> int:
@@ -112,40 +87,25 @@ def table_size(count: int) -> int:
 
 # -- enumeration -------------------------------------------------------------------
 @njit(cache=True)
-def expand(spec, rules, params, s, child, actions, frontier, start, table, room, out):
-    """Expand ``frontier[start:]`` into ``out`` (the new keys, each once), until
-    done or fewer than one position's worth of ``room`` (new keys the set may
-    still take) or of ``out`` is left. Returns (next start, keys written)."""
-    written = 0
+def expand(spec, rules, params, s, child, actions, frontier, start, table, table_index, known, room,
+           new_keys, edges, degrees, opens, seeds):
+    """Expand ``frontier[start:]``: number each child position (new ones from
+    ``known`` on, written to ``new_keys``), write the numbers to ``edges``,
+    and for frontier position ``i`` the moves not known to lose to
+    ``opens[i]``, its number of child positions (moves that do not end the
+    game) to ``degrees[i]`` and what the moves that end it give to ``seeds[i]``.
+
+    Stops early when fewer than one position's worth of ``room`` (keys the
+    index may still take), ``new_keys`` or ``edges`` is left. Returns (next
+    start, new keys written, edges written)."""
+    written, linked = 0, 0
     worst = actions.shape[0]
     for i in range(start, frontier.shape[0]):
-        if room - written < worst or out.shape[0] - written < worst:
-            return i, written
+        if room - written < worst or new_keys.shape[0] - written < worst or edges.shape[0] - linked < worst:
+            return i, written, linked
         decode(spec, frontier[i], params, s)
         n = legal_actions(rules, s, params, actions)
-        for a in range(n):
-            child[:] = s
-            apply_action(rules, child, params, actions[a])
-            key = encode(spec, child, params)
-            if key != OUTSIDE and set_insert(table, key):
-                out[written] = key
-                written += 1
-    return frontier.shape[0], written
-
-
-# -- edges -----------------------------------------------------------------------
-@njit(cache=True)
-def count_children(spec, rules, params, s, child, actions, keys, table_keys, table_index, lo, hi,
-                   indegree, remaining, seed):
-    """For positions ``lo..hi-1``: count each child's parents, the moves not
-    yet known to lose, and what the moves that end the game give. Returns the
-    number of children missing from the index (0 unless the graph is broken)."""
-    missing = 0
-    for i in range(lo, hi):
-        decode(spec, keys[i], params, s)
-        n = legal_actions(rules, s, params, actions)
-        open_moves = 0
-        flags = 0
+        open_moves, flags, first = 0, 0, linked
         for a in range(n):
             child[:] = s
             apply_action(rules, child, params, actions[a])
@@ -157,33 +117,30 @@ def count_children(spec, rules, params, s, child, actions, keys, table_keys, tab
                     flags |= SEED_TIE
                     open_moves += 1
                 continue  # a move to a won end is a known loss: not open
-            j = find(table_keys, table_index, encode(spec, child, params))
-            if j < 0:
-                missing += 1
-                continue
-            indegree[j] += 1
+            key = encode(spec, child, params)
+            j, new = index_of(table, table_index, key, known + written)
+            if new:
+                new_keys[written] = key
+                written += 1
+            edges[linked] = j
+            linked += 1
             open_moves += 1
-        remaining[i] = open_moves
-        seed[i] = flags
-    return missing
+        degrees[i] = linked - first
+        opens[i] = open_moves
+        seeds[i] = flags
+    return frontier.shape[0], written, linked
 
 
 @njit(cache=True)
-def fill_parents(spec, rules, params, s, child, actions, keys, table_keys, table_index, lo, hi, fill, parents):
-    """Write ``i`` into each child's parent list, for positions ``lo..hi-1``
-    (``fill[j]``: where the next parent of ``j`` goes)."""
-    for i in range(lo, hi):
-        decode(spec, keys[i], params, s)
-        n = legal_actions(rules, s, params, actions)
-        for a in range(n):
-            child[:] = s
-            apply_action(rules, child, params, actions[a])
-            if child[STATUS] != 0:
-                continue
-            j = find(table_keys, table_index, encode(spec, child, params))
-            if j >= 0:
-                parents[fill[j]] = i
-                fill[j] += 1
+def link_parents(child_offsets, edges, parent_offsets, parents):
+    """Turn the child lists around: ``parents[parent_offsets[j]:...]`` lists
+    ``j``'s parents (once per move that reaches it)."""
+    fill = parent_offsets[:-1].copy()
+    for i in range(child_offsets.shape[0] - 1):
+        for k in range(child_offsets[i], child_offsets[i + 1]):
+            j = edges[k]
+            parents[fill[j]] = i
+            fill[j] += 1
 
 
 # -- retrograde analysis -------------------------------------------------------------
