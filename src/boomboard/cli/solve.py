@@ -10,18 +10,47 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..core.errors import BoomboardError
-from ..registry import load_game
+from ..registry import game_class, load_game
 from .options import parse_game_options
 
 console = Console(highlight=False)
 GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
-def _load(ctx: typer.Context, game: str):
-    options = parse_game_options(game.split("(", 1)[0].strip().lower(), ctx.args)
+def _load(game: str, args: list[str]):
+    options = parse_game_options(_base_name(game), args)
     if options.sides:
         raise BoomboardError("players are not options here; give only the game's parameters")
     return load_game(game, **options.params)
+
+
+def _base_name(game: str) -> str:
+    return game.split("(", 1)[0].strip().lower()
+
+
+def _split_position(game: str, args: list[str]) -> tuple[str | None, list[str]]:
+    """The position among the extra arguments (the one word that is not an
+    option or an option's value), and the options. Reading it here, not as
+    a typer argument, keeps ``analyze kaboom --rows 3 POSITION`` unambiguous."""
+    flags = {p.name for p in game_class(_base_name(game)).parameters if isinstance(p.default, bool)}
+    position, options, index = None, [], 0
+    while index < len(args):
+        token = args[index]
+        if token.startswith("--"):
+            options.append(token)
+            name = token[2:].split("=", 1)[0].replace("-", "_").lower()
+            is_flag = name in flags or (name.startswith("no_") and name[3:] in flags)
+            takes_value = "=" not in token and (not is_flag or (index + 1 < len(args) and args[index + 1].lower()
+                                                                 in ("true", "false", "0", "1")))
+            if takes_value and index + 1 < len(args):
+                index += 1
+                options.append(args[index])
+        elif position is None:
+            position = token
+        else:
+            raise BoomboardError(f"unexpected argument {token!r}: give one position (quote it if it has spaces)")
+        index += 1
+    return position, options
 
 
 def _describe(value: str, remoteness: int) -> str:
@@ -48,7 +77,7 @@ def solve_command(
     """
     from ..solver import solve, verify as verify_table
 
-    loaded = _load(ctx, game)
+    loaded = _load(game, ctx.args)
     root = None if position is None else loaded.state_from_notation(position)
     table = solve(loaded, db=db, progress=not quiet, tokens=tokens, root=root, force=force)
     meta = table.meta
@@ -72,13 +101,18 @@ def solve_command(
 def analyze_command(
     ctx: typer.Context,
     game: str = typer.Argument(..., help="Game name, or name(key=value,...)."),
-    position: Optional[str] = typer.Argument(None, help="A position in the game's notation (default: the start)."),
     db: Optional[Path] = typer.Option(None, "--db", help="Folder of solved tables (default: the user data folder)."),
 ) -> None:
-    """Show a position's perfect-play value and every legal move's, best first."""
+    """Show a position's perfect-play value and every legal move's, best first.
+
+    boomboard analyze GAME [POSITION] [--param value ...]: POSITION in the
+    game's notation (default: the start), e.g.
+    boomboard analyze kaboom "(x 0 0 xoxx o@*o -ooo -xxx)".
+    """
     from ..solver import analyze
 
-    loaded = _load(ctx, game)
+    position, options = _split_position(game, ctx.args)
+    loaded = _load(game, options)
     state = loaded.new_initial_state() if position is None else loaded.state_from_notation(position)
     analysis = analyze(state, db=db)
     mover = loaded.player_names[state.player_to_move()]

@@ -37,6 +37,7 @@ from .codec import OUTSIDE, codec_spec, count_expendibots_placements, encode, ex
 from .table import FORMAT, VALUE_NAMES, Table, table_dir, unpack
 
 CHUNK = 1 << 16  # positions per compiled call between progress updates
+BYTES_PER_POSITION = 100  # peak memory of a solve, measured on Kaboom 4x4: index, moves, parents
 
 
 class SolveError(BoomboardError):
@@ -87,8 +88,9 @@ def _write_json_atomic(path: Path, record: dict) -> None:
 
 class _Solver:
     def __init__(self, game: Game, db, tokens: int, root: State | None, progress: bool,
-                 interrupt: Callable[[str, int], None] | None):
+                 interrupt: Callable[[str, int], None] | None, max_positions: int | None):
         self.game, self.tokens, self.root = game, tokens, root
+        self.max_positions = max_positions or memory_limit_positions()
         self.variant = variant_name(game, tokens, root)
         self.folder = table_dir(game, self.variant, db)
         self.work = self.folder.with_name(self.folder.name + ".work")
@@ -129,9 +131,8 @@ class _Solver:
             levels = [self.start_keys()]
             _save_atomic(self.work / "keys-00000.npy", levels[0])
         count = sum(len(level) for level in levels)
-        table = np.full(graph.table_size(2 * count), OUTSIDE, dtype=np.uint64)
-        table_index = np.empty(table.shape[0], dtype=np.int32)
-        self.reindex(table, table_index, levels)
+        table = graph.new_index(2 * count)
+        self.reindex(table, levels)
         worst = self.actions.shape[0]
         new_keys = np.empty(max(1 << 20, 4 * worst), dtype=np.uint64)
         edges = np.empty(max(1 << 22, 4 * worst), dtype=np.int32)
@@ -146,11 +147,15 @@ class _Solver:
                 while start < len(frontier):
                     room = table.shape[0] // 2 - count
                     if room < worst:
-                        table, table_index = self.grown(table, levels + found)
+                        if count > self.max_positions:
+                            raise SolveError(f"{self.game}: more than {count:,} positions, beyond the "
+                                             f"{self.max_positions:,} this machine's memory holds "
+                                             f"(found so far, by level: {[len(k) for k in levels]})")
+                        table = self.grown(table, levels + found)
                         room = table.shape[0] // 2 - count
                     start, written, n_edges = graph.expand(
                         self.spec, self.rules, self.params, self.s, self.child, self.actions, frontier, start,
-                        table, table_index, count, room, new_keys, edges, degrees, opens, seeds)
+                        table, count, room, new_keys, edges, degrees, opens, seeds)
                     found.append(new_keys[:written].copy())
                     linked.append(edges[:n_edges].copy())
                     count += written
@@ -177,17 +182,16 @@ class _Solver:
             self.interrupt("level", expanded - 1)
 
     @staticmethod
-    def reindex(table: np.ndarray, table_index: np.ndarray, parts: list[np.ndarray]) -> None:
+    def reindex(table: np.ndarray, parts: list[np.ndarray]) -> None:
         first = 0
         for part in parts:
-            graph.index_all(table, table_index, part, first)
+            graph.index_all(table, part, first)
             first += len(part)
 
-    def grown(self, table: np.ndarray, parts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        bigger = np.full(table.shape[0] * 2, OUTSIDE, dtype=np.uint64)
-        bigger_index = np.empty(bigger.shape[0], dtype=np.int32)
-        self.reindex(bigger, bigger_index, parts)
-        return bigger, bigger_index
+    def grown(self, table: np.ndarray, parts: list[np.ndarray]) -> np.ndarray:
+        bigger = np.full((table.shape[0] * 2, 2), OUTSIDE, dtype=np.uint64)
+        self.reindex(bigger, parts)
+        return bigger
 
     # -- phase 2: the values ---------------------------------------------------------
     def retrograde(self, n: int, expansions: list[dict]) -> np.ndarray:
@@ -280,8 +284,19 @@ class _Solver:
         return self.write(found[order], entries[order], time.perf_counter() - began)
 
 
+def memory_limit_positions() -> int:
+    """How many positions fit in half of this machine's memory, at about
+    100 bytes each while solving (index, moves, parents, values)."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        memory = 8 << 30
+    return memory // 2 // BYTES_PER_POSITION
+
+
 def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: State | None = None,
-          force: bool = False, interrupt: Callable[[str, int], None] | None = None) -> Table:
+          force: bool = False, interrupt: Callable[[str, int], None] | None = None,
+          max_positions: int | None = None) -> Table:
     """Solve ``game`` (every position reachable from its start; for
     Expendibots, every position with at most ``tokens`` tokens; with
     ``root``, every position reachable from that one) and return its table.
@@ -289,10 +304,12 @@ def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: 
     An existing complete table is returned as it is (``force`` solves again);
     an interrupted solve resumes where it stopped. ``interrupt(phase, index)``
     is called after each saved step (tests use it to stop a solve midway).
+    A solve that finds more than ``max_positions`` positions (default: what
+    half the machine's memory holds) stops with :class:`SolveError`.
     """
     if root is not None:
         if root.game != game:
             raise SolveError(f"the root position belongs to {root.game}, not {game}")
         if root.is_terminal():
             raise SolveError("the root position is already finished; there is nothing to solve")
-    return _Solver(game, db, tokens, root, progress, interrupt).run(force)
+    return _Solver(game, db, tokens, root, progress, interrupt, max_positions).run(force)

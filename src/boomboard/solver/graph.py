@@ -53,28 +53,34 @@ def terminal_value(s):
 
 # -- the hash index -----------------------------------------------------------------
 @njit(cache=True)
-def index_of(table, table_index, key, next_index):
-    """The number of ``key`` in the open-addressing index (``table`` of keys,
-    empty slots ``OUTSIDE``, size a power of two; ``table_index`` their
-    numbers); a new key gets ``next_index``. Returns (number, whether new)."""
+def index_of(table, key, next_index):
+    """The number of ``key`` in the open-addressing index ``table`` (rows of
+    key and number, side by side so a probe touches one cache line; empty
+    rows hold ``OUTSIDE``; a power of two of them); a new key gets
+    ``next_index``. Returns (number, whether new)."""
     mask = np.uint64(table.shape[0] - 1)
     slot = mix64(key) & mask
     while True:
-        found = table[slot]
+        found = table[slot, 0]
         if found == key:
-            return table_index[slot], False
+            return np.int64(table[slot, 1]), False
         if found == OUTSIDE:
-            table[slot] = key
-            table_index[slot] = next_index
+            table[slot, 0] = key
+            table[slot, 1] = np.uint64(next_index)
             return next_index, True
         slot = (slot + np.uint64(1)) & mask
 
 
 @njit(cache=True)
-def index_all(table, table_index, keys, first):
+def index_all(table, keys, first):
     """Enter ``keys`` with the numbers ``first, first + 1, ...``."""
     for i in range(keys.shape[0]):
-        index_of(table, table_index, keys[i], first + i)
+        index_of(table, keys[i], first + i)
+
+
+def new_index(count: int) -> np.ndarray:
+    """An empty index with room for ``count`` keys."""
+    return np.full((table_size(count), 2), OUTSIDE, dtype=np.uint64)
 
 
 def table_size(count: int) -> int:
@@ -87,7 +93,7 @@ def table_size(count: int) -> int:
 
 # -- enumeration -------------------------------------------------------------------
 @njit(cache=True)
-def expand(spec, rules, params, s, child, actions, frontier, start, table, table_index, known, room,
+def expand(spec, rules, params, s, child, actions, frontier, start, table, known, room,
            new_keys, edges, degrees, opens, seeds):
     """Expand ``frontier[start:]``: number each child position (new ones from
     ``known`` on, written to ``new_keys``), write the numbers to ``edges``,
@@ -118,7 +124,7 @@ def expand(spec, rules, params, s, child, actions, frontier, start, table, table
                     open_moves += 1
                 continue  # a move to a won end is a known loss: not open
             key = encode(spec, child, params)
-            j, new = index_of(table, table_index, key, known + written)
+            j, new = index_of(table, key, known + written)
             if new:
                 new_keys[written] = key
                 written += 1
