@@ -37,7 +37,7 @@ from .codec import OUTSIDE, codec_spec, count_expendibots_placements, encode, ex
 from .table import FORMAT, VALUE_NAMES, Table, table_dir, unpack
 
 CHUNK = 1 << 16  # positions per compiled call between progress updates
-BYTES_PER_POSITION = 100  # peak memory of a solve, measured on Kaboom 4x4: index, moves, parents
+BYTES_PER_POSITION = 110  # peak memory of a solve, measured on Kaboom 4x4: index, moves, parents
 
 
 class SolveError(BoomboardError):
@@ -286,7 +286,7 @@ class _Solver:
 
 def memory_limit_positions() -> int:
     """How many positions fit in half of this machine's memory, at about
-    100 bytes each while solving (index, moves, parents, values)."""
+    110 bytes each while solving (index, moves, parents, values)."""
     try:
         memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
