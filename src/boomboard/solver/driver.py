@@ -135,7 +135,8 @@ class _Solver:
         self.reindex(table, levels)
         worst = self.actions.shape[0]
         new_keys = np.empty(max(1 << 20, 4 * worst), dtype=np.uint64)
-        edges = np.empty(max(1 << 22, 4 * worst), dtype=np.int32)
+        edges = np.empty(max(1 << 20, 4 * worst), dtype=np.int32)
+        child_keys = np.empty(edges.shape[0], dtype=np.uint64)
         with _progress(self.show) as bar:
             task = bar.add_task("enumerating positions", total=None, completed=count)
             while len(levels[-1]):
@@ -155,7 +156,7 @@ class _Solver:
                         room = table.shape[0] // 2 - count
                     start, written, n_edges = graph.expand(
                         self.spec, self.rules, self.params, self.s, self.child, self.actions, frontier, start,
-                        table, count, room, new_keys, edges, degrees, opens, seeds)
+                        table, count, room, new_keys, child_keys, edges, degrees, opens, seeds)
                     found.append(new_keys[:written].copy())
                     linked.append(edges[:n_edges].copy())
                     count += written
@@ -189,7 +190,7 @@ class _Solver:
             first += len(part)
 
     def grown(self, table: np.ndarray, parts: list[np.ndarray]) -> np.ndarray:
-        bigger = np.full((table.shape[0] * 2, 2), OUTSIDE, dtype=np.uint64)
+        bigger = graph.new_index(table.shape[0])
         self.reindex(bigger, parts)
         return bigger
 
@@ -280,7 +281,7 @@ class _Solver:
         if self.interrupt is not None:
             self.interrupt("enumerated", 0)
         entries = self.retrograde(len(found), expansions)
-        order = np.argsort(found, kind="stable")
+        order = np.argsort(found)  # keys are distinct: any sort is the same
         return self.write(found[order], entries[order], time.perf_counter() - began)
 
 
