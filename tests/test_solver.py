@@ -19,6 +19,7 @@ COUNTS = {
     "kaboom(rows=3,cols=3,connect=3)": 26187,
     "kaboom(rows=4,cols=4,bombs=0)": 134289,
     "jump61(size=2)": 39,
+    "jump61(size=3)": 288293,
 }
 POSITION_14 = "(x 0 0 xoxx o@*o -ooo -xxx)"
 
@@ -91,7 +92,8 @@ def test_kaboom_table_agrees_with_full_depth_alphabeta(kaboom3):
 
 
 def test_jump61_table_agrees_with_full_depth_alphabeta(db):
-    table = solver.solve(boomboard.load_game("jump61(size=2)"), db=db, progress=False)
+    table = solver.solve(boomboard.load_game("jump61(size=3)"), db=db, progress=False)
+    assert table.meta["start"] == {"value": "lose", "remoteness": 14}  # Red, moving first, loses
     assert alphabeta_disagreements(table, 1000, seed=2) == []
 
 
