@@ -68,6 +68,8 @@ def solve_command(
     verify: bool = typer.Option(False, "--verify", help="Check every stored value against its children."),
     force: bool = typer.Option(False, "--force", help="Solve again even if a table exists."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bars."),
+    max_positions: Optional[int] = typer.Option(None, "--max-positions", min=1,
+                                                help="Stop if there are more positions (default: what half the memory holds)."),
 ) -> None:
     """Solve a game: the value and remoteness of every position reachable from
     its start (Expendibots: of every endgame with at most --tokens tokens).
@@ -79,7 +81,8 @@ def solve_command(
 
     loaded = _load(game, ctx.args)
     root = None if position is None else loaded.state_from_notation(position)
-    table = solve(loaded, db=db, progress=not quiet, tokens=tokens, root=root, force=force)
+    table = solve(loaded, db=db, progress=not quiet, tokens=tokens, root=root, force=force,
+                  max_positions=max_positions)
     meta = table.meta
     console.print(f"[bold]{table.game}[/bold] ({meta['variant']}): {meta['positions']:,} positions, "
                   f"solved in {meta['seconds']:.1f} s, {meta['bytes']:,} bytes in {table.folder}")

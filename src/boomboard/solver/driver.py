@@ -149,9 +149,10 @@ class _Solver:
                     room = table.shape[0] // 2 - count
                     if room < worst:
                         if count > self.max_positions:
-                            raise SolveError(f"{self.game}: more than {count:,} positions, beyond the "
-                                             f"{self.max_positions:,} this machine's memory holds "
-                                             f"(found so far, by level: {[len(k) for k in levels]})")
+                            raise SolveError(f"{self.game}: more than {count:,} positions, beyond the limit of "
+                                             f"{self.max_positions:,} (max_positions; by default what half "
+                                             f"this machine's memory holds); found so far, by level: "
+                                             f"{[len(k) for k in levels]}")
                         table = self.grown(table, levels + found)
                         room = table.shape[0] // 2 - count
                     start, written, n_edges = graph.expand(
