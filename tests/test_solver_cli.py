@@ -101,3 +101,30 @@ def test_the_solver_runs_as_plain_python_with_the_same_tables():
         results.append(json.loads(done.stdout))
     assert results[0] == results[1]
     assert results[0]["expendibots"][0] == 8064
+
+
+def test_a_solve_killed_midway_resumes_from_its_saved_levels(tmp_path):
+    import signal
+    import time
+
+    game = boomboard.load_game("jump61(size=3)")
+    progress = tmp_path / "jump61(size=3)" / "start.work" / "progress.json"
+    process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "jump61", "--size", "3", "--db",
+                                str(tmp_path), "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while process.poll() is None:
+            if progress.is_file() and json.loads(progress.read_text())["expanded"] >= 4:
+                process.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.02)
+    finally:
+        process.wait(timeout=600)
+    assert process.returncode == -signal.SIGKILL, "the solve finished before it could be killed"
+    assert solver.open_table(game, db=tmp_path) is None
+    saved = json.loads(progress.read_text())["expanded"]
+    resumed = []
+    table = solver.solve(game, db=tmp_path, progress=False, interrupt=lambda phase, i: resumed.append(i))
+    assert resumed[0] == saved  # the next level, not the first
+    fresh = solver.solve(game, db=tmp_path / "fresh", progress=False)
+    assert len(table) == 288293
+    assert (table.keys == fresh.keys).all() and (table.entries == fresh.entries).all()

@@ -304,21 +304,13 @@ def expendibots_placements(spec, out):
 
 
 def count_expendibots_placements(tokens: int) -> int:
-    """How many keys :func:`expendibots_placements` writes (exact, for sizing ``out``)."""
+    """How many keys :func:`expendibots_placements` writes (exact, for sizing ``out``):
+    for each number of stacks, the squares, the colourings with both colours,
+    the heights, and two players to move."""
     from math import comb
 
     total = 0
     for stacks in range(2, tokens + 1):
-        ways = 0
-        # colour and height per stack: count sequences with sum <= tokens and both colours
-        for mask in range(1, (1 << stacks) - 1):
-            ways += _height_sequences(stacks, tokens)
-        total += comb(expendibots.SQUARES, stacks) * ways
+        heights = sum(comb(sum_ - 1, stacks - 1) for sum_ in range(stacks, tokens + 1))  # each >= 1, sum <= tokens
+        total += comb(expendibots.SQUARES, stacks) * ((1 << stacks) - 2) * heights
     return 2 * total
-
-
-def _height_sequences(stacks: int, tokens: int) -> int:
-    """Sequences of ``stacks`` heights >= 1 with sum <= ``tokens``."""
-    from math import comb
-
-    return sum(comb(total - 1, stacks - 1) for total in range(stacks, tokens + 1))
