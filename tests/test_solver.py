@@ -194,3 +194,14 @@ def test_a_killed_solve_resumes_to_the_same_table(tmp_path, kaboom3):
             assert resumed[0] == ("level", 7)  # it went on from the next level
         assert np.array_equal(table.keys, kaboom3.keys)
         assert np.array_equal(table.entries, kaboom3.entries)
+
+
+@pytest.mark.parametrize("top", [1 << 20, 1 << 63])
+def test_sorting_keys_carries_their_entries(top):
+    rng = np.random.default_rng(7)
+    keys = np.unique(rng.integers(0, top, size=5000, dtype=np.uint64))
+    rng.shuffle(keys)
+    entries = rng.integers(0, 1 << 16, size=len(keys), dtype=np.uint16)
+    sorted_keys, sorted_entries = solver.driver.sort_by_key(keys, entries)
+    order = np.argsort(keys)
+    assert np.array_equal(sorted_keys, keys[order]) and np.array_equal(sorted_entries, entries[order])

@@ -282,8 +282,20 @@ class _Solver:
         if self.interrupt is not None:
             self.interrupt("enumerated", 0)
         entries = self.retrograde(len(found), expansions)
-        order = np.argsort(found)  # keys are distinct: any sort is the same
-        return self.write(found[order], entries[order], time.perf_counter() - began)
+        keys, entries = sort_by_key(found, entries)
+        return self.write(keys, entries, time.perf_counter() - began)
+
+
+def sort_by_key(keys: np.ndarray, entries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both arrays in the order of the (distinct) keys. Keys below 2**48 are
+    sorted with their entry in their low 16 bits, one plain sort (several
+    times faster than an argsort and two gathers); others by argsort."""
+    if len(keys) and int(keys.max()) < 1 << 48:
+        packed = (keys << np.uint64(16)) | entries.astype(np.uint64)
+        packed.sort()
+        return packed >> np.uint64(16), (packed & np.uint64(0xFFFF)).astype(np.uint16)
+    order = np.argsort(keys)
+    return keys[order], entries[order]
 
 
 def memory_limit_positions() -> int:

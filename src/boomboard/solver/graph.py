@@ -32,7 +32,7 @@ from numba import njit
 
 from ..core.layout import PLAYER, STATUS, STATUS_TIE, mix64
 from ..search.kernels import apply_action, legal_actions
-from .codec import OUTSIDE, decode, encode
+from .codec import decode, encode
 
 LOSE, DRAW, TIE, WIN = 0, 1, 2, 3
 UNKNOWN = 255
@@ -57,17 +57,19 @@ def terminal_value(s):
 @njit(cache=True)
 def index_of(table, key, next_index):
     """The number of ``key`` in the open-addressing index ``table`` (rows of
-    key and number, side by side so a probe touches one cache line; empty
-    rows hold ``OUTSIDE``; a power of two of them); a new key gets
-    ``next_index``. Returns (number, whether new)."""
+    key + 1 and number, side by side so a probe touches one cache line;
+    empty rows hold 0, so fresh zeroed memory is an empty index; a power of
+    two of them); a new key gets ``next_index``. Returns (number, whether new).
+    Keys are below ``OUTSIDE``, so key + 1 never wraps to 0."""
     mask = np.uint64(table.shape[0] - 1)
     slot = mix64(key) & mask
+    stored = key + np.uint64(1)
     while True:
         found = table[slot, 0]
-        if found == key:
+        if found == stored:
             return np.int64(table[slot, 1]), False
-        if found == OUTSIDE:
-            table[slot, 0] = key
+        if found == 0:
+            table[slot, 0] = stored
             table[slot, 1] = np.uint64(next_index)
             return next_index, True
         slot = (slot + np.uint64(1)) & mask
@@ -90,11 +92,9 @@ def new_index(count: int) -> np.ndarray:
         memory = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
         if hasattr(mmap, "MADV_HUGEPAGE"):
             memory.madvise(mmap.MADV_HUGEPAGE)
-        table = np.frombuffer(memory, dtype=np.uint64).reshape(rows, 2)
+        return np.frombuffer(memory, dtype=np.uint64).reshape(rows, 2)  # anonymous memory is zeroed
     except (OSError, ValueError, AttributeError):
-        table = np.empty((rows, 2), dtype=np.uint64)
-    table.fill(OUTSIDE)
-    return table
+        return np.zeros((rows, 2), dtype=np.uint64)
 
 
 def table_size(count: int) -> int:
