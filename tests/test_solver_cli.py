@@ -113,10 +113,10 @@ def test_a_solve_killed_midway_resumes_from_its_saved_levels(tmp_path):
                                 str(tmp_path), "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         while process.poll() is None:
-            if progress.is_file() and json.loads(progress.read_text())["expanded"] >= 4:
+            if progress.is_file() and json.loads(progress.read_text())["expanded"] >= 3:
                 process.send_signal(signal.SIGKILL)
                 break
-            time.sleep(0.02)
+            time.sleep(0.005)
     finally:
         process.wait(timeout=600)
     assert process.returncode == -signal.SIGKILL, "the solve finished before it could be killed"
