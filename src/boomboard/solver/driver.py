@@ -153,7 +153,7 @@ class _Solver:
                                              f"{self.max_positions:,} (max_positions; by default what half "
                                              f"this machine's memory holds); found so far, by level: "
                                              f"{[len(k) for k in levels]}")
-                        table = self.grown(table, levels + found)
+                        table = self.grown(table)
                         room = table.shape[0] // 2 - count
                     start, written, n_edges = graph.expand(
                         self.spec, self.rules, self.params, self.s, self.child, self.actions, frontier, start,
@@ -190,9 +190,10 @@ class _Solver:
             graph.index_all(table, part, first)
             first += len(part)
 
-    def grown(self, table: np.ndarray, parts: list[np.ndarray]) -> np.ndarray:
+    @staticmethod
+    def grown(table: np.ndarray) -> np.ndarray:
         bigger = graph.new_index(table.shape[0])
-        self.reindex(bigger, parts)
+        graph.rehash(table, bigger)
         return bigger
 
     # -- phase 2: the values ---------------------------------------------------------

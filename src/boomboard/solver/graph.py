@@ -82,6 +82,17 @@ def index_all(table, keys, first):
         index_of(table, keys[i], first + i)
 
 
+@njit(cache=True)
+def rehash(old, new):
+    """Move every entry of the index ``old`` into the larger empty ``new``.
+    Read in slot order, the keys land in ``new`` in nearly ascending slots
+    too (a key's slot keeps its low bits), so both tables stream through the
+    cache instead of missing on every key."""
+    for slot in range(old.shape[0]):
+        if old[slot, 0] != 0:
+            index_of(new, old[slot, 0] - np.uint64(1), np.int64(old[slot, 1]))
+
+
 def new_index(count: int) -> np.ndarray:
     """An empty index with room for ``count`` keys, in huge pages where the
     system gives them: each probe is a random access, and with 4 KiB pages
