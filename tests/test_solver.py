@@ -124,6 +124,24 @@ def test_expendibots_three_token_endgames(endgame3):
     assert endgame3.lookup(state.child(analysis.moves[0].action)).value == "lose"
 
 
+EXPLOCUS_3 = "explocus(size=3,setup=.b1b1/.../w1w1. w)"  # two single stones each on a 3x3 board
+
+
+def test_loopy_explocus_has_draws_and_agrees_with_its_children_and_alphabeta(db):
+    game = boomboard.load_game(EXPLOCUS_3)
+    table = solver.solve(game, db=db, progress=False)
+    assert "/" not in table.folder.parent.name  # the setup's slashes do not make folders
+    assert len(table) == 5208
+    assert table.meta["values"] == {"win": 3628, "lose": 1420, "tie": 0, "draw": 160}
+    assert table.meta["start"] == {"value": "lose", "remoteness": 12}
+    assert solver.verify(table) is None
+    assert alphabeta_disagreements(table, 1000, seed=4, values=("win", "lose"), most_remoteness=9) == []
+    draw = next(table.state_at(i) for i in range(len(table)) if table.entry_at(i).value == "draw")
+    analysis = solver.analyze(draw, db=db)
+    assert (analysis.value, analysis.remoteness) == ("draw", -1)
+    assert analysis.moves[0].value == "draw" and all(m.value in ("draw", "lose") for m in analysis.moves)
+
+
 def test_position_14_detonation_at_c2_wins_in_one(db):
     game = boomboard.load_game("kaboom")
     state = game.state_from_notation(POSITION_14)

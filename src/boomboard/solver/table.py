@@ -1,7 +1,7 @@
 """Solved tables on disk, and reading them.
 
 A table is a folder ``DB/GAME/VARIANT/`` (``GAME`` the game string, such as
-``kaboom(rows=3,cols=3,connect=3)``; ``VARIANT`` ``start`` for the positions
+``kaboom(rows=3,cols=3,connect=3)``, percent-encoded where a file name needs it; ``VARIANT`` ``start`` for the positions
 reachable from the start, ``endgame-3`` for Expendibots with at most 3
 tokens, ``from-<hash>`` for those reachable from another position) holding:
 
@@ -21,6 +21,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import numpy as np
 
@@ -74,8 +75,14 @@ def default_db() -> Path:
     return Path(platformdirs.user_data_dir("boomboard")) / "solved"
 
 
+def game_folder(game: Game, db: str | os.PathLike | None = None) -> Path:
+    """The folder of ``game``'s tables: its game string, with anything a file
+    name cannot hold (a ``/`` in an Explocus setup, spaces) percent-encoded."""
+    return Path(db if db is not None else default_db()) / quote(str(game), safe="(),=+-_.")
+
+
 def table_dir(game: Game, variant: str, db: str | os.PathLike | None = None) -> Path:
-    return Path(db if db is not None else default_db()) / str(game) / variant
+    return game_folder(game, db) / variant
 
 
 class Table:
@@ -149,7 +156,7 @@ class Table:
 
 def solved_variants(game: Game, db: str | os.PathLike | None = None) -> list[str]:
     """The complete tables of ``game`` in ``db``: ``start`` first, then endgames by size, then the rest."""
-    folder = Path(db if db is not None else default_db()) / str(game)
+    folder = game_folder(game, db)
     if not folder.is_dir():
         return []
     found = [p.name for p in folder.iterdir() if p.is_dir() and (p / "meta.json").is_file()]
