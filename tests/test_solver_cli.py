@@ -128,3 +128,15 @@ def test_a_solve_killed_midway_resumes_from_its_saved_levels(tmp_path):
     fresh = solver.solve(game, db=tmp_path / "fresh", progress=False)
     assert len(table) == 288293
     assert (table.keys == fresh.keys).all() and (table.entries == fresh.entries).all()
+
+
+def test_unwritable_folders_and_damaged_tables_give_clear_errors(tmp_path):
+    game = boomboard.load_game("jump61(size=2)")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(solver.SolveError, match="cannot write the table"):
+        solver.solve(game, db=blocker, progress=False)
+    table = solver.solve(game, db=tmp_path / "db", progress=False)
+    (table.folder / "values.npy").write_bytes(b"damaged")
+    with pytest.raises(solver.NotSolvedError, match="cannot be read"):
+        solver.open_table(game, db=tmp_path / "db")

@@ -327,4 +327,9 @@ def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: 
             raise SolveError(f"the root position belongs to {root.game}, not {game}")
         if root.is_terminal():
             raise SolveError("the root position is already finished; there is nothing to solve")
-    return _Solver(game, db, tokens, root, progress, interrupt, max_positions).run(force)
+    solver = _Solver(game, db, tokens, root, progress, interrupt, max_positions)
+    try:
+        return solver.run(force)
+    except OSError as problem:  # a folder that cannot be written, a full disk
+        raise SolveError(f"cannot write the table in {solver.work.parent}: {problem.strerror or problem}; "
+                         "finished levels are kept, run again to resume") from None

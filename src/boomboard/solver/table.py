@@ -96,13 +96,21 @@ class Table:
     def __init__(self, game: Game, folder: Path):
         self.game = game
         self.folder = folder
-        self.meta = json.loads((folder / "meta.json").read_text())
+        try:
+            self.meta = json.loads((folder / "meta.json").read_text())
+        except (OSError, ValueError) as problem:
+            raise NotSolvedError(f"{folder}: the table's meta.json cannot be read ({problem}); solve it "
+                                 "again with --force") from None
         if self.meta.get("format") != FORMAT or self.meta.get("game") != str(game):
             raise NotSolvedError(f"{folder} holds no table of {game} in format {FORMAT}; solve it again")
         self.variant = self.meta["variant"]
         self.spec = codec_spec(game, self.meta.get("tokens", 0))
-        self.keys = np.load(folder / "keys.npy", mmap_mode="r")
-        self.entries = np.load(folder / "values.npy", mmap_mode="r")
+        try:
+            self.keys = np.load(folder / "keys.npy", mmap_mode="r")
+            self.entries = np.load(folder / "values.npy", mmap_mode="r")
+        except (OSError, ValueError) as problem:
+            raise NotSolvedError(f"{folder}: the table cannot be read ({problem}); solve it again "
+                                 "with --force") from None
         if self.keys.shape != self.entries.shape:
             raise NotSolvedError(f"{folder}: keys and values differ in length; solve it again")
 
