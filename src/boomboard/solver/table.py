@@ -179,6 +179,20 @@ def solved_variants(game: Game, db: str | os.PathLike | None = None) -> list[str
     return sorted(found, key=order)
 
 
+_OPENED: dict[tuple[str, str], tuple[int, Table]] = {}
+
+
+def _opened(game: Game, folder: Path) -> Table:
+    """The table in ``folder``, opened once while its ``meta.json`` is unchanged
+    (a web server or an agent asks for the same tables again and again)."""
+    stamp = (folder / "meta.json").stat().st_mtime_ns
+    cached = _OPENED.get((str(game), str(folder)))
+    if cached is None or cached[0] != stamp:
+        cached = (stamp, Table(game, folder))
+        _OPENED[(str(game), str(folder))] = cached
+    return cached[1]
+
+
 def open_table(game: Game, db: str | os.PathLike | None = None, variant: str | None = None) -> Table | None:
     """The solved table of ``game`` (its ``start`` table if there is one, else
     the largest endgame, else any), or ``None`` when it is not solved."""
@@ -186,7 +200,7 @@ def open_table(game: Game, db: str | os.PathLike | None = None, variant: str | N
     for name in variants:
         folder = table_dir(game, name, db)
         if (folder / "meta.json").is_file():
-            return Table(game, folder)
+            return _opened(game, folder)
     return None
 
 
@@ -195,7 +209,7 @@ def tables_for(state: State, db: str | os.PathLike | None = None) -> Table:
     game = state.game
     variants = solved_variants(game, db)
     for name in variants:
-        table = Table(game, table_dir(game, name, db))
+        table = _opened(game, table_dir(game, name, db))
         if table.covers(state):
             return table
     where = Path(db if db is not None else default_db())
