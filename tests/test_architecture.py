@@ -25,6 +25,7 @@ ALLOWED = {
     "openspiel": {"core", "registry", "search", "agents", "observation", "vector"},
     "pettingzoo": {"core", "registry", "observation"},
     "arena": {"core", "games", "registry", "search", "agents"},
+    "solver": {"core", "games", "registry", "search", "agents"},
 }
 
 

@@ -7,6 +7,7 @@ terminal, the web app), which ask a person instead of an agent.
 
 from __future__ import annotations
 
+import importlib
 from typing import Callable
 
 from ..core.errors import ParameterError
@@ -36,10 +37,28 @@ _SETTINGS: dict[str, dict[str, type]] = {
 
 _MAY_BE_ZERO = {"quiescence"}  # 0 turns it off
 
+# Kinds defined in higher layers, imported the first time a spec names them:
+# the module registers itself with :func:`register_agent_kind`. Agents stay
+# below those layers (they never import them), yet every interface that
+# builds agents from spec strings finds these kinds too.
+_LAZY_KINDS = {"solver": "boomboard.solver.agent"}
+
+
+def register_agent_kind(kind: str, factory: Callable[..., Agent], settings: dict[str, type]) -> None:
+    """Make ``kind`` a spec kind: ``factory(seed=..., **settings)`` builds it;
+    ``settings`` maps each setting's name to its type (int, float or str)."""
+    _KINDS[kind] = factory
+    _SETTINGS[kind] = dict(settings)
+
+
+def _load_kind(kind: str) -> None:
+    if kind not in _KINDS and kind in _LAZY_KINDS:
+        importlib.import_module(_LAZY_KINDS[kind])
+
 
 def agent_kinds() -> list[str]:
     """The spec kinds :func:`make_agent` accepts, ``human`` included."""
-    return [HUMAN, *_KINDS]
+    return [HUMAN, *_KINDS, *(kind for kind in _LAZY_KINDS if kind not in _KINDS)]
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -52,6 +71,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             raise ParameterError(f"bad agent setting {item!r} in {spec!r}; expected key=value")
         settings[key.strip()] = value.strip()
     kind = kind.lower()
+    _load_kind(kind)
     if kind not in agent_kinds():
         raise ParameterError(f"unknown agent {kind!r}; known agents: {', '.join(agent_kinds())}")
     return kind, settings
@@ -73,6 +93,9 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         if key not in kind_settings:
             known = ", ".join(["seed", *kind_settings])
             raise ParameterError(f"agent {kind!r} has no setting {key!r}; its settings: {known}")
+        if kind_settings[key] is str:
+            values[key] = text
+            continue
         try:
             values[key] = kind_settings[key](text)
         except ValueError:

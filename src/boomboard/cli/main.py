@@ -123,9 +123,16 @@ def version() -> None:
     console.print(f"boomboard {__version__}")
 
 
-from .serve import register as register_serve  # noqa: E402  (the command lives in its own file)
+
+# The other jobs' commands live in their own modules and add themselves to
+# ``app`` (after the commands above: the arena extends ``games``).
+from .arena import register as register_arena  # noqa: E402
+from .serve import register as register_serve  # noqa: E402
+from .solve import register as register_solver_commands  # noqa: E402
 
 register_serve(app)
+register_solver_commands(app)
+register_arena(app)
 
 
 def _base_name(game: str) -> str:
@@ -141,9 +148,6 @@ def _read_line(prompt: str) -> str:
     return console.input(f"[bold]{prompt}[/bold]")
 
 
-from .arena import register as register_arena  # noqa: E402  (needs the commands above)
-
-register_arena(app)
 
 
 def main() -> None:

@@ -1,0 +1,138 @@
+"""``boomboard solve`` and ``boomboard analyze``: the strong solver on the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from ..core.errors import BoomboardError
+from ..registry import game_class, load_game
+from .options import parse_game_options
+
+console = Console(highlight=False)
+GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+def _load(game: str, args: list[str]):
+    options = parse_game_options(_base_name(game), args)
+    if options.sides:
+        raise BoomboardError("players are not options here; give only the game's parameters")
+    return load_game(game, **options.params)
+
+
+def _base_name(game: str) -> str:
+    return game.split("(", 1)[0].strip().lower()
+
+
+def _split_position(game: str, args: list[str]) -> tuple[str | None, list[str]]:
+    """The position among the extra arguments (the one word that is not an
+    option or an option's value), and the options. Reading it here, not as
+    a typer argument, keeps ``analyze kaboom --rows 3 POSITION`` unambiguous."""
+    flags = {p.name for p in game_class(_base_name(game)).parameters if isinstance(p.default, bool)}
+    position, options, index = None, [], 0
+    while index < len(args):
+        token = args[index]
+        if token.startswith("--"):
+            options.append(token)
+            name = token[2:].split("=", 1)[0].replace("-", "_").lower()
+            is_flag = name in flags or (name.startswith("no_") and name[3:] in flags)
+            takes_value = "=" not in token and (not is_flag or (index + 1 < len(args) and args[index + 1].lower()
+                                                                 in ("true", "false", "0", "1")))
+            if takes_value and index + 1 < len(args):
+                index += 1
+                options.append(args[index])
+        elif position is None:
+            position = token
+        else:
+            raise BoomboardError(f"unexpected argument {token!r}: give one position (quote it if it has spaces)")
+        index += 1
+    return position, options
+
+
+def _describe(value: str, remoteness: int) -> str:
+    if value == "draw":
+        return "draw"
+    return f"{value} in {remoteness}" if remoteness else f"{value} (over)"
+
+
+def solve_command(
+    ctx: typer.Context,
+    game: str = typer.Argument(..., help="Game name, or name(key=value,...)."),
+    db: Optional[Path] = typer.Option(None, "--db", help="Folder of solved tables (default: the user data folder)."),
+    tokens: int = typer.Option(3, "--tokens", min=2, max=6, help="Expendibots: most tokens on the board."),
+    position: Optional[str] = typer.Option(None, "--position", help="Solve what is reachable from this position."),
+    verify: bool = typer.Option(False, "--verify", help="Check every stored value against its children."),
+    force: bool = typer.Option(False, "--force", help="Solve again even if a table exists."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bars."),
+    max_positions: Optional[int] = typer.Option(None, "--max-positions", min=1,
+                                                help="Stop if there are more positions (default: what half the memory holds)."),
+) -> None:
+    """Solve a game: the value and remoteness of every position reachable from
+    its start (Expendibots: of every endgame with at most --tokens tokens).
+
+    Game parameters are options: boomboard solve kaboom --rows 3 --cols 3 --connect 3.
+    An interrupted solve resumes where it stopped when run again.
+    """
+    from ..solver import solve, verify as verify_table
+
+    loaded = _load(game, ctx.args)
+    root = None if position is None else loaded.state_from_notation(position)
+    table = solve(loaded, db=db, progress=not quiet, tokens=tokens, root=root, force=force,
+                  max_positions=max_positions)
+    meta = table.meta
+    console.print(f"[bold]{table.game}[/bold] ({meta['variant']}): {meta['positions']:,} positions, "
+                  f"solved in {meta['seconds']:.1f} s, {meta['bytes']:,} bytes in {table.folder}")
+    counts = ", ".join(f"{n:,} {v}" for v, n in meta["values"].items() if n)
+    console.print(f"values: {counts}; longest remoteness {meta['max_remoteness']}")
+    if "start" in meta:
+        start = meta["start"]
+        mover = loaded.player_names[(root or loaded.new_initial_state()).current_player()]
+        console.print(f"start: {_describe(start['value'], start['remoteness'])} for {mover} (the player to move)")
+    if verify:
+        bad = verify_table(table, progress=not quiet)
+        if bad is not None:
+            state = table.state_at(bad)
+            raise BoomboardError(f"verification failed at position {bad} ({state.to_notation()}): "
+                                 "its entry disagrees with its children's")
+        console.print(f"verified: all {len(table):,} entries agree with their children")
+
+
+def analyze_command(
+    ctx: typer.Context,
+    game: str = typer.Argument(..., help="Game name, or name(key=value,...)."),
+    db: Optional[Path] = typer.Option(None, "--db", help="Folder of solved tables (default: the user data folder)."),
+) -> None:
+    """Show a position's perfect-play value and every legal move's, best first.
+
+    boomboard analyze GAME [POSITION] [--param value ...]: POSITION in the
+    game's notation (default: the start), e.g.
+    boomboard analyze kaboom "(x 0 0 xoxx o@*o -ooo -xxx)".
+    """
+    from ..solver import analyze
+
+    position, options = _split_position(game, ctx.args)
+    loaded = _load(game, options)
+    state = loaded.new_initial_state() if position is None else loaded.state_from_notation(position)
+    analysis = analyze(state, db=db)
+    mover = loaded.player_names[state.player_to_move()]
+    console.print(f"{state.to_notation()}", markup=False)
+    console.print(f"value: {_describe(analysis.value, analysis.remoteness)} for {mover} (the player to move)")
+    if not analysis.moves:
+        return
+    table = RichTable(title=f"{len(analysis.moves)} moves, best first")
+    table.add_column("move")
+    table.add_column("value for " + mover)
+    table.add_column("remoteness", justify="right")
+    for move in analysis.moves:
+        table.add_row(move.notation, move.value, "" if move.value == "draw" else str(move.remoteness))
+    console.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``solve`` and ``analyze`` to the ``boomboard`` command."""
+    app.command("solve", context_settings=GAME_OPTIONS)(solve_command)
+    app.command("analyze", context_settings=GAME_OPTIONS)(analyze_command)

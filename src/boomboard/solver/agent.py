@@ -1,0 +1,43 @@
+"""The ``solver`` agent: perfect play from a solved table.
+
+``make_agent("solver")`` (or ``solver:db=/path/to/tables,seed=3``) plays
+the best move of :func:`boomboard.solver.analyze`: the fastest win, else the
+soonest tie, else a draw, else the slowest loss, choosing at random among
+equally good moves. Importing this module registers the kind with
+:mod:`boomboard.agents.spec` (which imports it the first time a spec names
+``solver``).
+"""
+
+from __future__ import annotations
+
+from ..agents.base import Agent
+from ..agents.spec import register_agent_kind
+from ..core.state import State
+from .analysis import analyze_with
+from .table import Table, tables_for
+
+
+class SolverAgent(Agent):
+    """Plays perfectly from the solved table that holds the position
+    (raises :class:`~boomboard.solver.NotSolvedError` where none does)."""
+
+    name = "solver"
+
+    def __init__(self, seed: int | None = None, db: str | None = None):
+        super().__init__(seed)
+        self.db = db
+        self.table: Table | None = None
+        self.last_thinking = ""
+
+    def choose_action(self, state: State) -> int:
+        if self.table is None or self.table.game != state.game or not self.table.covers(state):
+            self.table = tables_for(state, self.db)
+        analysis = analyze_with(self.table, state)
+        best = analysis.best_moves
+        move = self.rng.choice(best)
+        outlook = "draw" if move.value == "draw" else f"{move.value} in {move.remoteness}"
+        self.last_thinking = f"solved: {outlook} ({len(best)} equally good move{'s' if len(best) > 1 else ''})"
+        return move.action
+
+
+register_agent_kind("solver", SolverAgent, {"db": str})

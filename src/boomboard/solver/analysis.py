@@ -1,0 +1,102 @@
+"""Reading a solved table: a position's moves, best first, and checking a table.
+
+Moves are ranked as GAMESMAN ranks them, for the player making them: a
+winning move (the child is a loss for the opponent) with the fewest moves to
+the win, then a tie with the fewest moves to it, then a draw, then a losing
+move with the most moves to the loss.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.state import State
+from ..search import kernels
+from . import graph
+from .table import Entry, Table, tables_for
+
+_FOR_THE_MOVER = {"win": "lose", "lose": "win", "tie": "tie", "draw": "draw"}
+_RANK = {"win": 0, "tie": 1, "draw": 2, "lose": 3}
+
+
+@dataclass(frozen=True)
+class MoveAnalysis:
+    """One legal move: its id, its notation, and its value and remoteness for
+    the player making it (``remoteness`` counts this move; -1 for a draw)."""
+
+    action: int
+    notation: str
+    value: str
+    remoteness: int
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A position's value and remoteness for the player to move, and every legal move, best first."""
+
+    value: str
+    remoteness: int
+    moves: list[MoveAnalysis] = field(default_factory=list)
+
+    @property
+    def best_moves(self) -> list[MoveAnalysis]:
+        """The moves as good as the best one (same value and remoteness)."""
+        if not self.moves:
+            return []
+        first = self.moves[0]
+        return [m for m in self.moves if (m.value, m.remoteness) == (first.value, first.remoteness)]
+
+
+def move_entry(child: Entry) -> tuple[str, int]:
+    """A move's value and remoteness for its maker, from the child's entry."""
+    value = _FOR_THE_MOVER[child.value]
+    return value, -1 if value == "draw" else child.remoteness + 1
+
+
+def rank_key(value: str, remoteness: int) -> tuple[int, int]:
+    """Sort key of a move (smaller is better): wins and ties sooner, losses later."""
+    return (_RANK[value], -remoteness if value == "lose" else remoteness)
+
+
+def analyze_with(table: Table, state: State) -> Analysis:
+    entry = table.lookup(state)
+    moves = []
+    for action in state.legal_actions():
+        value, remoteness = move_entry(table.lookup(state.child(action)))
+        moves.append(MoveAnalysis(action, state.action_to_string(action), value, remoteness))
+    moves.sort(key=lambda m: (*rank_key(m.value, m.remoteness), m.action))
+    return Analysis(entry.value, entry.remoteness, moves)
+
+
+def analyze(state: State, db: str | os.PathLike | None = None) -> Analysis:
+    """The value and remoteness of ``state`` and of each of its legal moves,
+    best first, from whichever solved table holds it.
+
+    Raises :class:`~boomboard.solver.table.NotSolvedError` if none does."""
+    return analyze_with(tables_for(state, db), state)
+
+
+def verify(table: Table, progress: bool = False) -> int | None:
+    """Recompute every entry from its children's; the index of the first one
+    that disagrees, or ``None`` if all agree."""
+    from .driver import CHUNK, _progress
+
+    game = table.game
+    rules, params = kernels.rules_id(game), game.params_array
+    s = game.initial_array().copy()
+    child = s.copy()
+    actions = np.empty(game.num_distinct_actions(), dtype=np.int32)
+    keys, entries = np.asarray(table.keys), np.asarray(table.entries)
+    n = len(table)
+    with _progress(progress) as bar:
+        task = bar.add_task("verifying", total=n)
+        for lo in range(0, n, CHUNK):
+            hi = min(n, lo + CHUNK)
+            bad = graph.verify_range(table.spec, rules, params, s, child, actions, keys, entries, lo, hi)
+            if bad >= 0:
+                return int(bad)
+            bar.update(task, completed=hi)
+    return None

@@ -1,0 +1,335 @@
+"""Solving a game: enumerate, index, retrograde, write; resumable.
+
+:func:`solve` runs the passes of :mod:`boomboard.solver.graph` and writes the
+table :mod:`boomboard.solver.table` reads. Work in progress lives in
+``VARIANT.work/`` beside the table's folder:
+
+* the enumeration writes each breadth-first level to its own files (the
+  moves of the level expanded, ``expansion-00011.npz``, and the positions
+  found, ``keys-00012.npy``, each written to a temporary name and renamed)
+  and then ``progress.json``, so a killed solve resumes at the last level;
+* the retrograde pass runs in memory (a few percent of the time) and, if
+  killed, starts again from the saved levels;
+* the finished table is renamed into place in one step, so a table folder
+  is always complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.text import Text
+
+from ..core.errors import BoomboardError
+from ..core.game import Game
+from ..core.state import State
+from ..search import kernels
+from . import graph
+from .codec import OUTSIDE, codec_spec, count_expendibots_placements, encode, expendibots_placements
+from .table import FORMAT, VALUE_NAMES, Table, table_dir, unpack
+
+CHUNK = 1 << 16  # positions per compiled call between progress updates
+BYTES_PER_POSITION = 110  # peak memory of a solve, measured on Kaboom 4x4: index, moves, parents
+
+
+class SolveError(BoomboardError):
+    """A solve could not be done as asked."""
+
+
+def variant_name(game: Game, tokens: int = 0, root: State | None = None) -> str:
+    """The table folder's name: ``start``, ``endgame-T`` or ``from-<hash of the position>``."""
+    if root is not None:
+        digest = hashlib.sha1(root.to_notation().encode()).hexdigest()[:12]
+        return f"from-{digest}"
+    if kernels.rules_id(game) == kernels.EXPENDIBOTS:
+        return f"endgame-{tokens}"
+    return "start"
+
+
+class _Rate(ProgressColumn):
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.0f} positions/s", style="progress.data.speed")
+
+
+class _Count(ProgressColumn):
+    def render(self, task) -> Text:
+        total = "" if task.total is None else f"/{int(task.total):,}"
+        return Text(f"{int(task.completed):,}{total}", style="progress.download")
+
+
+def _progress(enabled: bool) -> Progress:
+    return Progress(TextColumn("{task.description:<22}"), BarColumn(), _Count(), _Rate(), TimeElapsedColumn(),
+                    TimeRemainingColumn(), disable=not enabled, transient=False)
+
+
+def _save_atomic(path: Path, array: np.ndarray) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "wb") as handle:
+        np.save(handle, array)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def _write_json_atomic(path: Path, record: dict) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(record, indent=1))
+    os.replace(temporary, path)
+
+
+class _Solver:
+    def __init__(self, game: Game, db, tokens: int, root: State | None, progress: bool,
+                 interrupt: Callable[[str, int], None] | None, max_positions: int | None):
+        self.game, self.tokens, self.root = game, tokens, root
+        self.max_positions = max_positions or memory_limit_positions()
+        self.variant = variant_name(game, tokens, root)
+        self.folder = table_dir(game, self.variant, db)
+        self.work = self.folder.with_name(self.folder.name + ".work")
+        self.spec = codec_spec(game, tokens)
+        self.rules = kernels.rules_id(game)
+        self.params = game.params_array
+        self.s = game.initial_array().copy()
+        self.child = self.s.copy()
+        self.actions = np.empty(game.num_distinct_actions(), dtype=np.int32)
+        self.show = progress
+        self.interrupt = interrupt
+        self.timings: dict[str, float] = {}
+
+    # -- phase 1: the positions ------------------------------------------------------
+    def start_keys(self) -> np.ndarray:
+        if self.root is not None:
+            array = self.root.array
+        elif self.rules == kernels.EXPENDIBOTS:
+            keys = np.empty(count_expendibots_placements(self.tokens), dtype=np.uint64)
+            n = expendibots_placements(self.spec, keys)
+            return np.unique(keys[:n])
+        else:
+            array = self.game.initial_array()
+        key = encode(self.spec, array, self.params)
+        return np.empty(0, np.uint64) if key == OUTSIDE else np.array([key], dtype=np.uint64)
+
+    def progress_record(self) -> dict:
+        path = self.work / "progress.json"
+        return json.loads(path.read_text()) if path.is_file() else {"expanded": 0}
+
+    def enumerate(self) -> tuple[np.ndarray, list[np.lib.npyio.NpzFile]]:
+        """Every position (keys, in the order found) and each level's expansion."""
+        began = time.perf_counter()
+        expanded = self.progress_record()["expanded"]
+        levels = [np.load(self.work / f"keys-{i:05d}.npy") for i in range(expanded + 1)] if expanded else []
+        expansions = [dict(np.load(self.work / f"expansion-{i:05d}.npz")) for i in range(expanded)]
+        if not levels:
+            levels = [self.start_keys()]
+            _save_atomic(self.work / "keys-00000.npy", levels[0])
+        count = sum(len(level) for level in levels)
+        table = graph.new_index(2 * count)
+        self.reindex(table, levels)
+        worst = self.actions.shape[0]
+        new_keys = np.empty(max(1 << 20, 4 * worst), dtype=np.uint64)
+        edges = np.empty(max(1 << 20, 4 * worst), dtype=np.int32)
+        child_keys = np.empty(edges.shape[0], dtype=np.uint64)
+        with _progress(self.show) as bar:
+            task = bar.add_task("enumerating positions", total=None, completed=count)
+            while len(levels[-1]):
+                frontier, start = levels[-1], 0
+                found, linked = [], []
+                degrees = np.empty(len(frontier), dtype=np.uint16)
+                opens = np.empty(len(frontier), dtype=np.uint16)
+                seeds = np.empty(len(frontier), dtype=np.uint8)
+                while start < len(frontier):
+                    room = table.shape[0] // 2 - count
+                    if room < worst:
+                        if count > self.max_positions:
+                            raise SolveError(f"{self.game}: more than {count:,} positions, beyond the limit of "
+                                             f"{self.max_positions:,} (max_positions; by default what half "
+                                             f"this machine's memory holds); found so far, by level: "
+                                             f"{[len(k) for k in levels]}")
+                        table = self.grown(table)
+                        room = table.shape[0] // 2 - count
+                    start, written, n_edges = graph.expand(
+                        self.spec, self.rules, self.params, self.s, self.child, self.actions, frontier, start,
+                        table, count, room, new_keys, child_keys, edges, degrees, opens, seeds)
+                    found.append(new_keys[:written].copy())
+                    linked.append(edges[:n_edges].copy())
+                    count += written
+                    bar.update(task, completed=count)
+                expansion = {"degrees": degrees, "opens": opens, "seeds": seeds, "edges": np.concatenate(linked)}
+                levels.append(np.concatenate(found))
+                expansions.append(expansion)
+                self.finish_level(levels, expansion, len(expansions))
+        self.timings["enumerate"] = time.perf_counter() - began
+        return np.concatenate(levels), expansions
+
+    def finish_level(self, levels: list[np.ndarray], expansion: dict, expanded: int) -> None:
+        """Save level ``expanded - 1``'s expansion and the next level's keys, then the count."""
+        path = self.work / f"expansion-{expanded - 1:05d}.npz"
+        temporary = path.with_name(path.name + ".tmp")
+        with open(temporary, "wb") as handle:
+            np.savez(handle, **expansion)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+        _save_atomic(self.work / f"keys-{expanded:05d}.npy", levels[expanded])
+        _write_json_atomic(self.work / "progress.json", {"expanded": expanded})
+        if self.interrupt is not None:
+            self.interrupt("level", expanded - 1)
+
+    @staticmethod
+    def reindex(table: np.ndarray, parts: list[np.ndarray]) -> None:
+        first = 0
+        for part in parts:
+            graph.index_all(table, part, first)
+            first += len(part)
+
+    @staticmethod
+    def grown(table: np.ndarray) -> np.ndarray:
+        bigger = graph.new_index(table.shape[0])
+        graph.rehash(table, bigger)
+        return bigger
+
+    # -- phase 2: the values ---------------------------------------------------------
+    def retrograde(self, n: int, expansions: list[dict]) -> np.ndarray:
+        """Values and remoteness of the positions ``0..n-1`` (numbered as found), packed."""
+        if n >= 2**31 - 1:
+            raise SolveError(f"{n:,} positions: more than this solver's 32-bit edge lists hold")
+        began = time.perf_counter()
+        degrees = np.concatenate([e["degrees"] for e in expansions]) if expansions else np.empty(0, np.uint16)
+        remaining = np.concatenate([e["opens"] for e in expansions]).astype(np.int32) if expansions \
+            else np.empty(0, np.int32)
+        seeds = np.concatenate([e["seeds"] for e in expansions]) if expansions else np.empty(0, np.uint8)
+        edges = np.concatenate([e["edges"] for e in expansions]) if expansions else np.empty(0, np.int32)
+        expansions.clear()
+        child_offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(degrees, out=child_offsets[1:])
+        del degrees
+        parent_offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(edges, minlength=n), out=parent_offsets[1:])
+        parents = np.empty(len(edges), dtype=np.int32)
+        graph.link_parents(child_offsets, edges, parent_offsets, parents)
+        del edges, child_offsets
+        value = np.full(n, graph.UNKNOWN, dtype=np.uint8)
+        remoteness = np.zeros(n, dtype=np.uint16)
+        queue = np.empty(n, dtype=np.int32)
+        with _progress(self.show) as bar:
+            task = bar.add_task("retrograde analysis", total=n)
+            tail = graph.seed_wins_and_losses(remaining, seeds, value, remoteness, queue)
+            head = 0
+            for phase in ("wins and losses", "ties"):
+                if phase == "ties":
+                    tail = graph.seed_ties(seeds, value, remoteness, queue, tail)
+                while head < tail:
+                    head, tail = graph.propagate(parent_offsets, parents, remaining, value, remoteness, queue,
+                                                 head, tail, head + CHUNK)
+                    bar.update(task, completed=head)
+            bar.update(task, completed=n)
+        if n and remoteness.max() > graph.MAX_REMOTENESS:
+            raise SolveError(f"a remoteness of {remoteness.max()} does not fit the table's 14 bits")
+        entries = np.empty(n, dtype=np.uint16)
+        graph.pack(value, remoteness, entries)
+        self.timings["retrograde"] = time.perf_counter() - began
+        return entries
+
+    # -- writing -----------------------------------------------------------------------
+    def write(self, keys: np.ndarray, entries: np.ndarray, seconds: float) -> Table:
+        _save_atomic(self.work / "keys.npy", keys)
+        _save_atomic(self.work / "values.npy", entries)
+        counts = np.bincount(entries >> graph.VALUE_SHIFT, minlength=4)
+        start_state = self.root if self.root is not None else self.game.new_initial_state()
+        meta = {
+            "format": FORMAT,
+            "game": str(self.game),
+            "variant": self.variant,
+            "tokens": self.tokens,
+            "positions": int(len(keys)),
+            "values": {VALUE_NAMES[v]: int(counts[v]) for v in VALUE_NAMES},
+            "max_remoteness": int((entries & graph.MAX_REMOTENESS).max()) if len(keys) else 0,
+            "seconds": round(seconds, 3),
+            "phase_seconds": {k: round(v, 3) for k, v in self.timings.items()},
+            "bytes": int(len(keys)) * 10,
+            "root": None if self.root is None else self.root.to_notation(),
+        }
+        if self.rules != kernels.EXPENDIBOTS or self.root is not None:
+            key = np.uint64(encode(self.spec, start_state.array, self.params))
+            i = int(np.searchsorted(keys, key))
+            if i < len(keys) and keys[i] == key:
+                entry = unpack(int(entries[i]))
+                meta["start"] = {"value": entry.value, "remoteness": entry.remoteness}
+        for path in [*self.work.glob("keys-*.npy"), *self.work.glob("expansion-*.npz"), self.work / "progress.json"]:
+            path.unlink(missing_ok=True)
+        _write_json_atomic(self.work / "meta.json", meta)
+        if self.folder.exists():
+            shutil.rmtree(self.folder)
+        os.replace(self.work, self.folder)
+        return Table(self.game, self.folder)
+
+    def run(self, force: bool) -> Table:
+        if force:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            shutil.rmtree(self.work, ignore_errors=True)
+        if (self.folder / "meta.json").is_file():
+            return Table(self.game, self.folder)
+        self.work.mkdir(parents=True, exist_ok=True)
+        began = time.perf_counter()
+        found, expansions = self.enumerate()
+        if self.interrupt is not None:
+            self.interrupt("enumerated", 0)
+        entries = self.retrograde(len(found), expansions)
+        keys, entries = sort_by_key(found, entries)
+        return self.write(keys, entries, time.perf_counter() - began)
+
+
+def sort_by_key(keys: np.ndarray, entries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Both arrays in the order of the (distinct) keys. Keys below 2**48 are
+    sorted with their entry in their low 16 bits, one plain sort (several
+    times faster than an argsort and two gathers); others by argsort."""
+    if len(keys) and int(keys.max()) < 1 << 48:
+        packed = (keys << np.uint64(16)) | entries.astype(np.uint64)
+        packed.sort()
+        return packed >> np.uint64(16), (packed & np.uint64(0xFFFF)).astype(np.uint16)
+    order = np.argsort(keys)
+    return keys[order], entries[order]
+
+
+def memory_limit_positions() -> int:
+    """How many positions fit in half of this machine's memory, at about
+    110 bytes each while solving (index, moves, parents, values)."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        memory = 8 << 30
+    return memory // 2 // BYTES_PER_POSITION
+
+
+def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: State | None = None,
+          force: bool = False, interrupt: Callable[[str, int], None] | None = None,
+          max_positions: int | None = None) -> Table:
+    """Solve ``game`` (every position reachable from its start; for
+    Expendibots, every position with at most ``tokens`` tokens; with
+    ``root``, every position reachable from that one) and return its table.
+
+    An existing complete table is returned as it is (``force`` solves again);
+    an interrupted solve resumes where it stopped. ``interrupt(phase, index)``
+    is called after each saved step (tests use it to stop a solve midway).
+    A solve that finds more than ``max_positions`` positions (default: what
+    half the machine's memory holds) stops with :class:`SolveError`.
+    """
+    if root is not None:
+        if root.game != game:
+            raise SolveError(f"the root position belongs to {root.game}, not {game}")
+        if root.is_terminal():
+            raise SolveError("the root position is already finished; there is nothing to solve")
+    solver = _Solver(game, db, tokens, root, progress, interrupt, max_positions)
+    try:
+        return solver.run(force)
+    except OSError as problem:  # a folder that cannot be written, a full disk
+        raise SolveError(f"cannot write the table in {solver.work.parent}: {problem.strerror or problem}; "
+                         "finished levels are kept, run again to resume") from None

@@ -1,0 +1,225 @@
+"""Solved tables on disk, and reading them.
+
+A table is a folder ``DB/GAME/VARIANT/`` (``GAME`` the game string, such as
+``kaboom(rows=3,cols=3,connect=3)``, percent-encoded where a file name needs it; ``VARIANT`` ``start`` for the positions
+reachable from the start, ``endgame-3`` for Expendibots with at most 3
+tokens, ``from-<hash>`` for those reachable from another position) holding:
+
+* ``keys.npy``: the positions' keys (:mod:`boomboard.solver.codec`),
+  ``uint64``, sorted: the index, searched by bisection;
+* ``values.npy``: one ``uint16`` a position, ``value << 14 | remoteness``;
+* ``meta.json``: what was solved, counts, the start's value, timings.
+
+Both arrays are opened memory-mapped: a lookup reads a few pages, not the
+table. A folder exists only once complete: a solve writes into
+``VARIANT.work/`` and renames it at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+import numpy as np
+
+from ..core.errors import BoomboardError
+from ..core.game import Game
+from ..core.state import State
+from .codec import OUTSIDE, codec_spec, encode
+from .graph import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
+
+VALUE_NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
+DRAW_REMOTENESS = -1  # a draw never ends: it has no remoteness
+FORMAT = 1
+
+
+class NotSolvedError(BoomboardError, LookupError):
+    """The position (or game) is not in any solved table."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A position's value for the player to move (``"win"``, ``"lose"``,
+    ``"tie"`` or ``"draw"``) and its remoteness: moves to the end under
+    perfect play (0 for a finished position, -1 for a draw)."""
+
+    value: str
+    remoteness: int
+
+    def describe(self) -> str:
+        if self.value == "draw":
+            return "draw (neither side can force an end)"
+        if self.remoteness == 0:
+            return f"{self.value} (the game is over)"
+        return f"{self.value} in {self.remoteness}"
+
+
+def unpack(entry: int) -> Entry:
+    value = int(entry) >> VALUE_SHIFT
+    if value == DRAW:
+        return Entry("draw", DRAW_REMOTENESS)
+    return Entry(VALUE_NAMES[value], int(entry) & MAX_REMOTENESS)
+
+
+def default_db() -> Path:
+    """Where tables live unless ``--db`` says otherwise: ``BOOMBOARD_DB`` if
+    set, else the user's data folder (``~/.local/share/boomboard/solved`` on Linux)."""
+    override = os.environ.get("BOOMBOARD_DB")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("boomboard")) / "solved"
+
+
+def game_folder(game: Game, db: str | os.PathLike | None = None) -> Path:
+    """The folder of ``game``'s tables: its game string, with anything a file
+    name cannot hold (a ``/`` in an Explocus setup, spaces) percent-encoded."""
+    return Path(db if db is not None else default_db()) / quote(str(game), safe="(),=+-_.")
+
+
+def table_dir(game: Game, variant: str, db: str | os.PathLike | None = None) -> Path:
+    return game_folder(game, db) / variant
+
+
+class Table:
+    """A solved table, memory-mapped.
+
+    >>> table = open_table(game)                     # doctest: +SKIP
+    >>> table.lookup(game.new_initial_state())       # doctest: +SKIP
+    Entry(value='win', remoteness=11)
+    """
+
+    def __init__(self, game: Game, folder: Path):
+        self.game = game
+        self.folder = folder
+        try:
+            self.meta = json.loads((folder / "meta.json").read_text())
+        except (OSError, ValueError) as problem:
+            raise NotSolvedError(f"{folder}: the table's meta.json cannot be read ({problem}); solve it "
+                                 "again with --force") from None
+        if self.meta.get("format") != FORMAT or self.meta.get("game") != str(game):
+            raise NotSolvedError(f"{folder} holds no table of {game} in format {FORMAT}; solve it again")
+        self.variant = self.meta["variant"]
+        self.spec = codec_spec(game, self.meta.get("tokens", 0))
+        try:
+            self.keys = np.load(folder / "keys.npy", mmap_mode="r")
+            self.entries = np.load(folder / "values.npy", mmap_mode="r")
+        except (OSError, ValueError) as problem:
+            raise NotSolvedError(f"{folder}: the table cannot be read ({problem}); solve it again "
+                                 "with --force") from None
+        if self.keys.shape != self.entries.shape:
+            raise NotSolvedError(f"{folder}: keys and values differ in length; solve it again")
+
+    def __len__(self) -> int:
+        return int(self.keys.shape[0])
+
+    def __repr__(self) -> str:
+        return f"<Table {self.game} {self.variant}: {len(self)} positions>"
+
+    def key_of(self, state: State) -> int:
+        return int(encode(self.spec, state.array, self.game.params_array))
+
+    def covers(self, state: State) -> bool:
+        """Whether ``state`` is finished or one of this table's positions."""
+        return state.is_terminal() or self._find(state) is not None
+
+    def _find(self, state: State) -> int | None:
+        key = np.uint64(self.key_of(state))
+        if key == OUTSIDE:
+            return None
+        i = int(np.searchsorted(self.keys, key))
+        if i < len(self) and self.keys[i] == key:
+            return i
+        return None
+
+    def lookup(self, state: State) -> Entry:
+        """The value and remoteness of ``state`` for its player to move.
+
+        Raises :class:`NotSolvedError` for a position this table does not hold."""
+        if state.game != self.game:
+            raise NotSolvedError(f"this table is for {self.game}, not {state.game}")
+        if state.is_terminal():
+            return Entry(VALUE_NAMES[terminal_value(state.array)], 0)
+        i = self._find(state)
+        if i is None:
+            raise NotSolvedError(f"{state.to_notation()} is not among the {len(self)} positions of the "
+                                 f"{self.variant} table of {self.game}")
+        return unpack(int(self.entries[i]))
+
+    def entry_at(self, i: int) -> Entry:
+        return unpack(int(self.entries[i]))
+
+    def state_at(self, i: int) -> State:
+        """The position stored at index ``i`` (as a fresh state, ply 0)."""
+        from .codec import decode
+
+        array = self.game.initial_array().copy()
+        decode(self.spec, self.keys[i], self.game.params_array, array)
+        return self.game.state_from_array(array)
+
+
+def solved_variants(game: Game, db: str | os.PathLike | None = None) -> list[str]:
+    """The complete tables of ``game`` in ``db``: ``start`` first, then endgames by size, then the rest."""
+    folder = game_folder(game, db)
+    if not folder.is_dir():
+        return []
+    found = [p.name for p in folder.iterdir() if p.is_dir() and (p / "meta.json").is_file()]
+
+    def order(name: str):
+        if name == "start":
+            return (0, 0, name)
+        if name.startswith("endgame-"):
+            return (1, -int(name.split("-")[1]), name)
+        return (2, 0, name)
+
+    return sorted(found, key=order)
+
+
+_OPENED: dict[tuple[str, str], tuple[int, Table]] = {}
+
+
+def _opened(game: Game, folder: Path) -> Table:
+    """The table in ``folder``, opened once while its ``meta.json`` is unchanged
+    (a web server or an agent asks for the same tables again and again)."""
+    stamp = (folder / "meta.json").stat().st_mtime_ns
+    cached = _OPENED.get((str(game), str(folder)))
+    if cached is None or cached[0] != stamp:
+        cached = (stamp, Table(game, folder))
+        _OPENED[(str(game), str(folder))] = cached
+    return cached[1]
+
+
+def open_table(game: Game, db: str | os.PathLike | None = None, variant: str | None = None) -> Table | None:
+    """The solved table of ``game`` (its ``start`` table if there is one, else
+    the largest endgame, else any), or ``None`` when it is not solved."""
+    variants = [variant] if variant else solved_variants(game, db)
+    for name in variants:
+        folder = table_dir(game, name, db)
+        if (folder / "meta.json").is_file():
+            return _opened(game, folder)
+    return None
+
+
+def tables_for(state: State, db: str | os.PathLike | None = None) -> Table:
+    """A solved table that holds ``state``; :class:`NotSolvedError` if none does."""
+    game = state.game
+    variants = solved_variants(game, db)
+    for name in variants:
+        table = _opened(game, table_dir(game, name, db))
+        if table.covers(state):
+            return table
+    where = Path(db if db is not None else default_db())
+    if not variants:
+        raise NotSolvedError(f"{game} is not solved in {where}; run: boomboard solve {game.name} ...")
+    raise NotSolvedError(f"no solved table of {game} in {where} holds this position "
+                         f"(tables: {', '.join(variants)})")
+
+
+def entry_value_code(entry: Entry) -> int:
+    return {"win": WIN, "lose": LOSE, "tie": TIE, "draw": DRAW}[entry.value]
+
+

@@ -1,0 +1,225 @@
+"""The strong solver: small tables solved here, checked entry by entry against
+their children, against full-depth alpha-beta, and by their position counts."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import boomboard
+from boomboard import solver
+from boomboard.agents import make_agent
+from boomboard.search.alphabeta import MAX_PLY, AlphaBeta
+from boomboard.solver import graph
+
+# Reachable non-terminal positions of the small tables: regression figures.
+COUNTS = {
+    "kaboom(rows=3,cols=3,connect=3)": 26187,
+    "kaboom(rows=4,cols=4,bombs=0)": 134289,
+    "jump61(size=2)": 39,
+    "jump61(size=3)": 288293,
+}
+POSITION_14 = "(x 0 0 xoxx o@*o -ooo -xxx)"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    return tmp_path_factory.mktemp("solved")
+
+
+@pytest.fixture(scope="module")
+def kaboom3(db):
+    return solver.solve(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=db, progress=False)
+
+
+@pytest.fixture(scope="module")
+def endgame3(db):
+    return solver.solve(boomboard.load_game("expendibots"), db=db, progress=False, tokens=3)
+
+
+@pytest.mark.parametrize("name", sorted(COUNTS))
+def test_small_tables_have_their_counts_and_agree_with_their_children(db, name):
+    table = solver.solve(boomboard.load_game(name), db=db, progress=False)
+    assert len(table) == COUNTS[name]
+    assert np.all(np.diff(table.keys.astype(np.float64)) > 0) or len(table) < 2
+    assert solver.verify(table) is None
+    assert sum(table.meta["values"].values()) == len(table)
+
+
+def test_start_values(db, kaboom3):
+    assert kaboom3.meta["start"] == {"value": "win", "remoteness": 15}
+    jump = solver.solve(boomboard.load_game("jump61(size=2)"), db=db, progress=False)
+    assert jump.lookup(jump.game.new_initial_state()).value == "lose"
+    plain = solver.solve(boomboard.load_game("kaboom(rows=4,cols=4,bombs=0)"), db=db, progress=False)
+    assert plain.meta["start"]["value"] == "tie"  # 4x4 connect four is a tie
+
+
+def test_a_corrupted_entry_is_caught_by_the_verifier(db, kaboom3):
+    entries = np.array(kaboom3.entries)
+    i = int(np.flatnonzero(entries >> graph.VALUE_SHIFT == graph.WIN)[100])
+    entries[i] += 1  # a win one move slower than it is
+    assert graph.verify_range(kaboom3.spec, 2, kaboom3.game.params_array, kaboom3.game.initial_array().copy(),
+                              kaboom3.game.initial_array().copy(), np.empty(64, np.int32),
+                              np.asarray(kaboom3.keys), entries, 0, len(entries)) == i
+
+
+def alphabeta_disagreements(table, samples, seed, values=("win", "lose", "tie"), most_remoteness=None):
+    """Full-depth alpha-beta from random stored positions; the disagreements."""
+    game = table.game
+    searcher = AlphaBeta(game, table_bits=16)
+    depth = min(MAX_PLY - 2, game.max_game_length())
+    rng = random.Random(seed)
+    wrong, checked = [], 0
+    while checked < samples:
+        i = rng.randrange(len(table))
+        entry = table.entry_at(i)
+        if entry.value not in values or (most_remoteness and entry.remoteness > most_remoteness):
+            continue
+        state = table.state_at(i)
+        searcher.clear()
+        result = searcher.search(state, depth=depth if entry.value == "tie" else entry.remoteness + 1)
+        expected = {"win": entry.remoteness, "lose": -entry.remoteness, "tie": None}[entry.value]
+        if result.forced_result != expected or (entry.value == "tie" and result.score != 0):
+            wrong.append((state.to_notation(), entry, result.describe_score()))
+        checked += 1
+    return wrong
+
+
+def test_kaboom_table_agrees_with_full_depth_alphabeta(kaboom3):
+    assert alphabeta_disagreements(kaboom3, 1000, seed=1) == []
+
+
+def test_jump61_table_agrees_with_full_depth_alphabeta(db):
+    table = solver.solve(boomboard.load_game("jump61(size=3)"), db=db, progress=False)
+    assert table.meta["start"] == {"value": "lose", "remoteness": 14}  # Red, moving first, loses
+    assert alphabeta_disagreements(table, 1000, seed=2) == []
+
+
+def test_expendibots_endgame_wins_and_losses_agree_with_alphabeta(endgame3):
+    # Alpha-beta scores a repetition 0 and cannot see a draw or a loopy tie,
+    # so forced results compare, within a depth it searches quickly.
+    assert alphabeta_disagreements(endgame3, 1000, seed=3, values=("win", "lose"), most_remoteness=7) == []
+
+
+def test_expendibots_two_token_endgames_are_all_ties(db):
+    # One token each: a token next to the other booms both (a tie); anywhere
+    # else, the side to move steps next to the other, which then booms.
+    table = solver.solve(boomboard.load_game("expendibots"), db=db, progress=False, tokens=2)
+    assert len(table) == 2 * 64 * 63  # one token each, anywhere, either side to move
+    assert table.meta["values"] == {"win": 0, "lose": 0, "tie": 8064, "draw": 0}
+    assert solver.verify(table) is None
+
+
+def test_expendibots_three_token_endgames(endgame3):
+    assert len(endgame3) == 524160
+    assert endgame3.meta["values"] == {"win": 257896, "lose": 251840, "tie": 14424, "draw": 0}
+    assert solver.verify(endgame3) is None
+    game = endgame3.game
+    # Two White tokens stacked against one Black token: White moves next to it and wins.
+    state = game.state_from_notation('{"white": [[2, 0, 0]], "black": [[1, 7, 7]]}')
+    analysis = solver.analyze(state, db=endgame3.folder.parent.parent)
+    assert analysis.value == "win" and analysis.moves[0].value == "win"
+    assert endgame3.lookup(state.child(analysis.moves[0].action)).value == "lose"
+
+
+EXPLOCUS_3 = "explocus(size=3,setup=.b1b1/.../w1w1. w)"  # two single stones each on a 3x3 board
+
+
+def test_loopy_explocus_has_draws_and_agrees_with_its_children_and_alphabeta(db):
+    game = boomboard.load_game(EXPLOCUS_3)
+    table = solver.solve(game, db=db, progress=False)
+    assert "/" not in table.folder.parent.name  # the setup's slashes do not make folders
+    assert len(table) == 5208
+    assert table.meta["values"] == {"win": 3628, "lose": 1420, "tie": 0, "draw": 160}
+    assert table.meta["start"] == {"value": "lose", "remoteness": 12}
+    assert solver.verify(table) is None
+    assert alphabeta_disagreements(table, 1000, seed=4, values=("win", "lose"), most_remoteness=9) == []
+    draw = next(table.state_at(i) for i in range(len(table)) if table.entry_at(i).value == "draw")
+    analysis = solver.analyze(draw, db=db)
+    assert (analysis.value, analysis.remoteness) == ("draw", -1)
+    assert analysis.moves[0].value == "draw" and all(m.value in ("draw", "lose") for m in analysis.moves)
+
+
+def test_position_14_detonation_at_c2_wins_in_one(db):
+    game = boomboard.load_game("kaboom")
+    state = game.state_from_notation(POSITION_14)
+    solver.solve(game, db=db, progress=False, root=state)
+    analysis = solver.analyze(state, db=db)
+    assert (analysis.value, analysis.remoteness) == ("win", 1)
+    best = analysis.moves[0]
+    assert (best.notation, best.value, best.remoteness) == ("C2!", "win", 1)
+    assert [m.notation for m in analysis.moves] == ["C2!", "A"]
+
+
+def test_analysis_orders_moves_as_gamesman_does(kaboom3):
+    state = kaboom3.game.new_initial_state()
+    analysis = solver.analyze(state, db=kaboom3.folder.parent.parent)
+    ranks = [solver.analysis.rank_key(m.value, m.remoteness) for m in analysis.moves]
+    assert ranks == sorted(ranks)
+    assert (analysis.moves[0].value, analysis.moves[0].remoteness) == (analysis.value, analysis.remoteness)
+    for move in analysis.moves:
+        child = kaboom3.lookup(state.child(move.action))
+        assert move.remoteness == child.remoteness + 1
+
+
+def test_solver_agent_wins_the_won_start_against_anyone(kaboom3):
+    db = str(kaboom3.folder.parent.parent)
+    game = kaboom3.game
+    for seed in range(6):
+        players = [make_agent(f"solver:db={db}", seed=seed), make_agent("random", seed=seed)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(players[state.current_player()].choose_action(state))
+        assert state.returns()[0] == 1.0
+        # a perfect game from the start lasts exactly the remoteness
+        perfect = [make_agent(f"solver:db={db}", seed=seed + side) for side in (0, 1)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(perfect[state.current_player()].choose_action(state))
+        assert state.ply() == 15 and state.returns()[0] == 1.0
+
+
+def test_missing_tables_and_positions_raise_clear_errors(tmp_path, kaboom3):
+    game = boomboard.load_game("kaboom(rows=3,cols=3,connect=3,misere=true)")
+    assert solver.open_table(game, db=tmp_path) is None
+    with pytest.raises(solver.NotSolvedError, match="not solved"):
+        solver.analyze(game.new_initial_state(), db=tmp_path)
+    with pytest.raises(solver.PositionSpaceTooLarge, match="64-bit"):
+        solver.solve(boomboard.load_game("kaboom(rows=6,cols=6)"), db=tmp_path, progress=False)
+    with pytest.raises(solver.PositionSpaceTooLarge, match="--tokens"):
+        solver.solve(boomboard.load_game("expendibots"), db=tmp_path, progress=False)
+
+
+def test_a_killed_solve_resumes_to_the_same_table(tmp_path, kaboom3):
+    game = kaboom3.game
+
+    def stop_at(phase, stop_phase, stop_index):
+        def hook(p, index):
+            if (p, index) == (stop_phase, stop_index):
+                raise KeyboardInterrupt
+        return hook
+
+    for stop in [("level", 6), ("enumerated", 0)]:
+        db = tmp_path / f"{stop[0]}"
+        with pytest.raises(KeyboardInterrupt):
+            solver.solve(game, db=db, progress=False, interrupt=stop_at(None, *stop))
+        assert solver.open_table(game, db=db) is None  # nothing half-written is taken for a table
+        resumed = []
+        table = solver.solve(game, db=db, progress=False, interrupt=lambda p, i: resumed.append((p, i)))
+        if stop[0] == "level":
+            assert resumed[0] == ("level", 7)  # it went on from the next level
+        assert np.array_equal(table.keys, kaboom3.keys)
+        assert np.array_equal(table.entries, kaboom3.entries)
+
+
+@pytest.mark.parametrize("top", [1 << 20, 1 << 63])
+def test_sorting_keys_carries_their_entries(top):
+    rng = np.random.default_rng(7)
+    keys = np.unique(rng.integers(0, top, size=5000, dtype=np.uint64))
+    rng.shuffle(keys)
+    entries = rng.integers(0, 1 << 16, size=len(keys), dtype=np.uint16)
+    sorted_keys, sorted_entries = solver.driver.sort_by_key(keys, entries)
+    order = np.argsort(keys)
+    assert np.array_equal(sorted_keys, keys[order]) and np.array_equal(sorted_entries, entries[order])

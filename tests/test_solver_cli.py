@@ -1,0 +1,142 @@
+"""The solver from the command line, as an agent spec, and without the compiler."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import boomboard
+from boomboard import solver
+from boomboard.agents import agent_kinds, make_agent
+from boomboard.core import ParameterError
+
+POSITION_14 = "(x 0 0 xoxx o@*o -ooo -xxx)"
+
+
+def run_cli(*args):
+    env = {**os.environ, "COLUMNS": "120"}
+    return subprocess.run([sys.executable, "-m", "boomboard", *args], capture_output=True, text=True, timeout=600,
+                          env=env)
+
+
+def test_solve_verify_and_analyze_position_14_on_the_command_line(tmp_path):
+    db = str(tmp_path)
+    done = run_cli("solve", "kaboom", "--position", POSITION_14, "--db", db, "--verify", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "3 positions" in done.stdout and "start: win in 1 for x" in done.stdout
+    assert "verified: all 3 entries" in done.stdout
+    done = run_cli("analyze", "kaboom", POSITION_14, "--db", db)
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if "│" in line]
+    assert "value: win in 1 for x" in done.stdout
+    assert lines[0].split("│")[1:4] == [" C2!  ", " win         ", "          1 "]
+    assert "A" in lines[1] and "win" in lines[1]
+
+
+def test_game_options_and_the_position_may_come_in_any_order(tmp_path):
+    db = str(tmp_path)
+    assert run_cli("solve", "kaboom", "--rows", "2", "--cols", "3", "--connect", "2", "--db", db,
+                   "--quiet").returncode == 0
+    done = run_cli("analyze", "kaboom", "--rows", "2", "(o 1 1 x-- ---)", "--cols", "3", "--connect", "2",
+                   "--db", db)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("(o 1 1 x-- ---)")
+    table = solver.open_table(boomboard.load_game("kaboom(rows=2,cols=3,connect=2)"), db=db)
+    meta = json.loads((table.folder / "meta.json").read_text())
+    assert meta["positions"] == len(table) == 292
+
+
+def test_errors_are_one_line_without_traceback(tmp_path):
+    done = run_cli("analyze", "kaboom", "--db", str(tmp_path))
+    assert done.returncode == 2
+    assert "not solved" in done.stdout and "Traceback" not in done.stdout + done.stderr
+    done = run_cli("solve", "kaboom", "--rows", "7", "--cols", "7", "--db", str(tmp_path), "--quiet")
+    assert done.returncode == 2 and "64-bit" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_a_solve_too_big_for_memory_stops_with_the_levels_it_found(tmp_path):
+    with pytest.raises(solver.SolveError, match=r"more than .* positions.*by level"):
+        solver.solve(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=tmp_path, progress=False,
+                     max_positions=2000)
+    assert solver.open_table(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=tmp_path) is None
+
+
+def test_the_solver_agent_is_built_from_its_spec(tmp_path):
+    assert "solver" in agent_kinds()
+    agent = make_agent(f"solver:db={tmp_path},seed=4")
+    assert agent.name == "solver" and agent.db == str(tmp_path)
+    with pytest.raises(ParameterError, match="has no setting 'depth'"):
+        make_agent("solver:depth=3")
+    game = boomboard.load_game("jump61(size=2)")
+    with pytest.raises(solver.NotSolvedError):
+        agent.choose_action(game.new_initial_state())
+    solver.solve(game, db=tmp_path, progress=False)
+    state = game.new_initial_state()
+    assert agent.choose_action(state) in state.legal_actions()
+    assert agent.last_thinking.startswith("solved: lose in 4")
+
+
+SCRIPT = """
+import json, sys, tempfile, boomboard
+from boomboard import solver
+out = {}
+with tempfile.TemporaryDirectory() as db:
+    for name, tokens in (("jump61(size=2)", 0), ("kaboom(rows=2,cols=3,connect=2)", 0), ("expendibots", 2)):
+        table = solver.solve(boomboard.load_game(name), db=db, progress=False, tokens=tokens)
+        out[name] = [len(table), table.meta["values"], solver.verify(table), int(table.entries.astype('int64').sum())]
+print(json.dumps(out))
+"""
+
+
+def test_the_solver_runs_as_plain_python_with_the_same_tables():
+    results = []
+    for disable in ("1", "0"):
+        done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "NUMBA_DISABLE_JIT": disable})
+        assert done.returncode == 0, done.stderr
+        results.append(json.loads(done.stdout))
+    assert results[0] == results[1]
+    assert results[0]["expendibots"][0] == 8064
+
+
+def test_a_solve_killed_midway_resumes_from_its_saved_levels(tmp_path):
+    import signal
+    import time
+
+    game = boomboard.load_game("jump61(size=3)")
+    progress = tmp_path / "jump61(size=3)" / "start.work" / "progress.json"
+    process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "jump61", "--size", "3", "--db",
+                                str(tmp_path), "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while process.poll() is None:
+            if progress.is_file() and json.loads(progress.read_text())["expanded"] >= 3:
+                process.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.005)
+    finally:
+        process.wait(timeout=600)
+    assert process.returncode == -signal.SIGKILL, "the solve finished before it could be killed"
+    assert solver.open_table(game, db=tmp_path) is None
+    saved = json.loads(progress.read_text())["expanded"]
+    resumed = []
+    table = solver.solve(game, db=tmp_path, progress=False, interrupt=lambda phase, i: resumed.append(i))
+    assert resumed[0] == saved  # the next level, not the first
+    fresh = solver.solve(game, db=tmp_path / "fresh", progress=False)
+    assert len(table) == 288293
+    assert (table.keys == fresh.keys).all() and (table.entries == fresh.entries).all()
+
+
+def test_unwritable_folders_and_damaged_tables_give_clear_errors(tmp_path):
+    game = boomboard.load_game("jump61(size=2)")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(solver.SolveError, match="cannot write the table"):
+        solver.solve(game, db=blocker, progress=False)
+    table = solver.solve(game, db=tmp_path / "db", progress=False)
+    (table.folder / "values.npy").write_bytes(b"damaged")
+    with pytest.raises(solver.NotSolvedError, match="cannot be read"):
+        solver.open_table(game, db=tmp_path / "db")
