@@ -305,7 +305,8 @@ def arena_client(db):
 def test_arena_games_are_listed_and_replayed_ply_by_ply(arena_client):
     listed = arena_client.get("/api/archive/arena").json()["games"]
     assert listed == [{"id": 7, "game": "kaboom", "players": ["ai", "random"], "plies": 7, "winner": 0,
-                       "reason": "connect", "tournament_id": 1, "started": 0.0}]
+                       "reason": "connect", "tournament_id": 1, "started": 0.0, "status": "done",
+                       "finished": True}]
     assert arena_client.get("/api/archive/arena?tournament=2").json()["games"] == []
     assert len(arena_client.get("/api/archive/arena?tournament=1").json()["games"]) == 1
     end = arena_client.get("/api/replay/arena/7").json()

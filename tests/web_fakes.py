@@ -1,13 +1,13 @@
 """Stand-ins with the public interfaces of the solver (issue 4) and the arena's
-record store (issue 5), so that the web app's use of them is tested before
-(and independently of) the real ones."""
+record store (issue 5), with fixed results, so that the web app's pages can be
+tested with figures known in advance."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 import boomboard
+from boomboard.arena.store import GameRecord, Standing, StoreError, TournamentRecord
 
 
 class FakeSolver:
@@ -25,41 +25,33 @@ class FakeSolver:
         return SimpleNamespace(value="win", remoteness=3, moves=moves)
 
 
-@dataclass
-class FakeRecord:
-    id: int
-    game: str
-    players: list
-    actions: list
-    times: list = field(default_factory=list)
-    winner: int | None = None
-    reason: str = ""
-    tournament_id: int | None = 1
-    started: float = 0.0
-
-
 class FakeArena:
-    """The arena store's public interface (issue 5)."""
+    """The arena store's public interface (issue 5), with the real store's
+    record types (``boomboard.arena.store``) and fixed figures: one game, and
+    standings whose numbers the tests can name (``tests/test_web_integration.py``
+    runs the web app over the real store)."""
 
     def __init__(self):
         state = boomboard.load_game("kaboom").new_initial_state()
         for move in ["A", "B", "A", "B", "A", "B", "A"]:
             state.play(move)
-        self.records = [FakeRecord(7, "kaboom", ["ai", "random"], state.history(), winner=0, reason="connect")]
+        actions = state.history()
+        self.records = [GameRecord(7, "kaboom", ["ai", "random"], actions, [0.01] * len(actions), 0, "connect", 1,
+                                   "1970-01-01T00:00:00+00:00", "done", "1970-01-01T00:00:01+00:00")]
 
     def games(self, limit=50, offset=0, tournament_id=None):
-        return [r for r in self.records if tournament_id is None or r.tournament_id == tournament_id][offset:limit]
+        chosen = [r for r in self.records if tournament_id is None or r.tournament_id == tournament_id]
+        return chosen[offset:offset + limit]
 
     def game(self, game_id):
         for record in self.records:
             if record.id == game_id:
                 return record
-        raise KeyError(game_id)
+        raise StoreError(f"no game {game_id}")
 
     def tournaments(self):
-        return [SimpleNamespace(id=1, game="kaboom", name="demo")]
+        return [TournamentRecord(1, "kaboom", ["ai", "random"], "match", {"games": 2}, "1970-01-01T00:00:00+00:00",
+                                 None, 2, 2)]
 
     def standings(self, tournament_id):
-        return [SimpleNamespace(agent="ai", games=2, wins=2, ties=0, losses=0, score=2.0, elo=120.0, elo_error=80.0),
-                SimpleNamespace(agent="random", games=2, wins=0, ties=0, losses=2, score=0.0, elo=-120.0,
-                                elo_error=80.0)]
+        return [Standing("ai", 2, 2, 0, 0, 2.0, 120.0, 80.0), Standing("random", 2, 0, 0, 2, 0.0, -120.0, 80.0)]

@@ -78,16 +78,22 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def create_app(db_path: str | Path, *, arena=None, workers: int = 2, processes: bool = True) -> FastAPI:
+def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None = None, workers: int = 2,
+               processes: bool = True) -> FastAPI:
     """The application, keeping its games in the SQLite file ``db_path``.
 
-    ``arena`` is a record store for the replay and tournament pages (default:
-    the arena's own, when installed). AI moves and analyses run in a pool of
-    ``workers`` processes (``processes=False``: threads, for tests).
+    The replay and tournament pages read the arena's records: ``arena`` is an
+    open record store (``boomboard.arena.store.open_store``), else the one in
+    the file ``arena_db`` (a :class:`ParameterError` if it cannot be used),
+    else the arena's own default file, when the arena is installed. AI moves
+    and analyses run in a pool of ``workers`` processes (``processes=False``:
+    threads, for tests).
     """
+    if arena is None:  # first: a bad file is refused before any worker starts
+        arena = open_arena_store(arena_db, required=arena_db is not None)
     store = GameStore(db_path)
     service = GameService(store, workers=workers, processes=processes)
-    archive = Archive(store, arena if arena is not None else open_arena_store())
+    archive = Archive(store, arena)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -230,7 +236,7 @@ def create_app(db_path: str | Path, *, arena=None, workers: int = 2, processes: 
         return {"standings": archive.standings(tournament_id)}
 
     @app.get("/api/tournaments/{tournament_id}/chart.png")
-    async def rating_chart(tournament_id: str):
+    def rating_chart(tournament_id: str):  # not async: matplotlib draws in FastAPI's thread pool
         """The arena's rating chart (PNG), where the arena draws one."""
         return Response(archive.rating_chart(tournament_id), media_type="image/png")
 

@@ -2,19 +2,24 @@
 and the arena's records.
 
 The arena (``boomboard.arena``) is optional; when it is installed its store
-is read through its public interface (``games``, ``game``, ``tournaments``,
-``standings``), and any object with that interface works, which is how the
-tests drive this module.
+(``boomboard.arena.store.Store``) is read through its public interface
+(``games``, ``game``, ``tournaments``, ``standings``), and any object with
+that interface works. Its records are turned into JSON-ready dicts here:
+times as seconds since 1970 (as the web app's own games), an infinite Elo or
+interval (an agent that won or lost every game) as ``null``.
 """
 
 from __future__ import annotations
 
+import math
 import tempfile
+import threading
 from dataclasses import asdict, is_dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import BoomboardError
+from ..core.errors import BoomboardError, ParameterError
 from ..core.outcome import Outcome, Reason
 from .analysis import rebuild
 from .cascade import cascade_steps
@@ -31,13 +36,26 @@ except ImportError:  # pragma: no cover - depends on what is installed
     arena_chart = None
 
 
-def open_arena_store(path: str | None = None):
-    """The arena's record store, or ``None`` when the arena is not installed or has none."""
+# matplotlib's pyplot keeps global state: one chart is drawn at a time
+_CHART_LOCK = threading.Lock()
+
+
+def open_arena_store(path: str | Path | None = None, *, required: bool = False):
+    """The arena's record store at ``path`` (default: the arena's own file,
+    ``arena.sqlite3`` in the user's data directory, created if new), or
+    ``None`` when the arena is not installed or the file cannot be used: the
+    web app then serves its own games only. ``required``: raise
+    :class:`ParameterError` with the reason instead (a file the user named)."""
     if arena_store is None:
+        if required:
+            raise ParameterError("the arena (boomboard.arena) is not installed, so its records cannot be shown")
         return None
     try:
         return arena_store.open_store(path)
-    except (OSError, BoomboardError, ValueError):
+    except (OSError, BoomboardError, ValueError) as problem:
+        if required:
+            message = str(problem) if isinstance(problem, BoomboardError) else f"cannot use {path}: {problem}"
+            raise ParameterError(message) from None
         return None
 
 
@@ -48,6 +66,23 @@ def _plain(record: Any) -> dict:
     if hasattr(record, "_asdict"):
         return dict(record._asdict())
     return dict(vars(record))
+
+
+def _json_number(value: Any) -> Any:
+    """JSON has no infinity: an unbounded figure is ``None`` (``null``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _seconds(moment: Any) -> float | None:
+    """A stored time (seconds, or ISO 8601 text as the arena writes it) as seconds since 1970."""
+    if moment is None or isinstance(moment, (int, float)):
+        return moment
+    try:
+        return datetime.fromisoformat(str(moment)).timestamp()
+    except ValueError:
+        return None
 
 
 class Archive:
@@ -66,10 +101,13 @@ class Archive:
         tournament = None if tournament is None else _arena_id(tournament)
         for record in arena.games(limit=limit, offset=offset, tournament_id=tournament):
             plain = _plain(record)
+            status = plain.get("status", "done")
             out.append({"id": plain["id"], "game": plain["game"], "players": list(plain["players"]),
                         "plies": len(plain["actions"]), "winner": plain.get("winner"),
                         "reason": plain.get("reason", ""), "tournament_id": plain.get("tournament_id"),
-                        "started": plain.get("started")})
+                        "started": _seconds(plain.get("started")), "status": status,
+                        # an aborted game is over too: only one still being played is not
+                        "finished": status != "playing"})
         return out
 
     def replay(self, source: str, game_id: str, ply: int | None = None) -> dict:
@@ -81,6 +119,7 @@ class Archive:
                 raise NotFound(f"no web game with id {game_id!r}")
             game, position, actions, players = record.game, record.position, record.actions, record.players
             resigned, winner, reason = record.resigned, None, ""
+            unfinished = None
         else:
             arena = self._arena()
             try:
@@ -90,21 +129,27 @@ class Archive:
             game, position, actions = plain["game"], plain.get("position"), list(plain["actions"])
             players, resigned = list(plain["players"]), None
             winner, reason = plain.get("winner"), plain.get("reason", "")
+            unfinished = _unfinished(plain.get("status", "done"), reason)
+            if unfinished is not None:  # no result to show: the game was cut short, or is still on
+                winner, reason = None, ""
         ply = len(actions) if ply is None else ply
         if not 0 <= ply <= len(actions):
             raise NotFound(f"ply must be 0..{len(actions)} for this game, got {ply}")
+        at_end = ply == len(actions)
         state = rebuild(game, position, actions[:ply])
         steps = []
         if ply:
             before = rebuild(game, position, actions[:ply - 1])
             steps = cascade_steps(state.game, before.array, actions[ply - 1])
         outcome = state.outcome()
-        if ply == len(actions) and outcome is None:
+        if at_end and outcome is None:
             outcome = _recorded_outcome(state, resigned, winner, reason)
         full = rebuild(game, position, actions)
-        described = describe_state(state, players, outcome, steps,
-                                   extra={"id": game_id, "source": source, "thinking": False,
-                                          "length": len(actions), "all_actions": list(actions)})
+        extra = {"id": game_id, "source": source, "thinking": False, "length": len(actions),
+                 "all_actions": list(actions)}
+        if at_end and outcome is None and unfinished is not None:
+            extra.update(caption=unfinished, to_move=None, legal=[])
+        described = describe_state(state, players, outcome, steps, extra=extra)
         described["moves"] = [{"ply": i, "player": None, "text": t} for i, t in enumerate(full.history_strings())]
         return described
 
@@ -116,7 +161,8 @@ class Archive:
         known = {str(_plain(t)["id"]) for t in arena.tournaments()}
         if str(tournament_id) not in known:
             raise NotFound(f"no tournament with id {tournament_id!r}")
-        return [_plain(s) for s in arena.standings(_arena_id(tournament_id))]
+        return [{key: _json_number(value) for key, value in _plain(s).items()}
+                for s in arena.standings(_arena_id(tournament_id))]
 
     def rating_chart(self, tournament_id: Any) -> bytes:
         """The arena's own rating chart of a tournament, as PNG bytes."""
@@ -124,7 +170,7 @@ class Archive:
             raise NotFound("the arena's rating chart is not available (the arena is not installed)")
         self.standings(tournament_id)  # an unknown tournament is a 404
         standings = self._arena().standings(_arena_id(tournament_id))
-        with tempfile.TemporaryDirectory() as folder:
+        with tempfile.TemporaryDirectory() as folder, _CHART_LOCK:
             path = Path(folder) / "chart.png"
             arena_chart.rating_chart(standings, path)
             return path.read_bytes()
@@ -141,6 +187,15 @@ def _arena_id(text: Any) -> Any:
         return int(text)
     except (TypeError, ValueError):
         return text
+
+
+def _unfinished(status: str, reason: str) -> str | None:
+    """What to say at the end of an arena game that has no result (``None``: it has one)."""
+    if status == "done":
+        return None
+    if status == "playing":
+        return "Still being played in the arena"
+    return f"Not finished: {reason or 'the game was ' + status}"
 
 
 def _recorded_outcome(state, resigned, winner, reason) -> Outcome | None:

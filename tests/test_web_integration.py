@@ -1,0 +1,175 @@
+"""The web app over the real arena store (and the real solver, where it is
+installed): what the stand-ins of ``web_fakes`` promise, checked against the
+modules themselves."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from boomboard.arena.referee import Limits  # noqa: E402
+from boomboard.arena.store import open_store  # noqa: E402
+from boomboard.arena.tournament import create_tournament, run_tournament  # noqa: E402
+from boomboard.core.errors import ParameterError  # noqa: E402
+from boomboard.web import archive, create_app  # noqa: E402
+
+GAMES = 3  # an odd number: greedy moves first twice, random once
+
+
+@pytest.fixture(scope="module")
+def arena_db(tmp_path_factory):
+    """A real tournament, played by agent processes into a real arena database."""
+    path = tmp_path_factory.mktemp("arena") / "arena.sqlite3"
+    store = open_store(path)
+    tournament_id = create_tournament(store, "kaboom", ["greedy", "random"], "match", GAMES,
+                                      Limits(move_wall=30.0), seed=5)
+    run_tournament(store, tournament_id, workers=1)
+    # a game the arena was stopped in: left unfinished, then marked aborted
+    aborted = store.begin_game("kaboom", ["greedy", "random"], {})
+    store.add_action(aborted, 0, 3, 0.01)
+    store.abort_game(aborted, "the arena was stopped during the game")
+    store.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def client(arena_db, tmp_path_factory):
+    web_db = tmp_path_factory.mktemp("web") / "web.sqlite3"
+    with TestClient(create_app(web_db, arena=open_store(arena_db), processes=False)) as client:
+        yield client
+
+
+def tournament_games(arena_db):
+    store = open_store(arena_db)
+    try:
+        return [g for g in store.games(limit=100) if g.tournament_id is not None]
+    finally:
+        store.close()
+
+
+def test_arena_games_are_listed_with_their_players_length_and_result(client, arena_db):
+    listed = client.get("/api/archive/arena").json()["games"]
+    recorded = {g.id: g for g in tournament_games(arena_db)}
+    assert len(recorded) == GAMES
+    by_id = {g["id"]: g for g in listed}
+    assert set(recorded) < set(by_id)
+    for game_id, record in recorded.items():
+        shown = by_id[game_id]
+        assert shown["game"] == record.game == "kaboom"
+        assert shown["players"] == record.players and sorted(shown["players"]) == ["greedy", "random"]
+        assert shown["plies"] == len(record.actions) > 0
+        assert shown["winner"] == record.winner and shown["reason"] == record.reason
+        assert shown["status"] == "done" and shown["finished"] is True
+        # the page shows a date from seconds since 1970, as for its own games
+        assert isinstance(shown["started"], float) and shown["started"] > 1.6e9
+    tournament_id = next(iter(recorded.values())).tournament_id
+    only = client.get(f"/api/archive/arena?tournament={tournament_id}").json()["games"]
+    assert sorted(g["id"] for g in only) == sorted(recorded)
+    assert client.get(f"/api/archive/arena?limit=1").json()["games"][0]["id"] == max(by_id)
+
+
+def test_every_arena_game_replays_to_its_recorded_result(client, arena_db):
+    names = ("X", "O")
+    for record in tournament_games(arena_db):
+        end = client.get(f"/api/replay/arena/{record.id}").json()
+        assert end["ply"] == end["length"] == len(record.actions)
+        assert end["all_actions"] == record.actions and end["players"] == record.players
+        assert end["outcome"]["winner"] == record.winner
+        if record.winner is not None:
+            assert end["outcome"]["text"].startswith(f"{names[record.winner]} wins")
+        assert end["outcome"]["text"] == record.reason  # the arena wrote the rules' own sentence
+        first = client.get(f"/api/replay/arena/{record.id}?ply=1").json()
+        assert first["ply"] == 1 and first["actions"] == record.actions[:1] and first["outcome"] is None
+
+
+def test_a_game_the_arena_stopped_is_not_shown_as_a_tie(client):
+    listed = client.get("/api/archive/arena?limit=1").json()["games"][0]
+    assert listed["status"] == "aborted" and listed["plies"] == 1 and listed["finished"] is True
+    end = client.get(f"/api/replay/arena/{listed['id']}").json()
+    assert end["outcome"] is None and end["to_move"] is None
+    assert "stopped" in end["caption"] and "Tie" not in end["caption"]
+
+
+def test_unknown_arena_games_are_404(client):
+    for game_id in ("999", "abc"):
+        response = client.get(f"/api/replay/arena/{game_id}")
+        assert response.status_code == 404 and game_id in response.json()["error"]
+
+
+def test_the_tournament_and_its_real_standings(client, arena_db):
+    tournaments = client.get("/api/tournaments").json()["tournaments"]
+    assert len(tournaments) == 1
+    shown = tournaments[0]
+    assert shown["game"] == "kaboom" and shown["players"] == ["greedy", "random"]
+    assert shown["kind"] == "match" and shown["slots"] == shown["played"] == GAMES
+    standings = client.get(f"/api/tournaments/{shown['id']}").json()["standings"]
+    assert sorted(s["agent"] for s in standings) == ["greedy", "random"]
+    assert sum(s["score"] for s in standings) == GAMES
+    assert all(s["games"] == GAMES and s["wins"] + s["ties"] + s["losses"] == GAMES for s in standings)
+    wins = {r.players[r.winner] for r in tournament_games(arena_db) if r.winner is not None}
+    for s in standings:
+        assert s["wins"] == sum(1 for r in tournament_games(arena_db)
+                                if r.winner is not None and r.players[r.winner] == s["agent"])
+        # an Elo or interval that is infinite (all wins) is JSON null, never a failed response
+        for key in ("elo", "elo_error"):
+            assert s[key] is None or math.isfinite(s[key])
+    assert wins <= {s["agent"] for s in standings}
+    missing = client.get("/api/tournaments/42")
+    assert missing.status_code == 404 and "42" in missing.json()["error"]
+
+
+def test_the_arenas_own_rating_chart_is_a_png(client):
+    tournament_id = client.get("/api/tournaments").json()["tournaments"][0]["id"]
+    assert client.get("/api/catalog").json()["arena_chart"] is True
+    chart = client.get(f"/api/tournaments/{tournament_id}/chart.png")
+    assert chart.status_code == 200 and chart.headers["content-type"] == "image/png"
+    assert chart.content.startswith(b"\x89PNG\r\n\x1a\n") and len(chart.content) > 1000
+
+
+def test_the_default_arena_store_is_the_arenas_own_file(tmp_path, monkeypatch):
+    import platformdirs
+
+    from boomboard.arena import store as arena_store
+
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda name: str(tmp_path / "data" / name))
+    assert arena_store.default_path() == tmp_path / "data" / "boomboard" / "arena.sqlite3"
+    opened = archive.open_arena_store()
+    assert opened is not None and opened.path == str(arena_store.default_path())
+    assert opened.tournaments() == [] and arena_store.default_path().exists()
+    opened.close()
+    explicit = archive.open_arena_store(tmp_path / "other.sqlite3")
+    assert explicit.path == str(tmp_path / "other.sqlite3")
+    explicit.close()
+    (tmp_path / "junk.sqlite3").write_text("not a database " * 100)
+    assert archive.open_arena_store(tmp_path / "junk.sqlite3") is None  # the web app starts without it
+
+
+def test_the_app_opens_the_arena_file_it_is_given(tmp_path, arena_db):
+    with TestClient(create_app(tmp_path / "web.sqlite3", arena_db=arena_db, processes=False)) as client:
+        assert client.get("/api/catalog").json()["arena"] is True
+        assert len(client.get("/api/tournaments").json()["tournaments"]) == 1
+    (tmp_path / "junk.sqlite3").write_text("not a database " * 100)
+    with pytest.raises(ParameterError, match="junk.sqlite3"):  # a file the user named is never ignored
+        create_app(tmp_path / "web2.sqlite3", arena_db=tmp_path / "junk.sqlite3", processes=False)
+
+
+def test_an_agent_that_won_every_game_has_an_unbounded_elo_sent_as_null(tmp_path):
+    store = open_store(tmp_path / "arena.sqlite3")
+    tournament_id = store.create_tournament("kaboom", ["greedy", "random"], "match", {},
+                                            [("greedy", "random"), ("random", "greedy")])
+    for slot, (players, winner) in enumerate([(["greedy", "random"], 0), (["random", "greedy"], 1)]):
+        game_id = store.begin_game("kaboom", players, {}, tournament_id, slot)
+        store.add_action(game_id, 0, 3, 0.01)
+        store.finish_game(game_id, winner, "greedy won")
+    assert math.isinf(store.standings(tournament_id)[0].elo)  # what the arena itself reports
+    with TestClient(create_app(tmp_path / "web.sqlite3", arena=store, processes=False)) as client:
+        standings = client.get(f"/api/tournaments/{tournament_id}").json()["standings"]
+        assert [(s["agent"], s["wins"], s["score"], s["elo"], s["elo_error"]) for s in standings] == [
+            ("greedy", 2, 2.0, None, None), ("random", 0, 0.0, None, None)]
+        chart = client.get(f"/api/tournaments/{tournament_id}/chart.png")
+        assert chart.status_code == 200 and chart.content.startswith(b"\x89PNG")
+    store.close()
