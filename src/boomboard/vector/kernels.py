@@ -42,15 +42,21 @@ def refresh_legal(rules, states, params, legal, n_legal, scratch, i):
 
 
 @njit(cache=True)
+def _restart(states, initial, initial_key, keys, n_keys, i):
+    """Environment ``i`` back to the first position, with a history of one key."""
+    states[i, :] = initial
+    keys[i, 0] = initial_key
+    n_keys[i] = 1
+
+
+@njit(cache=True)
 def reset_selected(rules, states, params, initial, initial_key, keys, n_keys, legal, n_legal, scratch, selected):
     """The environments where ``selected`` is True back to the first position;
     -1 on a legal-row overflow."""
     for i in range(states.shape[0]):
         if not selected[i]:
             continue
-        states[i, :] = initial
-        keys[i, 0] = initial_key
-        n_keys[i] = 1
+        _restart(states, initial, initial_key, keys, n_keys, i)
         if refresh_legal(rules, states, params, legal, n_legal, scratch, i) < 0:
             return -1
     return 0
@@ -107,9 +113,7 @@ def step_all(rules, states, params, initial, initial_key, keys, n_keys, legal, n
             terminated[i] = True
             final_status[i] = status
             lengths[i] = length
-            s[:] = initial
-            keys[i, 0] = initial_key
-            n_keys[i] = 1
+            _restart(states, initial, initial_key, keys, n_keys, i)
         if refresh_legal(rules, states, params, legal, n_legal, scratch, i) < 0:
             return -1
     return 0
