@@ -111,13 +111,7 @@ def _jump61(game, s, action):
         steps.append((s.copy(), [square]))
         if one_colour():
             break
-        for other in around:
-            if other not in queued and overfull(other):
-                queue.append(other)
-                queued.add(other)
-        if square not in queued and overfull(square):
-            queue.append(square)
-            queued.add(square)
+        _queue_first_in_first_out(queue, queued, [*around, square], overfull)
     return steps
 
 
@@ -201,14 +195,17 @@ def _explocus(game, s, action):
         steps.append((s.copy(), [cell]))
         if s[stones + 1 - player] == 0:
             break
-        for other in around:
-            if other not in queued and full(other):
-                queue.append(other)
-                queued.add(other)
-        if cell not in queued and full(cell):
+        _queue_first_in_first_out(queue, queued, [*around, cell], full)
+    return steps
+
+
+def _queue_first_in_first_out(queue, queued, cells, ready) -> None:
+    """Queue each of ``cells`` (in order) that is ``ready`` to explode and not queued yet:
+    the neighbours first, then the exploding cell itself, as both engines do."""
+    for cell in cells:
+        if cell not in queued and ready(cell):
             queue.append(cell)
             queued.add(cell)
-    return steps
 
 
 _RECORDERS = {
