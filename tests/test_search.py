@@ -173,3 +173,18 @@ def test_seeded_agents_replay_the_same_game():
         return state.history()
 
     assert play(4) == play(4)
+
+
+def test_contempt_makes_the_side_to_move_avoid_a_repetition():
+    game = boomboard.load_game("expendibots")
+    state = game.new_initial_state()
+    for text in ["MOVE 1 from (0, 1) to (0, 2).", "MOVE 1 from (0, 6) to (0, 5).", "MOVE 1 from (0, 2) to (0, 1)."]:
+        state.play(text)
+    back = state.string_to_action("MOVE 1 from (0, 5) to (0, 6).")  # Black repeats the start
+    # Without contempt a repetition is worth 0, as good as anything level; with
+    # contempt it costs the side to move, which then plays anything else.
+    keen = AlphaBeta(game, table_bits=16, contempt=100_000).search(state, depth=1)
+    assert keen.action != back and keen.score > -100_000
+    # The other way round (a side that wants the tie) it repeats, scoring it.
+    content = AlphaBeta(game, table_bits=16, contempt=-100_000).search(state, depth=1)
+    assert content.action == back and content.score == 100_000

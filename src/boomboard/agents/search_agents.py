@@ -105,18 +105,18 @@ class AlphaBetaAgent(_BudgetedAgent):
     name = "alphabeta"
 
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
-                 game_time: float | None = None, table_bits: int = 20, quiescence: int = 0):
+                 game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0):
         super().__init__(seed, time, game_time)
         if depth is None and time is None and game_time is None:
             time = self.move_time = 1.0
         self.depth = depth
         self.table_bits = table_bits
-        self.quiescence = quiescence
+        self.quiescence, self.contempt = quiescence, contempt
         self.searcher: AlphaBeta | None = None
 
     def _warm_up(self, game: Game) -> None:
         if self.searcher is None or self.searcher.game is not game:
-            self.searcher = AlphaBeta(game, self.table_bits, self.quiescence)
+            self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt)
         self.searcher.clear()
         start = game.new_initial_state()
         if not start.is_terminal():

@@ -132,8 +132,8 @@ def _pick_next(moves, order, ply, i, n):
 
 @njit(cache=True)
 def search_depth(rules, params, stack, moves, order, depth, path_keys, n_history, tt_keys, tt_data,
-                 history, killers, stats, check_repetition, action_limit, quiescence, clock_address, clock_id,
-                 timespec, deadline_ns):
+                 history, killers, stats, check_repetition, action_limit, quiescence, contempt, clock_address,
+                 clock_id, timespec, deadline_ns):
     """One iteration of iterative deepening from ``stack[0]`` to ``depth``; returns
     the root's score, and puts the best root action and its score in ``stats``.
 
@@ -142,6 +142,9 @@ def search_depth(rules, params, stack, moves, order, depth, path_keys, n_history
     Past the horizon, up to ``quiescence`` more plies follow only explosive
     actions (captures, detonations, jumps), each node free to stand pat on
     its evaluation; such nodes leave the tables and killers alone.
+    A tie by history (a repetition, the action limit) scores ``-contempt``
+    for the side to move at the root: with contempt, a side that can play on
+    does, rather than repeat.
     """
     for i in range(history.shape[0]):
         history[i] >>= 2  # older iterations count less
@@ -182,7 +185,7 @@ def search_depth(rules, params, stack, moves, order, depth, path_keys, n_history
             path_keys[here] = key
             if ply > 0 and ((check_repetition and _repeats(path_keys, here, key))
                             or (action_limit > 0 and s[PLY] >= action_limit)):
-                value = 0
+                value = -contempt if ply % 2 == 0 else contempt
                 continue
             if ply >= MAX_PLY - 1 or f_depth[ply] <= -quiescence:
                 value = evaluate(rules, s, params)
@@ -352,9 +355,10 @@ class AlphaBeta:
     True
     """
 
-    def __init__(self, game, table_bits: int = 20, quiescence: int = 0):
+    def __init__(self, game, table_bits: int = 20, quiescence: int = 0, contempt: int = 0):
         self.game = game
         self.quiescence = quiescence  # plies of explosive actions searched past the horizon
+        self.contempt = contempt  # what a tie by history costs the side to move at the root
         self.rules = kernels.rules_id(game)
         self.params = game.params_array
         size = game.new_initial_state().array.size
@@ -420,7 +424,8 @@ class AlphaBeta:
             score = search_depth(self.rules, self.params, self.stack, self.moves, self.order, iteration,
                                  path_keys, n_history, self.tt_keys, self.tt_data, self.history, self.killers,
                                  self.stats, self.check_repetition, action_limit, self.quiescence,
-                                 CLOCK_ADDRESS, CLOCK_ID, timespec, deadline_ns if iteration > 1 else 0)
+                                 self.contempt, CLOCK_ADDRESS, CLOCK_ID, timespec,
+                                 deadline_ns if iteration > 1 else 0)
             spent = time.process_time() - began
             searched = int(self.stats[NODES])
             total_nodes += searched
