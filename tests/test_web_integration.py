@@ -5,6 +5,7 @@ modules themselves."""
 from __future__ import annotations
 
 import math
+import time
 
 import pytest
 
@@ -173,3 +174,147 @@ def test_an_agent_that_won_every_game_has_an_unbounded_elo_sent_as_null(tmp_path
         chart = client.get(f"/api/tournaments/{tournament_id}/chart.png")
         assert chart.status_code == 200 and chart.content.startswith(b"\x89PNG")
     store.close()
+
+
+# -- the real solver ------------------------------------------------------------------------------
+
+SMALL = "kaboom(rows=3,cols=3,connect=3)"  # X wins in 15 (docs/solved.md)
+LOOPY = "explocus(size=3,setup=.b1b1/.../w1w1. w)"  # has draws
+
+
+@pytest.fixture(scope="module")
+def solver_db(tmp_path_factory):
+    solver = pytest.importorskip("boomboard.solver")
+    import boomboard
+
+    folder = tmp_path_factory.mktemp("solved")
+    for game in (SMALL, LOOPY):
+        solver.solve(boomboard.load_game(game), db=folder, progress=False)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def solver_client(solver_db, tmp_path_factory):
+    web_db = tmp_path_factory.mktemp("web-solver") / "web.sqlite3"
+    with TestClient(create_app(web_db, arena=open_store(":memory:"), solver_db=solver_db,
+                               processes=False)) as client:
+        yield client
+
+
+def expected_moves(state, solver_db):
+    """Each legal move's value for its maker, read from the table itself, not from ``analyze``."""
+    from boomboard import solver
+
+    table = solver.open_table(state.game, db=solver_db)
+    flipped = {"win": "lose", "lose": "win", "tie": "tie", "draw": "draw"}
+    expected = {}
+    for action in state.legal_actions():
+        entry = table.lookup(state.child(action))
+        expected[action] = (flipped[entry.value], None if entry.value == "draw" else entry.remoteness + 1)
+    return expected
+
+
+def test_the_solver_opens_the_game_object_the_web_app_passes(solver_db, tmp_path):
+    import boomboard
+    from boomboard import solver
+    from boomboard.web import analysis
+
+    assert analysis.solver is solver
+    assert solver.open_table(boomboard.load_game(SMALL), db=solver_db) is not None
+    assert analysis.has_table(SMALL, None, solver_db) and analysis.has_table(LOOPY, None, solver_db)
+    assert not analysis.has_table(SMALL, None, tmp_path) and not analysis.has_table("kaboom", None, solver_db)
+
+
+def test_every_legal_move_gets_the_tables_value(solver_client, solver_db):
+    import boomboard
+
+    state = boomboard.load_game(SMALL).new_initial_state()
+    game = solver_client.post("/api/games", json={"game": SMALL, "players": ["human", "human"]}).json()
+    data = solver_client.get(f"/api/games/{game['id']}/analysis").json()
+    assert data["source"] == "solver" and (data["value"], data["remoteness"]) == ("win", 15)
+    assert {m["id"]: (m["value"], m["remoteness"]) for m in data["moves"]} == expected_moves(state, solver_db)
+    for move in ("B", "A*"):  # after a winning and a losing first move
+        state.play(move)
+        line = solver_client.post("/api/analysis", json={"game": SMALL, "actions": state.history()}).json()
+        assert line["source"] == "solver"
+        assert {m["id"]: (m["value"], m["remoteness"]) for m in line["moves"]} == expected_moves(state, solver_db)
+    values = solver_client.post("/api/values", json={"game": SMALL, "actions": [1]}).json()["values"]
+    assert [(v["value"], v["label"]) for v in values] == [(1.0, "win in 15"), (1.0, "lose in 14")]
+    elsewhere = solver_client.post("/api/analysis", json={"game": "kaboom(rows=4,cols=4)", "actions": []}).json()
+    assert elsewhere["source"] == "search"  # no table: a search instead
+
+
+def test_a_draw_has_no_remoteness(solver_client, solver_db):
+    import boomboard
+    from boomboard import solver
+
+    table = solver.open_table(boomboard.load_game(LOOPY), db=solver_db)
+    draw = next(table.state_at(i) for i in range(len(table)) if table.entry_at(i).value == "draw")
+    data = solver_client.post("/api/analysis", json={"game": LOOPY, "position": draw.to_notation()}).json()
+    assert data["source"] == "solver" and (data["value"], data["remoteness"]) == ("draw", None)
+    assert {m["id"]: (m["value"], m["remoteness"]) for m in data["moves"]} == expected_moves(draw, solver_db)
+    values = solver_client.post("/api/values", json={"game": LOOPY, "position": draw.to_notation()}).json()
+    assert values["values"] == [{"ply": 0, "value": 0.0, "label": "draw"}]
+
+
+def test_the_solver_side_plays_perfectly_from_the_table(solver_client):
+    """Perfect play on both sides: X, who wins in 15, wins in exactly 15 plies."""
+    game = solver_client.post("/api/games", json={"game": SMALL, "players": ["solver", "solver"], "pace": 0}).json()
+    deadline = time.monotonic() + 20
+    while not (state := solver_client.get(f"/api/games/{game['id']}").json())["outcome"] and not state["error"]:
+        assert time.monotonic() < deadline, state
+        time.sleep(0.05)
+    assert state["error"] == "" and state["ply"] == 15 and state["outcome"]["winner"] == 0
+
+
+def test_the_solver_side_answers_a_human_with_a_best_move(solver_client, solver_db):
+    import boomboard
+    from boomboard import solver
+
+    game = solver_client.post("/api/games", json={"game": SMALL, "players": ["human", "solver"]}).json()
+    played = solver_client.post(f"/api/games/{game['id']}/moves", json={"move": "A*"}).json()  # a losing move
+    deadline = time.monotonic() + 20
+    while (state := solver_client.get(f"/api/games/{game['id']}").json())["ply"] < 2 and not state["error"]:
+        assert time.monotonic() < deadline, state
+        time.sleep(0.05)
+    before = boomboard.load_game(SMALL).new_initial_state()
+    before.play("A*")
+    best = {m.action for m in solver.analyze(before, db=solver_db).best_moves}
+    assert played["ply"] == 1 and state["error"] == "" and state["actions"][1] in best
+
+
+def test_the_solver_side_needs_a_table(solver_client, tmp_path):
+    for side in ("solver", "solver:seed=3"):
+        refused = solver_client.post("/api/games", json={"game": "kaboom(rows=4,cols=4)", "players": ["human", side]})
+        assert refused.status_code == 400 and "table" in refused.json()["error"]
+    with TestClient(create_app(tmp_path / "web.sqlite3", arena=open_store(":memory:"), solver_db=tmp_path,
+                               processes=False)) as empty:  # a folder without this game's table
+        refused = empty.post("/api/games", json={"game": SMALL, "players": ["human", "solver"]})
+        assert refused.status_code == 400 and "table" in refused.json()["error"]
+        assert empty.post("/api/analysis", json={"game": SMALL}).json()["source"] == "search"
+    with pytest.raises(ParameterError, match="not a folder"):
+        create_app(tmp_path / "web2.sqlite3", solver_db=tmp_path / "missing", processes=False)
+
+
+def test_worker_processes_read_the_same_tables(solver_db, tmp_path):
+    """Analyses and the solver's moves run in other processes: the folder travels with each request."""
+    with TestClient(create_app(tmp_path / "web.sqlite3", arena=open_store(":memory:"), solver_db=solver_db,
+                               workers=1, processes=True)) as client:
+        game = client.post("/api/games", json={"game": SMALL, "players": ["solver", "human"]}).json()
+        deadline = time.monotonic() + 30
+        while (state := client.get(f"/api/games/{game['id']}").json())["ply"] < 1 and not state["error"]:
+            assert time.monotonic() < deadline, state
+            time.sleep(0.05)
+        assert state["error"] == "" and state["moves"][0]["text"] == "B"  # the only win in 15
+        data = client.get(f"/api/games/{game['id']}/analysis").json()
+        assert data["source"] == "solver" and (data["value"], data["remoteness"]) == ("lose", 14)
+
+
+def test_a_solver_spec_with_settings_reads_the_same_tables(solver_client, tmp_path, monkeypatch):
+    monkeypatch.setenv("BOOMBOARD_DB", str(tmp_path))  # the solver's default folder: no tables there
+    game = solver_client.post("/api/games", json={"game": SMALL, "players": ["solver:seed=3", "human"]}).json()
+    deadline = time.monotonic() + 20
+    while (state := solver_client.get(f"/api/games/{game['id']}").json())["ply"] < 1 and not state["error"]:
+        assert time.monotonic() < deadline, state
+        time.sleep(0.05)
+    assert state["error"] == "" and state["moves"][0]["text"] == "B"

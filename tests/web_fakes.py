@@ -4,25 +4,25 @@ tested with figures known in advance."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import boomboard
 from boomboard.arena.store import GameRecord, Standing, StoreError, TournamentRecord
+from boomboard.solver import Analysis, MoveAnalysis
 
 
 class FakeSolver:
-    """The solver's public interface (issue 4), with a table for Jump61 2x2 only."""
+    """The solver's public interface (issue 4) with its result types, and made-up
+    values for Jump61 2x2 only (``tests/test_web_integration.py`` runs the web
+    app over real solved tables)."""
 
     @staticmethod
-    def open_table(game, db=None):
+    def open_table(game, db=None, variant=None):
         return object() if str(game) == "jump61(size=2)" else None
 
     @staticmethod
     def analyze(state, db=None):
-        moves = [SimpleNamespace(action=a, notation=state.action_to_string(a),
-                                 value="win" if a == 0 else "lose", remoteness=3 if a == 0 else 2)
-                 for a in state.legal_actions()]
-        return SimpleNamespace(value="win", remoteness=3, moves=moves)
+        moves = [MoveAnalysis(a, state.action_to_string(a), "win" if a == 0 else "lose", 3 if a == 0 else 2)
+                 for a in state.legal_actions()]  # best first, as the solver lists them
+        return Analysis("win", 3, moves)
 
 
 class FakeArena:

@@ -28,6 +28,8 @@ def register(app: typer.Typer) -> None:
         db: Optional[Path] = typer.Option(None, help="SQLite file of the games (default: the user data folder)"),
         arena_db: Optional[Path] = typer.Option(None, "--arena-db", help="the arena's database of tournaments "
                                                 "to show (default: the arena's own, in the user data folder)"),
+        solver_db: Optional[Path] = typer.Option(None, "--solver-db", help="folder of solved tables "
+                                                 "(default: BOOMBOARD_DB, else the user data folder's 'solved')"),
         workers: int = typer.Option(2, help="processes that compute AI moves and analyses "
                                             "(0: threads of the server, which stall it while an AI searches)"),
         open_browser: bool = typer.Option(False, "--open", help="open the page in a browser"),
@@ -47,7 +49,8 @@ def register(app: typer.Typer) -> None:
         except OSError as problem:
             raise ParameterError(f"cannot listen on {host}:{port}: {problem.strerror or problem}") from None
         url = f"http://{host}:{listener.getsockname()[1]}/"
-        web_app = create_app(path, arena_db=arena_db, workers=max(workers, 1), processes=workers > 0)
+        web_app = create_app(path, arena_db=arena_db, solver_db=solver_db, workers=max(workers, 1),
+                             processes=workers > 0)
         server = uvicorn.Server(uvicorn.Config(web_app, log_level="warning"))
         typer.echo(f"boomboard is serving at {url}  (games in {path}; Ctrl-C stops)")
         if open_browser:

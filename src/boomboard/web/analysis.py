@@ -1,9 +1,11 @@
 """Position analysis for the page: every legal move's value, and the value of
 each position along a game.
 
-Where the solver (``boomboard.solver``) has a table for the game, values are
-exact, in GAMESMAN's words (*win*, *lose*, *tie*, *draw*, with remoteness:
-plies to the end under perfect play). Elsewhere a short alpha-beta search
+Where the solver (``boomboard.solver``) has a table holding the position (in
+the folder of tables ``solver_db``, default the solver's own: ``BOOMBOARD_DB``
+or the user's data directory), values are exact, in GAMESMAN's words (*win*,
+*lose*, *tie*, *draw*, with remoteness: plies to the end under perfect play;
+``None`` for a draw, which never ends). Elsewhere a short alpha-beta search
 scores each move; a search that proves a result reports it the same way,
 otherwise the move gets a numeric ``score`` (hundredths of the game's
 evaluation, for the player to move). These functions run in worker
@@ -13,8 +15,10 @@ processes: their arguments and results are plain data.
 from __future__ import annotations
 
 import math
+import os
+import random
 
-from ..agents import make_agent
+from ..agents import make_agent, parse_spec
 from ..core.errors import BoomboardError
 from ..core.state import State
 from ..registry import load_game
@@ -40,41 +44,51 @@ def rebuild(game_string: str, position: str | None, actions: list[int]) -> State
     return state
 
 
-def solver_analysis(state: State):
-    """The solver's analysis of ``state``, or ``None`` without a table."""
+SolverDb = str | os.PathLike | None  # a folder of solved tables (None: the solver's default)
+
+
+def solver_analysis(state: State, solver_db: SolverDb = None):
+    """The solver's analysis of ``state`` from the tables in ``solver_db``,
+    or ``None`` where no table holds it."""
     if solver is None:
         return None
     try:
-        if solver.open_table(state.game) is None:
+        if solver.open_table(state.game, db=solver_db) is None:
             return None
-        return solver.analyze(state)
+        return solver.analyze(state, db=solver_db)
     except (BoomboardError, LookupError, OSError, ValueError):  # no table for this game or position
         return None
 
 
-def has_table(game_string: str) -> bool:
-    """Whether the solver can play and analyse this game perfectly."""
-    if solver is None:
-        return False
+def has_table(game_string: str, position: str | None = None, solver_db: SolverDb = None) -> bool:
+    """Whether the solver can play and analyse this game perfectly from
+    ``position`` (default: the start): a table holds it, and so every
+    position that follows."""
     try:
-        return solver.open_table(load_game(game_string)) is not None
-    except (BoomboardError, LookupError, OSError, ValueError):
+        state = rebuild(game_string, position, [])
+    except BoomboardError:
         return False
+    return solver_analysis(state, solver_db) is not None
 
 
-def analyse(game_string: str, position: str | None, actions: list[int]) -> dict:
+def _remoteness(value: str, remoteness: int) -> int | None:
+    """The solver's remoteness, ``None`` for a draw (it stores -1: no end)."""
+    return None if value == "draw" or remoteness < 0 else int(remoteness)
+
+
+def analyse(game_string: str, position: str | None, actions: list[int], solver_db: SolverDb = None) -> dict:
     """``{source, value, remoteness, score, moves: [{id, text, value, remoteness, score}]}``
     for the player to move; ``source`` is ``"solver"`` or ``"search"``."""
     state = rebuild(game_string, position, actions)
     if state.is_terminal():
         return {"source": "rules", "value": _terminal_value(state, state.player_to_move()), "remoteness": 0,
                 "score": None, "moves": []}
-    exact = solver_analysis(state)
+    exact = solver_analysis(state, solver_db)
     if exact is not None:
-        moves = [{"id": int(m.action), "text": m.notation, "value": m.value, "remoteness": m.remoteness,
-                  "score": None} for m in exact.moves]
-        return {"source": "solver", "value": exact.value, "remoteness": exact.remoteness, "score": None,
-                "moves": moves}
+        moves = [{"id": int(m.action), "text": m.notation, "value": m.value,
+                  "remoteness": _remoteness(m.value, m.remoteness), "score": None} for m in exact.moves]
+        return {"source": "solver", "value": exact.value, "remoteness": _remoteness(exact.value, exact.remoteness),
+                "score": None, "moves": moves}
     return _search_analysis(state)
 
 
@@ -122,7 +136,14 @@ def _preference(move: dict) -> tuple:
     return (1 + 1 / (1 + math.exp(-move["score"] / 300)), 0)
 
 
-def value_history(game_string: str, position: str | None, actions: list[int], first_ply: int = 0) -> list[dict]:
+def _solver_rank(value: str, remoteness: int) -> tuple:
+    """GAMESMAN's order of moves, best largest: the quickest win, the quickest
+    tie, a draw, the slowest loss."""
+    return {"win": (3, -remoteness), "tie": (2, -remoteness), "draw": (1, 0)}.get(value, (0, remoteness))
+
+
+def value_history(game_string: str, position: str | None, actions: list[int], first_ply: int = 0,
+                  solver_db: SolverDb = None) -> list[dict]:
     """For each position of the game from ``first_ply`` on, ``{ply, value,
     label}``: ``value`` in [-1, 1] from the first player's side (1: a win for
     them), from the solver where it has a table, else from a short search."""
@@ -130,21 +151,22 @@ def value_history(game_string: str, position: str | None, actions: list[int], fi
     searcher = AlphaBeta(state.game, table_bits=TABLE_BITS)
     points = []
     for ply in range(first_ply, len(actions) + 1):
-        points.append({"ply": ply, **_position_value(state, searcher)})
+        points.append({"ply": ply, **_position_value(state, searcher, solver_db)})
         if ply < len(actions):
             state.apply_action(actions[ply])
     return points
 
 
-def _position_value(state: State, searcher: AlphaBeta) -> dict:
+def _position_value(state: State, searcher: AlphaBeta, solver_db: SolverDb) -> dict:
     sign = 1 if state.player_to_move() == 0 else -1
     if state.is_terminal():
         winner = state.outcome().winner
         return {"value": 0.0 if winner is None else (1.0 if winner == 0 else -1.0), "label": "end"}
-    exact = solver_analysis(state)
+    exact = solver_analysis(state, solver_db)
     if exact is not None:
         number = {"win": 1.0, "lose": -1.0}.get(exact.value, 0.0)
-        return {"value": sign * number, "label": f"{exact.value} in {exact.remoteness}"}
+        label = exact.value if exact.value == "draw" else f"{exact.value} in {exact.remoteness}"
+        return {"value": sign * number, "label": label}
     searcher.clear()  # each position valued alone: the same value however the history was computed
     result = searcher.search(state, depth=SEARCH_DEPTH, nodes=HISTORY_NODES)
     forced = result.forced_result
@@ -153,17 +175,22 @@ def _position_value(state: State, searcher: AlphaBeta) -> dict:
     return {"value": sign * math.tanh(result.score / 300), "label": result.describe_score()}
 
 
-def choose_action(game_string: str, position: str | None, actions: list[int], spec: str, seed: int) -> int:
-    """The move the side ``spec`` plays after ``actions`` (``solver``: a perfect move)."""
+def choose_action(game_string: str, position: str | None, actions: list[int], spec: str, seed: int,
+                  solver_db: SolverDb = None) -> int:
+    """The move the side ``spec`` plays after ``actions`` (``solver``: a
+    perfect move from the tables in ``solver_db``, chosen with ``seed`` among
+    the equally good ones, as the solver agent chooses)."""
     state = rebuild(game_string, position, actions)
     if spec == "solver":
-        exact = solver_analysis(state)
+        exact = solver_analysis(state, solver_db)
         if exact is None:
-            raise ValueError(f"the solver has no table for {game_string}")
-        moves = [{"id": int(m.action), "value": m.value, "remoteness": m.remoteness, "score": 0}
-                 for m in exact.moves]
-        return max(moves, key=_preference)["id"]
+            raise ValueError(f"the solver has no table holding this position of {game_string}")
+        ranks = {int(m.action): _solver_rank(m.value, m.remoteness) for m in exact.moves}
+        best = max(ranks.values())
+        return random.Random(seed).choice(sorted(a for a, rank in ranks.items() if rank == best))
     agent = make_agent(spec, seed=seed)
+    if parse_spec(spec)[0] == "solver" and agent.db is None:  # a solver spec such as solver:seed=3
+        agent.db = solver_db
     agent.new_game(state.game, state.current_player())
     return int(agent.choose_action(state))
 

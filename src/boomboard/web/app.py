@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..agents import agent_kinds
-from ..core.errors import BoomboardError, GameOverError
+from ..core.errors import BoomboardError, GameOverError, ParameterError
 from ..core.params import format_value
 from ..registry import registered_games
 from . import analysis
@@ -78,21 +78,28 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None = None, workers: int = 2,
-               processes: bool = True) -> FastAPI:
+def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None = None,
+               solver_db: str | Path | None = None, workers: int = 2, processes: bool = True) -> FastAPI:
     """The application, keeping its games in the SQLite file ``db_path``.
 
     The replay and tournament pages read the arena's records: ``arena`` is an
     open record store (``boomboard.arena.store.open_store``), else the one in
     the file ``arena_db`` (a :class:`ParameterError` if it cannot be used),
-    else the arena's own default file, when the arena is installed. AI moves
+    else the arena's own default file, when the arena is installed. The
+    solver's values and the ``solver`` side come from the solved tables in
+    the folder ``solver_db`` (default: the solver's own, ``BOOMBOARD_DB`` or
+    the user's data directory; see ``docs/solver.md``). AI moves
     and analyses run in a pool of ``workers`` processes (``processes=False``:
     threads, for tests).
     """
+    if solver_db is not None and not Path(solver_db).is_dir():
+        raise ParameterError(f"{solver_db} is not a folder of solved tables (make them with: boomboard solve "
+                             f"GAME --db {solver_db})")
     if arena is None:  # first: a bad file is refused before any worker starts
         arena = open_arena_store(arena_db, required=arena_db is not None)
     store = GameStore(db_path)
-    service = GameService(store, workers=workers, processes=processes)
+    service = GameService(store, workers=workers, processes=processes,
+                          solver_db=None if solver_db is None else str(solver_db))
     archive = Archive(store, arena)
 
     @asynccontextmanager
@@ -180,7 +187,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     @app.get("/api/games/{game_id}/analysis")
     async def analyse(game_id: str):
         """Every legal move's value (solver) or score (search) for the player to move."""
-        return await _cached(game_id, "analysis", analysis.analyse)
+        return await _cached(game_id, "analysis", analysis.analyse, service.solver_db)
 
     @app.get("/api/games/{game_id}/values")
     async def values(game_id: str):
@@ -193,7 +200,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         if cached is None or cached[0] != actions:
             points = cached[1] if cached is not None and actions[:len(cached[0])] == cached[0] else []
             points = points + await service.run_off_loop(analysis.value_history, record.game, record.position,
-                                                         list(actions), len(points))
+                                                         list(actions), len(points), service.solver_db)
             cached = session.analyses["values"] = (actions, points)
         return {"values": cached[1]}
 
@@ -201,22 +208,23 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     async def analyse_line(request: Line):
         """The analysis of any position: a game, its first position and the actions since."""
         _check_line(request)
-        return await service.run_off_loop(analysis.analyse, request.game, request.position, request.actions)
+        return await service.run_off_loop(analysis.analyse, request.game, request.position, request.actions,
+                                          service.solver_db)
 
     @app.post("/api/values")
     async def values_of_line(request: Line):
         """The value of every position of any line of play."""
         _check_line(request)
         return {"values": await service.run_off_loop(analysis.value_history, request.game, request.position,
-                                                     request.actions)}
+                                                     request.actions, 0, service.solver_db)}
 
-    async def _cached(game_id: str, kind: str, function):
+    async def _cached(game_id: str, kind: str, function, *extra):
         session = service.get(game_id)
         record = session.record
         key = (kind, tuple(record.actions))
         if key not in session.analyses:
             session.analyses[key] = await service.run_off_loop(function, record.game, record.position,
-                                                               list(record.actions))
+                                                               list(record.actions), *extra)
         return session.analyses[key]
 
     @app.get("/api/archive/{source}")

@@ -72,26 +72,30 @@ class Session:
         return self.task is not None and not self.task.done()
 
 
-def check_side(spec: str, game_string: str) -> str:
-    """A side's spec, checked: ``human``, ``solver`` (with a table) or an agent."""
+def check_side(spec: str, game_string: str, position: str | None = None, solver_db=None) -> str:
+    """A side's spec, checked: ``human``, ``solver`` (with a table in
+    ``solver_db`` holding ``position``) or an agent."""
     if not isinstance(spec, str) or not spec.strip():
         raise ParameterError("each side must be 'human', 'solver' or an agent spec such as 'ai:time=1'")
     spec = spec.strip()
-    if spec.lower() == SOLVER:
-        if not analysis.has_table(game_string):
-            raise ParameterError(f"the solver has no table for {game_string}; choose 'human' or an AI")
-        return SOLVER
-    kind, _ = parse_spec(spec)
+    kind, settings = parse_spec(spec)
     if kind != HUMAN:
         make_agent(spec)  # raises ParameterError for bad settings
+    if kind == SOLVER and not analysis.has_table(game_string, position, settings.get("db", solver_db)):
+        where = "this position of " if position else ""
+        raise ParameterError(f"the solver has no table for {where}{game_string}; choose 'human' or an AI "
+                             f"(tables are made with: boomboard solve)")
+    if spec.lower() == SOLVER:
+        return SOLVER
     return spec if kind != HUMAN else HUMAN
 
 
 class GameService:
     """Creates, loads, plays and saves the web games."""
 
-    def __init__(self, store: GameStore, workers: int = 2, processes: bool = True):
+    def __init__(self, store: GameStore, workers: int = 2, processes: bool = True, solver_db=None):
         self.store = store
+        self.solver_db = solver_db  # the solver's folder of tables (None: its default)
         self.sessions: dict[str, Session] = {}
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="boomboard-ai")
         self._workers, self._use_processes = workers, processes
@@ -136,8 +140,8 @@ class GameService:
         game = load_game(game_string, **(params or {}))
         if not isinstance(players, list) or len(players) != 2:
             raise ParameterError("'players' must list two sides, e.g. [\"human\", \"random\"]")
-        sides = [check_side(spec, str(game)) for spec in players]
         state = game.new_initial_state() if not position else game.state_from_notation(position)
+        sides = [check_side(spec, str(game), position or None, self.solver_db) for spec in players]
         if pace is None:
             pace = 0.6 if HUMAN not in sides else 0.0
         if not 0 <= pace <= 10:
@@ -263,7 +267,7 @@ class GameService:
             try:
                 action = await self.run_off_loop(analysis.choose_action, record.game, record.position,
                                                  list(record.actions), side, record.seed * 7919 + ply,
-                                                 cheap=kind in CHEAP_AGENTS)
+                                                 self.solver_db, cheap=kind in CHEAP_AGENTS)
             except Exception as problem:  # an agent's failure is shown on the page, not a dead server
                 session.error = f"{side} failed to move: {problem}"
                 return
