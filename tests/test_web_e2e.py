@@ -250,6 +250,12 @@ def test_tournament_standings_rating_chart_and_arena_replays(arena_server, brows
     assert rows.count() == 3 and "ai" in rows.nth(1).inner_text() and "120 ± 80" in rows.nth(1).inner_text()
     assert page.locator("svg.rating-chart .dot").count() == 2
     _shots(tmp_path, page, "tournament")
+    page.goto(f"{arena_server}#/tournaments/2")  # infinite ratings: shown as such, not drawn
+    page.wait_for_function("() => document.querySelectorAll('table.standings tr').length === 3"
+                           " && document.querySelector('table.standings').innerText.includes('±∞')")
+    assert page.locator("svg.rating-chart .dot").count() == 0
+    page.goto(f"{arena_server}#/tournaments/1")
+    page.wait_for_selector("table.standings")
     page.click('a[href="#/replay/arena/7"]')
     page.wait_for_function("() => window.page && window.page.state && window.page.state.ply === 7")
     assert "X wins" in page.inner_text("#status")

@@ -51,7 +51,12 @@ class FakeArena:
 
     def tournaments(self):
         return [TournamentRecord(1, "kaboom", ["ai", "random"], "match", {"games": 2}, "1970-01-01T00:00:00+00:00",
+                                 None, 2, 2),
+                TournamentRecord(2, "kaboom", ["ai", "random"], "match", {"games": 2}, "1970-01-01T00:00:00+00:00",
                                  None, 2, 2)]
 
     def standings(self, tournament_id):
+        if tournament_id == 2:  # one side won every game: the real store's ratings are infinite
+            return [Standing("ai", 2, 2, 0, 0, 2.0, float("inf"), float("inf")),
+                    Standing("random", 2, 0, 0, 2, 0.0, float("-inf"), float("inf"))]
         return [Standing("ai", 2, 2, 0, 0, 2.0, 120.0, 80.0), Standing("random", 2, 0, 0, 2, 0.0, -120.0, 80.0)]

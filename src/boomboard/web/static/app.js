@@ -505,9 +505,17 @@ async function gamesPage() {
   view.replaceChildren(el("section", { class: "listing" }, sections));
 }
 
+// An Elo or its interval is null where it is infinite (an agent that won or lost every game).
+function eloText(s) {
+  if (s.elo === null) return "±∞";
+  return `${Math.round(s.elo)} ± ${s.elo_error === null ? "∞" : Math.round(s.elo_error || 0)}`;
+}
+
 function ratingChart(standings) {
   const width = 320, rowHeight = 22, pad = 90;
-  const elos = standings.flatMap((s) => [s.elo - (s.elo_error || 0), s.elo + (s.elo_error || 0)]);
+  const finite = (s) => s.elo !== null;
+  const half = (s) => (s.elo_error === null ? 0 : s.elo_error || 0);
+  const elos = standings.filter(finite).flatMap((s) => [s.elo - half(s), s.elo + half(s)]);
   const low = Math.min(...elos, 0), high = Math.max(...elos, 0);
   const x = (v) => pad + (width - pad - 10) * (v - low) / Math.max(high - low, 1);
   const svg = el("svg:svg", { viewBox: `0 0 ${width} ${rowHeight * standings.length + 10}`, class: "rating-chart", role: "img", "aria-label": "ratings" });
@@ -515,7 +523,8 @@ function ratingChart(standings) {
   standings.forEach((s, i) => {
     const y = 14 + i * rowHeight;
     svg.append(el("svg:text", { x: 2, y: y + 4, class: "chart-label", text: s.agent.slice(0, 14) }));
-    svg.append(el("svg:line", { x1: x(s.elo - (s.elo_error || 0)), x2: x(s.elo + (s.elo_error || 0)), y1: y, y2: y, class: "error-bar" }));
+    if (!finite(s)) return;  // no point to draw for an infinite rating
+    svg.append(el("svg:line", { x1: x(s.elo - half(s)), x2: x(s.elo + half(s)), y1: y, y2: y, class: "error-bar" }));
     svg.append(el("svg:circle", { cx: x(s.elo), cy: y, r: 4, class: "dot" }));
   });
   return svg;
@@ -532,7 +541,7 @@ async function tournamentsPage(id) {
     parts.push(el("h3", { text: `Standings of tournament ${id}` }),
       el("table", { class: "standings" }, el("tr", {}, head.map((h) => el("th", { text: h }))),
         standings.map((s) => el("tr", {}, [s.agent, s.games, s.wins, s.ties, s.losses, s.score,
-          `${Math.round(s.elo)} ± ${Math.round(s.elo_error || 0)}`].map((v) => el("td", { text: String(v) }))))),
+          eloText(s)].map((v) => el("td", { text: String(v) }))))),
       ratingChart(standings),
       catalog && catalog.arena_chart ? el("img", { src: `/api/tournaments/${id}/chart.png`, alt: "the arena's rating chart", class: "arena-chart" }) : null,
       el("p", {}, el("a", { href: `#/games?tournament=${id}`, text: "Replay its games" })));
