@@ -95,9 +95,9 @@ def test_agents_play_on_to_a_repetition_tie_and_show_only_the_line_that_can_be_p
     assert state.outcome().reason.name == "REPETITION"
 
 
-@pytest.mark.parametrize("game_name, quiescence", [("explocus", 4), ("hexplocus", 4), ("kaboom", 0),
-                                                    ("jump61", 0), ("expendibots", 0)])
-def test_ai_searches_explosions_past_the_horizon_where_that_was_measured_to_pay_off(game_name, quiescence):
+@pytest.mark.parametrize("game_name, quiescence, contempt", [
+    ("explocus", 4, 0), ("hexplocus", 4, 0), ("kaboom", 0, 0), ("jump61", 0, 0), ("expendibots", 0, 50)])
+def test_ai_uses_the_search_settings_measured_to_pay_off_in_its_game(game_name, quiescence, contempt):
     agent = make_agent("ai:time=0.05", seed=1)
     agent.new_game(boomboard.load_game(game_name), 0)
-    assert agent.delegate.quiescence == quiescence
+    assert (agent.delegate.quiescence, agent.delegate.contempt) == (quiescence, contempt)

@@ -178,7 +178,7 @@ def _line_strings(state: State, actions: list[int]) -> list[str]:
 # The strongest setting measured for each game (docs/strength.md), at its
 # default time; ``ai:time=...`` changes the time.
 AI_SETTINGS = {
-    "expendibots": ("alphabeta", {}),
+    "expendibots": ("alphabeta", {"contempt": 50}),
     "jump61": ("alphabeta", {}),
     "kaboom": ("alphabeta", {}),
     "explocus": ("alphabeta", {"quiescence": 4}),
