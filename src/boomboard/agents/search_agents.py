@@ -30,6 +30,14 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
+    def new_game(self, game: Game, player: int) -> None:
+        """Load (or compile) the evaluation before the clock runs: a first move
+        that compiles would overrun a referee's time budget."""
+        super().new_game(game, player)
+        start = game.new_initial_state()
+        if not start.is_terminal():
+            self.choose_action(start)
+
     def choose_action(self, state: State) -> int:
         game = state.game
         rules = kernels.rules_id(game)
