@@ -88,6 +88,24 @@ def commit() -> str:
         return "unknown"
 
 
+def print_table(header, rows, markdown: bool, title: str, caption: str | None = None) -> None:
+    """The figures as a Markdown table (for docs/benchmarks.md, under its
+    ``title`` line) or as a rich table in the terminal."""
+    if markdown:
+        print(f"{title}\n")
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+        return
+    table = Table(title=title, caption=caption)
+    for column in header:
+        table.add_column(column, justify="left" if column == "game" else "right")
+    for row in rows:
+        table.add_row(*row)
+    Console().print(table)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")

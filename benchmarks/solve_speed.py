@@ -20,13 +20,11 @@ import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
-from rich.console import Console  # noqa: E402
-from rich.table import Table  # noqa: E402
 
 import boomboard  # noqa: E402
 from boomboard import solver  # noqa: E402
 
-from rules_speed import commit, machine  # noqa: E402
+from rules_speed import commit, machine, print_table  # noqa: E402
 
 GAMES = ["kaboom(rows=3,cols=3,connect=3)", "kaboom(rows=4,cols=4,bombs=0)", "kaboom", "jump61(size=3)",
          "expendibots:3"]
@@ -55,20 +53,7 @@ def main() -> None:
 
     header = ("game", "positions", "CPU s", "wall s", "positions/CPU s", "positions/wall s")
     cells = [(s, f"{n:,}", f"{c:.2f}", f"{w:.2f}", f"{n / c:,.0f}", f"{n / w:,.0f}") for s, n, c, w, *_ in rows]
-    if args.markdown:
-        print(f"Machine: {machine()}; commit {commit()}.\n")
-        print("| " + " | ".join(header) + " |")
-        print("|" + "---|" * len(header))
-        for row in cells:
-            print("| " + " | ".join(row) + " |")
-        return
-    table = Table(title="solve speed (one core)")
-    for name in header:
-        table.add_column(name, justify="left" if name == "game" else "right")
-    for row in cells:
-        table.add_row(*row)
-    Console().print(table)
-
+    print_table(header, cells, args.markdown, f"Machine: {machine()}; commit {commit()}; solve speed (one core).")
 
 if __name__ == "__main__":
     main()

@@ -34,10 +34,9 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.progress import Progress  # noqa: E402
-from rich.table import Table  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from rules_speed import commit, machine  # noqa: E402
+from rules_speed import commit, machine, print_table  # noqa: E402
 
 from boomboard.vector import VectorEnv  # noqa: E402
 
@@ -168,21 +167,9 @@ def main() -> None:
     below = [name for name in envs if pettingzoo and median[name + "/masks"] < TARGET * pettingzoo]
     verdict = (f"target {TARGET:g}x pettingzoo: " + ("met by every game" if not below else
                f"missed by {', '.join(below)}")) if pettingzoo else "pettingzoo not installed: no target check"
-    if args.markdown:
-        print(f"Machine: {machine()}; commit {commit()}; median of {args.rounds} rounds of "
-              f"{args.seconds:g} s per figure; {verdict}.\n")
-        print("| " + " | ".join(header) + " |")
-        print("|" + "---|" * len(header))
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-        return
-    table = Table(title=f"environment steps per second ({machine()}; commit {commit()})", caption=verdict)
-    for column in header:
-        table.add_column(column, justify="left" if column == "game" else "right")
-    for row in rows:
-        table.add_row(*row)
-    Console().print(table)
-
+    print_table(header, rows, args.markdown,
+                f"Machine: {machine()}; commit {commit()}; median of {args.rounds} rounds of "
+                f"{args.seconds:g} s per figure; {verdict}.", caption=verdict)
 
 if __name__ == "__main__":
     main()
