@@ -4,13 +4,10 @@ imports another game, and the compiled rules also run as plain Python."""
 from __future__ import annotations
 
 import ast
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import boomboard
+from no_jit import run_json_script
 
 PACKAGE = Path(boomboard.__file__).parent
 # What each layer may import besides itself; anything unlisted is a top layer.
@@ -85,15 +82,7 @@ print(json.dumps(out))
 """
 
 
-def run_script(disable_jit: str) -> dict:
-    env = {**os.environ, "NUMBA_DISABLE_JIT": disable_jit}
-    done = subprocess.run([sys.executable, "-c", NO_JIT_SCRIPT], capture_output=True, text=True, env=env,
-                          timeout=600)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 def test_kernels_run_as_plain_python_with_the_same_results():
-    plain, compiled = run_script("1"), run_script("0")
+    plain, compiled = run_json_script(NO_JIT_SCRIPT, "1"), run_json_script(NO_JIT_SCRIPT, "0")
     assert plain == compiled
     assert all(len(positions) > 5 for positions in plain.values())

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
@@ -14,6 +9,7 @@ import boomboard
 from boomboard import IllegalActionError, ParameterError
 from boomboard.observation import observation_layout
 from boomboard.vector import VectorEnv, max_legal_actions
+from no_jit import run_json_script
 
 # Small boards end quickly, so the history rules and auto-reset are exercised.
 GAMES = [
@@ -174,14 +170,7 @@ print(json.dumps(out))
 
 
 def test_the_batch_kernels_run_as_plain_python_with_the_same_results():
-    def run(disable_jit: str) -> dict:
-        env = {**os.environ, "NUMBA_DISABLE_JIT": disable_jit}
-        done = subprocess.run([sys.executable, "-c", NO_JIT_SCRIPT], capture_output=True, text=True, env=env,
-                              timeout=600)
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)
-
-    assert run("1") == run("0")
+    assert run_json_script(NO_JIT_SCRIPT, "1") == run_json_script(NO_JIT_SCRIPT, "0")
 
 
 def test_gymnasium_spaces_describe_the_batch():
