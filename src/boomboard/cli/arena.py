@@ -168,15 +168,10 @@ def match(
     ray_address: Optional[str] = _RAY_ADDRESS,
 ) -> None:
     """Play A against B, colours alternating: score, Elo difference, optional SPRT."""
-    _check_backend(backend)
-    store = open_store(db)
     limits = _limits(move_time, game_time, move_wall, game_wall, memory, course_limits)
-    test = parse_sprt(sprt) if sprt else None
-    tournament_id = create_tournament(store, game, [first, second], "match", games, limits, seed, test)
-    console.print(f"match {tournament_id}: {first} vs {second} in {load_game(game)}, up to {games} games "
-                  f"(database {store.path})", markup=False)
-    decision = _run_with_progress(store, tournament_id, _workers(workers), backend, ray_address)
-    _report(store, tournament_id, decision, chart)
+    _play_new(game, [first, second], "match", games, limits, seed, parse_sprt(sprt) if sprt else None,
+              f"{first} vs {second} in {load_game(game)}, up to {games} games", db, workers, chart, backend,
+              ray_address)
 
 
 def tournament(
@@ -191,13 +186,20 @@ def tournament(
     ray_address: Optional[str] = _RAY_ADDRESS,
 ) -> None:
     """A round robin (or gauntlet) between agents: standings with Elo and 95% intervals."""
-    _check_backend(backend)
-    store = open_store(db)
     limits = _limits(move_time, game_time, move_wall, game_wall, memory, course_limits)
     kind = "gauntlet" if gauntlet else "round-robin"
-    tournament_id = create_tournament(store, game, list(agents), kind, games, limits, seed)
-    console.print(f"tournament {tournament_id}: {kind} of {len(agents)} agents in {load_game(game)} "
-                  f"(database {store.path})", markup=False)
+    _play_new(game, list(agents), kind, games, limits, seed, None,
+              f"{kind} of {len(agents)} agents in {load_game(game)}", db, workers, chart, backend, ray_address)
+
+
+def _play_new(game, agents, kind, games, limits, seed, test, described, db, workers, chart, backend,
+              ray_address) -> None:
+    """Create a match or tournament, play it with live progress and report it."""
+    _check_backend(backend)
+    store = open_store(db)
+    tournament_id = create_tournament(store, game, agents, kind, games, limits, seed, test)
+    label = "match" if kind == "match" else "tournament"
+    console.print(f"{label} {tournament_id}: {described} (database {store.path})", markup=False)
     decision = _run_with_progress(store, tournament_id, _workers(workers), backend, ray_address)
     _report(store, tournament_id, decision, chart)
 
