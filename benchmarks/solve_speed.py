@@ -26,26 +26,29 @@ from boomboard import solver  # noqa: E402
 
 from rules_speed import commit, machine, print_table  # noqa: E402
 
-GAMES = ["kaboom(rows=3,cols=3,connect=3)", "kaboom(rows=4,cols=4,bombs=0)", "kaboom", "jump61(size=3)",
-         "expendibots:3"]
+GAMES = ["kaboom(rows=3,cols=3,connect=3)", "kaboom(rows=4,cols=4,bombs=0)", "kaboom", "kaboom@tiers",
+         "jump61(size=3)", "jump61(size=3)@tiers", "expendibots:3"]
 
 
 def solve_once(spec: str, db: str) -> tuple[solver.Table, float, float]:
+    spec, _, method = spec.partition("@")
     name, _, tokens = spec.partition(":")
     game = boomboard.load_game(name)
     wall, cpu = time.perf_counter(), time.process_time()
-    table = solver.solve(game, db=db, progress=False, tokens=int(tokens or 0), force=True)
+    table = solver.solve(game, db=db, progress=False, tokens=int(tokens or 0), force=True, method=method or "auto")
     return table, time.process_time() - cpu, time.perf_counter() - wall
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="*", default=GAMES, help="game strings; expendibots:T for T-token endgames")
+    parser.add_argument("--games", nargs="*", default=GAMES,
+                        help="game strings; expendibots:T for T-token endgames; @tiers or @memory picks the solver")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as db:
         solve_once("jump61(size=2)", db)  # load the compiled code
+        solve_once("jump61(size=2)@tiers", db)
         rows = []
         for spec in args.games:
             table, cpu, wall = solve_once(spec, db)

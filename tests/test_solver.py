@@ -43,7 +43,9 @@ def endgame3(db):
 def test_small_tables_have_their_counts_and_agree_with_their_children(db, name):
     table = solver.solve(boomboard.load_game(name), db=db, progress=False)
     assert len(table) == COUNTS[name]
-    assert np.all(np.diff(table.keys.astype(np.float64)) > 0) or len(table) < 2
+    for lo, hi in zip(table.offsets[:-1], table.offsets[1:]):  # each layer's hashed keys sorted, distinct
+        layer = np.asarray(table.keys[lo:hi])
+        assert np.all(layer[1:] > layer[:-1])
     assert solver.verify(table) is None
     assert sum(table.meta["values"].values()) == len(table)
 
@@ -62,7 +64,7 @@ def test_a_corrupted_entry_is_caught_by_the_verifier(db, kaboom3):
     entries[i] += 1  # a win one move slower than it is
     assert graph.verify_range(kaboom3.spec, 2, kaboom3.game.params_array, kaboom3.game.initial_array().copy(),
                               kaboom3.game.initial_array().copy(), np.empty(64, np.int32),
-                              np.asarray(kaboom3.keys), entries, 0, len(entries)) == i
+                              np.asarray(kaboom3.keys), entries, kaboom3.offsets, 0, len(entries)) == i
 
 
 def alphabeta_disagreements(table, samples, seed, values=("win", "lose", "tie"), most_remoteness=None):
@@ -192,34 +194,57 @@ def test_missing_tables_and_positions_raise_clear_errors(tmp_path, kaboom3):
         solver.solve(boomboard.load_game("expendibots"), db=tmp_path, progress=False)
 
 
-def test_a_killed_solve_resumes_to_the_same_table(tmp_path, kaboom3):
+def stop_at(stop_phase, stop_index):
+    def hook(phase, index):
+        if (phase, index) == (stop_phase, stop_index):
+            raise KeyboardInterrupt
+    return hook
+
+
+@pytest.mark.parametrize("method, stop", [("memory", ("level", 6)), ("memory", ("enumerated", 0)),
+                                          ("tiers", ("layer", 101)), ("tiers", ("enumerated", 0)),
+                                          ("tiers", ("solved layer", 100))])
+def test_a_killed_solve_resumes_to_the_same_table(tmp_path, monkeypatch, kaboom3, method, stop):
+    monkeypatch.setattr(solver.tiers, "buffer_budget", lambda: 1 << 14)  # children go to disk often
     game = kaboom3.game
-
-    def stop_at(phase, stop_phase, stop_index):
-        def hook(p, index):
-            if (p, index) == (stop_phase, stop_index):
-                raise KeyboardInterrupt
-        return hook
-
-    for stop in [("level", 6), ("enumerated", 0)]:
-        db = tmp_path / f"{stop[0]}"
-        with pytest.raises(KeyboardInterrupt):
-            solver.solve(game, db=db, progress=False, interrupt=stop_at(None, *stop))
-        assert solver.open_table(game, db=db) is None  # nothing half-written is taken for a table
-        resumed = []
-        table = solver.solve(game, db=db, progress=False, interrupt=lambda p, i: resumed.append((p, i)))
-        if stop[0] == "level":
-            assert resumed[0] == ("level", 7)  # it went on from the next level
-        assert np.array_equal(table.keys, kaboom3.keys)
-        assert np.array_equal(table.entries, kaboom3.entries)
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve(game, db=tmp_path, progress=False, method=method, interrupt=stop_at(*stop))
+    assert solver.open_table(game, db=tmp_path) is None  # nothing half-written is taken for a table
+    resumed = []
+    table = solver.solve(game, db=tmp_path, progress=False, method=method,
+                         interrupt=lambda p, i: resumed.append((p, i)))
+    if stop == ("level", 6):
+        assert resumed[0] == ("level", 7)  # it went on from the next level
+    if stop[0] == "solved layer":
+        assert ("layer", 0) not in resumed and resumed[1] == ("solved layer", 99)  # nothing done again
+    if stop[0] == "layer":
+        assert ("layer", 0) not in resumed  # it went back only to the last layer whose children are saved
+    assert np.array_equal(table.keys, kaboom3.keys)
+    assert np.array_equal(table.entries, kaboom3.entries)
+    assert not list(tmp_path.rglob("*.work"))
 
 
-@pytest.mark.parametrize("top", [1 << 20, 1 << 63])
-def test_sorting_keys_carries_their_entries(top):
-    rng = np.random.default_rng(7)
-    keys = np.unique(rng.integers(0, top, size=5000, dtype=np.uint64))
-    rng.shuffle(keys)
-    entries = rng.integers(0, 1 << 16, size=len(keys), dtype=np.uint16)
-    sorted_keys, sorted_entries = solver.driver.sort_by_key(keys, entries)
-    order = np.argsort(keys)
-    assert np.array_equal(sorted_keys, keys[order]) and np.array_equal(sorted_entries, entries[order])
+@pytest.mark.parametrize("name", ["kaboom(rows=3,cols=3,connect=3,misere=true,superbomb=true)",
+                                  "kaboom(rows=3,cols=3,connect=3,bombs=2)", "jump61(size=3)"])
+def test_in_memory_and_layer_by_layer_solves_write_the_same_table(tmp_path, monkeypatch, name):
+    monkeypatch.setattr(solver.tiers, "buffer_budget", lambda: 1 << 16)
+    game = boomboard.load_game(name)
+    in_memory = solver.solve(game, db=tmp_path / "memory", progress=False, method="memory")
+    tiered = solver.solve(game, db=tmp_path / "tiers", progress=False, method="tiers")
+    for field in ("keys", "entries", "offsets"):
+        assert np.array_equal(getattr(in_memory, field), getattr(tiered, field))
+    assert in_memory.meta["values"] == tiered.meta["values"] and in_memory.meta["start"] == tiered.meta["start"]
+    assert solver.verify(tiered) is None
+
+
+def test_a_game_too_big_for_memory_is_solved_layer_by_layer(tmp_path, monkeypatch, kaboom3):
+    monkeypatch.setattr(solver.driver, "memory_limit_positions", lambda: 5000)
+    seen = []
+    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, interrupt=lambda p, i: seen.append(p))
+    assert "level" in seen and "solved layer" in seen  # it began in memory, then went layer by layer
+    assert np.array_equal(table.entries, kaboom3.entries)
+    with pytest.raises(solver.SolveError, match="no layers"):
+        solver.solve(boomboard.load_game("expendibots"), db=tmp_path, tokens=2, method="tiers")
+    with pytest.raises(solver.SolveError, match="more than"):
+        solver.solve(boomboard.load_game("jump61(size=3)"), db=tmp_path, method="tiers", max_positions=1000,
+                     progress=False)

@@ -85,8 +85,9 @@ import json, sys, tempfile, boomboard
 from boomboard import solver
 out = {}
 with tempfile.TemporaryDirectory() as db:
-    for name, tokens in (("jump61(size=2)", 0), ("kaboom(rows=2,cols=3,connect=2)", 0), ("expendibots", 2)):
-        table = solver.solve(boomboard.load_game(name), db=db, progress=False, tokens=tokens)
+    for name, tokens, method in (("jump61(size=2)", 0, "memory"), ("kaboom(rows=2,cols=3,connect=2)", 0, "memory"),
+                                 ("kaboom(rows=2,cols=3,connect=3)", 0, "tiers"), ("expendibots", 2, "auto")):
+        table = solver.solve(boomboard.load_game(name), db=db, progress=False, tokens=tokens, method=method)
         out[name] = [len(table), table.meta["values"], solver.verify(table), int(table.entries.astype('int64').sum())]
 print(json.dumps(out))
 """
@@ -127,6 +128,37 @@ def test_a_solve_killed_midway_resumes_from_its_saved_levels(tmp_path):
     assert resumed[0] == saved  # the next level, not the first
     fresh = solver.solve(game, db=tmp_path / "fresh", progress=False)
     assert len(table) == 288293
+    assert (table.keys == fresh.keys).all() and (table.entries == fresh.entries).all()
+
+
+def test_a_layer_by_layer_solve_killed_while_scoring_resumes_at_its_last_layer(tmp_path):
+    import signal
+    import time
+
+    game = boomboard.load_game("jump61(size=3)")
+    progress = tmp_path / "jump61(size=3)" / "start.work" / "progress.json"
+    process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "jump61", "--size", "3", "--db",
+                                str(tmp_path), "--quiet", "--method", "tiers"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while process.poll() is None:
+            try:
+                record = json.loads(progress.read_text())
+            except (OSError, ValueError):
+                record = {}
+            if record.get("solved_from") is not None and record["solved_from"] < 20:
+                process.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.002)
+    finally:
+        process.wait(timeout=600)
+    assert process.returncode == -signal.SIGKILL, "the solve finished before it could be killed"
+    assert solver.open_table(game, db=tmp_path) is None
+    saved = json.loads(progress.read_text())["solved_from"]
+    resumed = []
+    table = solver.solve(game, db=tmp_path, progress=False, interrupt=lambda phase, i: resumed.append((phase, i)))
+    assert resumed[:2] == [("enumerated", 0), ("solved layer", saved - 1)]  # no layer found or scored again
+    fresh = solver.solve(game, db=tmp_path / "fresh", progress=False, method="memory")
     assert (table.keys == fresh.keys).all() and (table.entries == fresh.entries).all()
 
 

@@ -70,6 +70,8 @@ def solve_command(
     quiet: bool = typer.Option(False, "--quiet", help="No progress bars."),
     max_positions: Optional[int] = typer.Option(None, "--max-positions", min=1,
                                                 help="Stop if there are more positions (default: what half the memory holds)."),
+    method: str = typer.Option("auto", "--method",
+                               help="auto (in memory, or a layer at a time on disk when too big), memory, or tiers."),
 ) -> None:
     """Solve a game: the value and remoteness of every position reachable from
     its start (Expendibots: of every endgame with at most --tokens tokens).
@@ -82,7 +84,7 @@ def solve_command(
     loaded = _load(game, ctx.args)
     root = None if position is None else loaded.state_from_notation(position)
     table = solve(loaded, db=db, progress=not quiet, tokens=tokens, root=root, force=force,
-                  max_positions=max_positions)
+                  max_positions=max_positions, method=method)
     meta = table.meta
     console.print(f"[bold]{table.game}[/bold] ({meta['variant']}): {meta['positions']:,} positions, "
                   f"solved in {meta['seconds']:.1f} s, {meta['bytes']:,} bytes in {table.folder}")

@@ -95,7 +95,8 @@ def verify(table: Table, progress: bool = False) -> int | None:
         task = bar.add_task("verifying", total=n)
         for lo in range(0, n, CHUNK):
             hi = min(n, lo + CHUNK)
-            bad = graph.verify_range(table.spec, rules, params, s, child, actions, keys, entries, lo, hi)
+            bad = graph.verify_range(table.spec, rules, params, s, child, actions, keys, entries, table.offsets,
+                                     lo, hi)
             if bad >= 0:
                 return int(bad)
             bar.update(task, completed=hi)

@@ -34,8 +34,11 @@ from ..core.state import State
 from ..search import kernels
 from . import graph
 from .codec import OUTSIDE, codec_spec, count_expendibots_placements, encode, expendibots_placements
+from .layers import distinct, find, hash_and_layer, is_layered, layer_count
+from .tiers import TieredSolve
 from .table import FORMAT, VALUE_NAMES, Table, table_dir, unpack
 
+METHODS = ("auto", "memory", "tiers")
 CHUNK = 1 << 16  # positions per compiled call between progress updates
 BYTES_PER_POSITION = 110  # peak memory of a solve, measured on Kaboom 4x4: index, moves, parents
 
@@ -88,13 +91,20 @@ def _write_json_atomic(path: Path, record: dict) -> None:
 
 class _Solver:
     def __init__(self, game: Game, db, tokens: int, root: State | None, progress: bool,
-                 interrupt: Callable[[str, int], None] | None, max_positions: int | None):
+                 interrupt: Callable[[str, int], None] | None, max_positions: int | None, method: str):
         self.game, self.tokens, self.root = game, tokens, root
+        self.spec = codec_spec(game, tokens)
+        if method not in METHODS:
+            raise SolveError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
+        if method == "tiers" and not is_layered(self.spec):
+            raise SolveError(f"{game.name} has no layers (moves can repeat positions): solve it in memory")
+        self.method = method
+        self.tiered = method == "tiers"
+        self.asked_max_positions = max_positions
         self.max_positions = max_positions or memory_limit_positions()
         self.variant = variant_name(game, tokens, root)
         self.folder = table_dir(game, self.variant, db)
         self.work = self.folder.with_name(self.folder.name + ".work")
-        self.spec = codec_spec(game, tokens)
         self.rules = kernels.rules_id(game)
         self.params = game.params_array
         self.s = game.initial_array().copy()
@@ -111,7 +121,7 @@ class _Solver:
         elif self.rules == kernels.EXPENDIBOTS:
             keys = np.empty(count_expendibots_placements(self.tokens), dtype=np.uint64)
             n = expendibots_placements(self.spec, keys)
-            return np.unique(keys[:n])
+            return distinct(keys[:n])
         else:
             array = self.game.initial_array()
         key = encode(self.spec, array, self.params)
@@ -149,10 +159,7 @@ class _Solver:
                     room = table.shape[0] // 2 - count
                     if room < worst:
                         if count > self.max_positions:
-                            raise SolveError(f"{self.game}: more than {count:,} positions, beyond the limit of "
-                                             f"{self.max_positions:,} (max_positions; by default what half "
-                                             f"this machine's memory holds); found so far, by level: "
-                                             f"{[len(k) for k in levels]}")
+                            raise self.too_many(count, [len(k) for k in levels])
                         table = self.grown(table)
                         room = table.shape[0] // 2 - count
                     start, written, n_edges = graph.expand(
@@ -168,6 +175,13 @@ class _Solver:
                 self.finish_level(levels, expansion, len(expansions))
         self.timings["enumerate"] = time.perf_counter() - began
         return np.concatenate(levels), expansions
+
+    def too_many(self, count: int, by_level: list[int]) -> SolveError:
+        limit = "" if self.tiered else "; by default what half this machine's memory holds"
+        return SolveError(f"{self.game}: more than {count:,} positions, beyond the limit of "
+                          f"{self.max_positions:,} (max_positions{limit}); found so far, by "
+                          f"{'layer' if self.tiered else 'level'}: {by_level}; run again with a higher "
+                          "limit to go on")
 
     def finish_level(self, levels: list[np.ndarray], expansion: dict, expanded: int) -> None:
         """Save level ``expanded - 1``'s expansion and the next level's keys, then the count."""
@@ -240,9 +254,22 @@ class _Solver:
 
     # -- writing -----------------------------------------------------------------------
     def write(self, keys: np.ndarray, entries: np.ndarray, seconds: float) -> Table:
-        _save_atomic(self.work / "keys.npy", keys)
-        _save_atomic(self.work / "values.npy", entries)
-        counts = np.bincount(entries >> graph.VALUE_SHIFT, minlength=4)
+        """Save the in-memory solve's table (keys unhashed, in any order) into the work folder, then finish."""
+        hashes, order, offsets = index_order(self.spec, self.params, self.s.copy(), keys)
+        _save_atomic(self.work / "keys.npy", hashes)
+        _save_atomic(self.work / "values.npy", entries[order])
+        _save_atomic(self.work / "offsets.npy", offsets)
+        return self.finish(np.load(self.work / "keys.npy", mmap_mode="r"),
+                           np.load(self.work / "values.npy", mmap_mode="r"), offsets, seconds)
+
+    def finish(self, keys: np.ndarray, entries: np.ndarray, offsets: np.ndarray, seconds: float) -> Table:
+        """Write ``meta.json`` beside the table's arrays and move the work folder into place."""
+        counts = np.zeros(4, dtype=np.int64)
+        largest = 0
+        for lo in range(0, len(entries), 1 << 24):
+            part = np.asarray(entries[lo:lo + (1 << 24)])
+            counts += np.bincount(part >> graph.VALUE_SHIFT, minlength=4)
+            largest = max(largest, int((part & graph.MAX_REMOTENESS).max()))
         start_state = self.root if self.root is not None else self.game.new_initial_state()
         meta = {
             "format": FORMAT,
@@ -251,18 +278,19 @@ class _Solver:
             "tokens": self.tokens,
             "positions": int(len(keys)),
             "values": {VALUE_NAMES[v]: int(counts[v]) for v in VALUE_NAMES},
-            "max_remoteness": int((entries & graph.MAX_REMOTENESS).max()) if len(keys) else 0,
+            "max_remoteness": largest,
             "seconds": round(seconds, 3),
             "phase_seconds": {k: round(v, 3) for k, v in self.timings.items()},
-            "bytes": int(len(keys)) * 10,
+            "bytes": int(len(keys)) * 10 + offsets.nbytes,
             "root": None if self.root is None else self.root.to_notation(),
         }
         if self.rules != kernels.EXPENDIBOTS or self.root is not None:
             key = np.uint64(encode(self.spec, start_state.array, self.params))
-            i = int(np.searchsorted(keys, key))
-            if i < len(keys) and keys[i] == key:
+            i = find(self.spec, self.params, np.asarray(keys), offsets, start_state.array, key)
+            if i >= 0:
                 entry = unpack(int(entries[i]))
                 meta["start"] = {"value": entry.value, "remoteness": entry.remoteness}
+        del keys, entries
         for path in [*self.work.glob("keys-*.npy"), *self.work.glob("expansion-*.npz"), self.work / "progress.json"]:
             path.unlink(missing_ok=True)
         _write_json_atomic(self.work / "meta.json", meta)
@@ -271,6 +299,26 @@ class _Solver:
         os.replace(self.work, self.folder)
         return Table(self.game, self.folder)
 
+    def solve_in_tiers(self) -> Table:
+        """The out-of-core path of :mod:`boomboard.solver.tiers`; only the
+        disk bounds it, unless ``max_positions`` was given."""
+        self.tiered, self.max_positions = True, self.asked_max_positions
+        tiers = TieredSolve(self)
+        began = time.perf_counter()
+        with _progress(self.show) as bar:
+            if not tiers.progress()["indexed"]:
+                task = bar.add_task("enumerating positions", total=None)
+                tiers.enumerate(self.start_keys(), bar, task)
+                tiers.index()
+                self.timings["enumerate"] = time.perf_counter() - began
+            if self.interrupt is not None:
+                self.interrupt("enumerated", 0)
+            solving = time.perf_counter()
+            task = bar.add_task("solving layers", total=None)
+            keys, entries, offsets = tiers.solve(bar, task)
+            self.timings["solve"] = time.perf_counter() - solving
+        return self.finish(keys, entries, offsets, time.perf_counter() - began)
+
     def run(self, force: bool) -> Table:
         if force:
             shutil.rmtree(self.folder, ignore_errors=True)
@@ -278,25 +326,35 @@ class _Solver:
         if (self.folder / "meta.json").is_file():
             return Table(self.game, self.folder)
         self.work.mkdir(parents=True, exist_ok=True)
+        if self.tiered or TieredSolve(self).progress()["durable"] >= 0:
+            return self.solve_in_tiers()
         began = time.perf_counter()
-        found, expansions = self.enumerate()
+        try:
+            found, expansions = self.enumerate()
+        except SolveError:
+            if self.method != "auto" or not is_layered(self.spec) or self.asked_max_positions:
+                raise
+            # too big for memory: start again, a layer at a time
+            shutil.rmtree(self.work)
+            self.work.mkdir(parents=True)
+            return self.solve_in_tiers()
         if self.interrupt is not None:
             self.interrupt("enumerated", 0)
         entries = self.retrograde(len(found), expansions)
-        keys, entries = sort_by_key(found, entries)
-        return self.write(keys, entries, time.perf_counter() - began)
+        return self.write(found, entries, time.perf_counter() - began)
 
 
-def sort_by_key(keys: np.ndarray, entries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Both arrays in the order of the (distinct) keys. Keys below 2**48 are
-    sorted with their entry in their low 16 bits, one plain sort (several
-    times faster than an argsort and two gathers); others by argsort."""
-    if len(keys) and int(keys.max()) < 1 << 48:
-        packed = (keys << np.uint64(16)) | entries.astype(np.uint64)
-        packed.sort()
-        return packed >> np.uint64(16), (packed & np.uint64(0xFFFF)).astype(np.uint16)
-    order = np.argsort(keys)
-    return keys[order], entries[order]
+def index_order(spec: np.ndarray, params: np.ndarray, scratch: np.ndarray,
+                keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A table's index for ``keys``: their hashes sorted within each layer,
+    the order that sorts them so, and where each layer begins."""
+    hashes = np.empty_like(keys)
+    layers = np.empty(len(keys), dtype=np.int32)
+    hash_and_layer(spec, params, scratch, keys, hashes, layers)
+    order = np.lexsort((hashes, layers))
+    offsets = np.zeros(layer_count(spec, params) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(layers, minlength=len(offsets) - 1), out=offsets[1:])
+    return hashes[order], order, offsets
 
 
 def memory_limit_positions() -> int:
@@ -311,7 +369,7 @@ def memory_limit_positions() -> int:
 
 def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: State | None = None,
           force: bool = False, interrupt: Callable[[str, int], None] | None = None,
-          max_positions: int | None = None) -> Table:
+          max_positions: int | None = None, method: str = "auto") -> Table:
     """Solve ``game`` (every position reachable from its start; for
     Expendibots, every position with at most ``tokens`` tokens; with
     ``root``, every position reachable from that one) and return its table.
@@ -327,7 +385,7 @@ def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: 
             raise SolveError(f"the root position belongs to {root.game}, not {game}")
         if root.is_terminal():
             raise SolveError("the root position is already finished; there is nothing to solve")
-    solver = _Solver(game, db, tokens, root, progress, interrupt, max_positions)
+    solver = _Solver(game, db, tokens, root, progress, interrupt, max_positions, method)
     try:
         return solver.run(force)
     except OSError as problem:  # a folder that cannot be written, a full disk

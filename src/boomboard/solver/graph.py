@@ -33,6 +33,7 @@ from numba import njit
 from ..core.layout import PLAYER, STATUS, STATUS_TIE, mix64
 from ..search.kernels import apply_action, legal_actions
 from .codec import decode, encode
+from .layers import find, unhashed
 
 LOSE, DRAW, TIE, WIN = 0, 1, 2, 3
 UNKNOWN = 255
@@ -247,52 +248,54 @@ def pack(value, remoteness, out):
             out[i] = (np.uint16(value[i]) << VALUE_SHIFT) | np.uint16(remoteness[i])
 
 
-# -- checking ------------------------------------------------------------------------
+# -- a position from its children ------------------------------------------------------
 @njit(cache=True)
-def _stored(keys, entries, key):
-    """The packed entry of ``key`` (binary search), or -1."""
-    i = np.searchsorted(keys, key)
-    if i < keys.shape[0] and keys[i] == key:
-        return np.int64(entries[i])
-    return -1
+def score(spec, rules, params, s, child, actions, hashes, entries, offsets):
+    """The packed entry of the position ``s`` computed from its children's
+    entries in a table (``hashes``, ``entries``, ``offsets``: see
+    :mod:`boomboard.solver.layers`), or -1 if a child is not in it.
+
+    A losing child makes a win, one move more than the nearest such child; a
+    tied one a tie, one more than the nearest; a drawn child with no better
+    move a draw; a position whose children all win loses, one move more than
+    the farthest."""
+    n = legal_actions(rules, s, params, actions)
+    min_lose, min_tie, max_win = MAX_REMOTENESS + 1, MAX_REMOTENESS + 1, -1
+    draws = 0
+    for a in range(n):
+        child[:] = s
+        apply_action(rules, child, params, actions[a])
+        if child[STATUS] != 0:
+            v, r = terminal_value(child), 0
+        else:
+            i = find(spec, params, hashes, offsets, child, encode(spec, child, params))
+            if i < 0:
+                return -1
+            entry = np.int64(entries[i])
+            v, r = entry >> VALUE_SHIFT, entry & MAX_REMOTENESS
+        if v == LOSE:
+            min_lose = min(min_lose, r)
+        elif v == TIE:
+            min_tie = min(min_tie, r)
+        elif v == WIN:
+            max_win = max(max_win, r)
+        else:
+            draws += 1
+    if min_lose <= MAX_REMOTENESS:
+        return (WIN << VALUE_SHIFT) | (min_lose + 1)
+    if min_tie <= MAX_REMOTENESS:
+        return (TIE << VALUE_SHIFT) | (min_tie + 1)
+    if draws == 0 and n > 0:
+        return (LOSE << VALUE_SHIFT) | (max_win + 1)
+    return DRAW << VALUE_SHIFT
 
 
 @njit(cache=True)
-def verify_range(spec, rules, params, s, child, actions, keys, entries, lo, hi):
+def verify_range(spec, rules, params, s, child, actions, hashes, entries, offsets, lo, hi):
     """Recompute each entry of ``lo..hi-1`` from its children's entries;
     return the first index that disagrees, or -1."""
     for i in range(lo, hi):
-        decode(spec, keys[i], params, s)
-        n = legal_actions(rules, s, params, actions)
-        min_lose, min_tie, max_win = MAX_REMOTENESS + 1, MAX_REMOTENESS + 1, -1
-        draws = 0
-        for a in range(n):
-            child[:] = s
-            apply_action(rules, child, params, actions[a])
-            if child[STATUS] != 0:
-                v, r = terminal_value(child), 0
-            else:
-                entry = _stored(keys, entries, encode(spec, child, params))
-                if entry < 0:
-                    return i
-                v, r = entry >> VALUE_SHIFT, entry & MAX_REMOTENESS
-            if v == LOSE:
-                min_lose = min(min_lose, r)
-            elif v == TIE:
-                min_tie = min(min_tie, r)
-            elif v == WIN:
-                max_win = max(max_win, r)
-            else:
-                draws += 1
-        if min_lose <= MAX_REMOTENESS:
-            expected, rem = WIN, min_lose + 1
-        elif min_tie <= MAX_REMOTENESS:
-            expected, rem = TIE, min_tie + 1
-        elif draws == 0 and n > 0:
-            expected, rem = LOSE, max_win + 1
-        else:
-            expected, rem = DRAW, 0
-        stored = np.int64(entries[i])
-        if stored >> VALUE_SHIFT != expected or stored & MAX_REMOTENESS != rem:
+        decode(spec, unhashed(hashes[i]), params, s)
+        if score(spec, rules, params, s, child, actions, hashes, entries, offsets) != np.int64(entries[i]):
             return i
     return -1

@@ -5,13 +5,15 @@ A table is a folder ``DB/GAME/VARIANT/`` (``GAME`` the game string, such as
 reachable from the start, ``endgame-3`` for Expendibots with at most 3
 tokens, ``from-<hash>`` for those reachable from another position) holding:
 
-* ``keys.npy``: the positions' keys (:mod:`boomboard.solver.codec`),
-  ``uint64``, sorted: the index, searched by bisection;
+* ``keys.npy``: the index: each position's hashed key (``uint64``, see
+  :mod:`boomboard.solver.layers`), sorted within each layer;
+* ``offsets.npy``: where each layer's keys begin (one layer for a game
+  without layers);
 * ``values.npy``: one ``uint16`` a position, ``value << 14 | remoteness``;
 * ``meta.json``: what was solved, counts, the start's value, timings.
 
-Both arrays are opened memory-mapped: a lookup reads a few pages, not the
-table. A folder exists only once complete: a solve writes into
+The arrays are opened memory-mapped: a lookup (an interpolation search in
+one layer) reads a few pages, not the table. A folder exists only once complete: a solve writes into
 ``VARIANT.work/`` and renames it at the end.
 """
 
@@ -29,11 +31,12 @@ from ..core.errors import BoomboardError
 from ..core.game import Game
 from ..core.state import State
 from .codec import OUTSIDE, codec_spec, encode
+from .layers import find, unhashed
 from .graph import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
 
 VALUE_NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
 DRAW_REMOTENESS = -1  # a draw never ends: it has no remoteness
-FORMAT = 1
+FORMAT = 2  # 1: keys unhashed, one run, searched by bisection
 
 
 class NotSolvedError(BoomboardError, LookupError):
@@ -108,10 +111,11 @@ class Table:
         try:
             self.keys = np.load(folder / "keys.npy", mmap_mode="r")
             self.entries = np.load(folder / "values.npy", mmap_mode="r")
+            self.offsets = np.load(folder / "offsets.npy")
         except (OSError, ValueError) as problem:
             raise NotSolvedError(f"{folder}: the table cannot be read ({problem}); solve it again "
                                  "with --force") from None
-        if self.keys.shape != self.entries.shape:
+        if self.keys.shape != self.entries.shape or self.offsets[-1] != self.keys.shape[0]:
             raise NotSolvedError(f"{folder}: keys and values differ in length; solve it again")
 
     def __len__(self) -> int:
@@ -131,10 +135,8 @@ class Table:
         key = np.uint64(self.key_of(state))
         if key == OUTSIDE:
             return None
-        i = int(np.searchsorted(self.keys, key))
-        if i < len(self) and self.keys[i] == key:
-            return i
-        return None
+        i = find(self.spec, self.game.params_array, np.asarray(self.keys), self.offsets, state.array, key)
+        return None if i < 0 else int(i)
 
     def lookup(self, state: State) -> Entry:
         """The value and remoteness of ``state`` for its player to move.
@@ -158,7 +160,7 @@ class Table:
         from .codec import decode
 
         array = self.game.initial_array().copy()
-        decode(self.spec, self.keys[i], self.game.params_array, array)
+        decode(self.spec, np.uint64(unhashed(self.keys[i])), self.game.params_array, array)
         return self.game.state_from_array(array)
 
 
