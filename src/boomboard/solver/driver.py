@@ -21,7 +21,6 @@ import json
 import os
 import shutil
 import time
-from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -35,7 +34,7 @@ from ..search import kernels
 from . import graph
 from .codec import OUTSIDE, codec_spec, count_expendibots_placements, encode, expendibots_placements
 from .layers import distinct, find, hash_and_layer, is_layered, layer_count
-from .tiers import TieredSolve
+from .tiers import TieredSolve, save_atomic, write_json_atomic
 from .table import FORMAT, VALUE_NAMES, Table, table_dir, unpack
 
 METHODS = ("auto", "memory", "tiers")
@@ -72,21 +71,6 @@ class _Count(ProgressColumn):
 def _progress(enabled: bool) -> Progress:
     return Progress(TextColumn("{task.description:<22}"), BarColumn(), _Count(), _Rate(), TimeElapsedColumn(),
                     TimeRemainingColumn(), disable=not enabled, transient=False)
-
-
-def _save_atomic(path: Path, array: np.ndarray) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "wb") as handle:
-        np.save(handle, array)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-
-
-def _write_json_atomic(path: Path, record: dict) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(record, indent=1))
-    os.replace(temporary, path)
 
 
 class _Solver:
@@ -139,7 +123,7 @@ class _Solver:
         expansions = [dict(np.load(self.work / f"expansion-{i:05d}.npz")) for i in range(expanded)]
         if not levels:
             levels = [self.start_keys()]
-            _save_atomic(self.work / "keys-00000.npy", levels[0])
+            save_atomic(self.work / "keys-00000.npy", levels[0])
         count = sum(len(level) for level in levels)
         table = graph.new_index(2 * count)
         self.reindex(table, levels)
@@ -192,8 +176,8 @@ class _Solver:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, path)
-        _save_atomic(self.work / f"keys-{expanded:05d}.npy", levels[expanded])
-        _write_json_atomic(self.work / "progress.json", {"expanded": expanded})
+        save_atomic(self.work / f"keys-{expanded:05d}.npy", levels[expanded])
+        write_json_atomic(self.work / "progress.json", {"expanded": expanded})
         if self.interrupt is not None:
             self.interrupt("level", expanded - 1)
 
@@ -256,9 +240,9 @@ class _Solver:
     def write(self, keys: np.ndarray, entries: np.ndarray, seconds: float) -> Table:
         """Save the in-memory solve's table (keys unhashed, in any order) into the work folder, then finish."""
         hashes, order, offsets = index_order(self.spec, self.params, self.s.copy(), keys)
-        _save_atomic(self.work / "keys.npy", hashes)
-        _save_atomic(self.work / "values.npy", entries[order])
-        _save_atomic(self.work / "offsets.npy", offsets)
+        save_atomic(self.work / "keys.npy", hashes)
+        save_atomic(self.work / "values.npy", entries[order])
+        save_atomic(self.work / "offsets.npy", offsets)
         return self.finish(np.load(self.work / "keys.npy", mmap_mode="r"),
                            np.load(self.work / "values.npy", mmap_mode="r"), offsets, seconds)
 
@@ -293,7 +277,7 @@ class _Solver:
         del keys, entries
         for path in [*self.work.glob("keys-*.npy"), *self.work.glob("expansion-*.npz"), self.work / "progress.json"]:
             path.unlink(missing_ok=True)
-        _write_json_atomic(self.work / "meta.json", meta)
+        write_json_atomic(self.work / "meta.json", meta)
         if self.folder.exists():
             shutil.rmtree(self.folder)
         os.replace(self.work, self.folder)

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import numpy as np
@@ -109,7 +108,7 @@ def solve_range(spec, rules, params, scratch, width, hashes, entries, offsets, l
     return missing.sum()
 
 
-def _save_atomic(path: Path, array: np.ndarray) -> None:
+def save_atomic(path: Path, array: np.ndarray) -> None:
     temporary = path.with_name(path.name + ".tmp")
     with open(temporary, "wb") as handle:
         np.save(handle, array)
@@ -118,9 +117,9 @@ def _save_atomic(path: Path, array: np.ndarray) -> None:
     os.replace(temporary, path)
 
 
-def _record(path: Path, record: dict) -> None:
+def write_json_atomic(path: Path, record: dict) -> None:
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(record))
+    temporary.write_text(json.dumps(record, indent=1))
     os.replace(temporary, path)
 
 
@@ -182,7 +181,7 @@ class TieredSolve:
         starts = np.empty(self.layers + 1, dtype=np.int64)
         for layer in range(durable + 1, self.layers):
             positions = self._gather(layer, buffers.pop(layer, []), pending)
-            _save_atomic(self.layer_path(layer), positions)
+            save_atomic(self.layer_path(layer), positions)
             found += len(positions)
             if self.owner.max_positions is not None and found > self.owner.max_positions:
                 self._flush(buffers, pending, layer - 1)
@@ -252,7 +251,7 @@ class TieredSolve:
             buffers.clear()
         record = self.progress()
         record["durable"] = durable
-        _record(self.record_path, record)
+        write_json_atomic(self.record_path, record)
         for path, layers in list(pending.items()):
             if max(layers) <= durable:
                 path.unlink(missing_ok=True)
@@ -277,9 +276,9 @@ class TieredSolve:
         keys.flush()
         del keys
         os.replace(temporary, self.work / "keys.npy")
-        _save_atomic(self.work / "offsets.npy", offsets)
+        save_atomic(self.work / "offsets.npy", offsets)
         record["indexed"] = True
-        _record(self.record_path, record)
+        write_json_atomic(self.record_path, record)
         for layer in range(self.layers):
             self.layer_path(layer).unlink(missing_ok=True)
 
@@ -309,7 +308,7 @@ class TieredSolve:
                 bar.update(task, advance=hi - lo)
             entries.flush()
             record["solved_from"] = layer
-            _record(self.record_path, record)
+            write_json_atomic(self.record_path, record)
             if self.owner.interrupt is not None:
                 self.owner.interrupt("solved layer", layer)
         return keys, entries, offsets
