@@ -49,6 +49,17 @@ def test_variants_and_loaded_positions_reach_every_kind_of_ending():
     assert {"0:CONNECT", "1:CONNECT", "None:NO_ACTIONS", "None:BOTH_CONNECT"} <= set(endings), endings
 
 
+def test_boards_too_large_for_a_bitboard_agree_too():
+    """Boards of more than 64 bits (a spare bit a column) find lines by
+    walking runs instead of on bitboards; 8x8 is just past the limit."""
+    endings = merge(
+        run("kaboom(rows=8,cols=8,bombs=4)", 40, seed=13),
+        run("kaboom(rows=7,cols=12,connect=3,bombs=6,superbomb=true)", 40, seed=14),
+    )
+    assert "unfinished" not in endings
+    assert {"0:CONNECT", "1:CONNECT"} <= set(endings), endings
+
+
 HAND_BUILT = [  # (game, position, moves) from test_kaboom_rules.py
     ("kaboom", "(x 0 0 xoxx o@*o -ooo -xxx)", ["C2!"]),
     ("kaboom(superbomb=true)", "(x 0 0 xoxx o@*o -ooo -xxx)", ["C2!"]),

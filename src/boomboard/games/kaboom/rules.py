@@ -96,13 +96,68 @@ def _connects_through(s, params, r, c):
     return False
 
 
+# -- lines on bitboards ----------------------------------------------------------
+# Walking runs cell by cell costs a mispredicted branch at the end of every
+# run; on a board of at most 64 bits the lines are found with shifts and ANDs
+# instead, without a branch that depends on the position. Cell (r, c) is bit
+# c * (rows + 1) + r: each column has a spare top bit that stays 0, so a line
+# shifted past the top of one column (or past the bottom, for the
+# anti-diagonal) lands on a 0 and never continues in the next column.
+@njit(cache=True)
+def fits_bitboard(params):
+    return params[P_COLS] * (params[P_ROWS] + 1) <= 64
+
+
+@njit(cache=True)
+def _bitboards(s, params):
+    """Each player's cells (bombs included) as bitboards, X's and O's."""
+    rows, cols = params[P_ROWS], params[P_COLS]
+    board = HEIGHT + cols
+    x = np.uint64(0)
+    o = np.uint64(0)
+    cell = board
+    for r in range(rows):  # every cell, empty or not: the loops' branches stay predictable
+        bit = np.uint64(r)
+        for c in range(cols):
+            side = s[cell] & 3
+            x |= np.uint64(side == 1) << bit
+            o |= np.uint64(side == 2) << bit
+            cell += 1
+            bit += np.uint64(rows + 1)
+    return x, o
+
+
+@njit(cache=True)
+def _has_line(bits, params):
+    """Whether the bitboard ``bits`` holds ``connect`` cells in a row: a cell
+    starts a line in a direction of step ``d`` exactly when it and the cells
+    ``d, 2d, ...`` bits above it are all set."""
+    rows, connect = np.int64(params[P_ROWS]), params[P_CONNECT]
+    for step in (1, rows + 1, rows + 2, rows):  # vertical, horizontal, diagonal, anti-diagonal
+        if (connect - 1) * step >= 64:
+            continue  # no line that long fits this way (and the shift would be undefined)
+        starts = bits
+        for k in range(1, connect):
+            starts &= bits >> np.uint64(k * step)
+        if starts != 0:
+            return True
+    return False
+
+
 @njit(cache=True)
 def connected_sides(s, params):
-    """Which players have ``connect`` in a row: bit 1 for X, bit 2 for O.
+    """Which players have ``connect`` in a row: bit 1 for X, bit 2 for O."""
+    if fits_bitboard(params):
+        x, o = _bitboards(s, params)
+        return np.int64(_has_line(x, params)) | np.int64(_has_line(o, params)) << 1
+    return _connected_sides_by_runs(s, params)
 
-    Counts each run once, from its first cell (the one whose predecessor in
-    the direction is not the same owner's).
-    """
+
+@njit(cache=True)
+def _connected_sides_by_runs(s, params):
+    """:func:`connected_sides` on any board: counts each run once, from its
+    first cell (the one whose predecessor in the direction is not the same
+    owner's)."""
     rows, cols, connect = params[P_ROWS], params[P_COLS], params[P_CONNECT]
     board = HEIGHT + cols
     found = 0
@@ -151,11 +206,13 @@ def legal_actions(s, params, out):
     rows, cols = params[P_ROWS], params[P_COLS]
     player = s[PLAYER]
     n = 0
+    # Each candidate is written and then kept or not by counting it: whether
+    # a column is open or a cell holds an own bomb varies from position to
+    # position, and a branch on it would often mispredict.
     if s[FILLED] < rows * cols:
         for c in range(cols):
-            if s[HEIGHT + c] < rows:
-                out[n] = c
-                n += 1
+            out[n] = c
+            n += s[HEIGHT + c] < rows
         if s[HAND + player] > 0:
             for i in range(n):
                 out[n + i] = cols + out[i]
@@ -164,9 +221,8 @@ def legal_actions(s, params, out):
         board = HEIGHT + cols
         own_bomb = (player + 1) | BOMB
         for cell in range(rows * cols):
-            if s[board + cell] == own_bomb:
-                out[n] = 2 * cols + cell
-                n += 1
+            out[n] = 2 * cols + cell
+            n += s[board + cell] == own_bomb
     if n == 0:
         out[0] = 2 * cols + rows * cols
         n = 1
@@ -175,30 +231,73 @@ def legal_actions(s, params, out):
 
 @njit(cache=True)
 def _drop(s, params, c, piece):
-    """Put ``piece`` on top of column ``c``; check the lines through it."""
+    """Put ``piece`` on top of column ``c``; check the mover's lines. Only a
+    line through the new piece can be new, and a position still being played
+    has no line (the end is checked after every action)."""
     cols = params[P_COLS]
     r = s[HEIGHT + c]
     s[HEIGHT + cols + r * cols + c] = piece
     s[HEIGHT + c] = r + 1
     s[FILLED] += 1
-    if _connects_through(s, params, r, c):
-        settle_result(s, params, piece & 3)
+    side = piece & 3
+    if fits_bitboard(params):
+        x, o = _bitboards(s, params)
+        connects = _has_line(x if side == 1 else o, params)
+    else:
+        connects = _connects_through(s, params, r, c)
+    if connects:
+        settle_result(s, params, side)
     elif nobody_can_act(s, params):
         s[STATUS] = STATUS_TIE
         s[REASON] = REASON_NO_ACTIONS
 
 
+# A bomb that a blast has reached but that has not gone off yet. It is no
+# piece's code (those are 0, 1, 2, 5 and 6), so the bombs still to go off are
+# marked on the board itself and the cascade needs no allocated stack (an
+# allocation would cost more than the rest of a detonation).
+PRIMED = 8
+
+
 @njit(cache=True)
-def _blast(s, board, target, removed, pending, top):
-    """Remove what stands on ``target`` (once); a bomb there goes off in turn.
-    Returns the new top of the ``pending`` stack."""
-    if removed[target] or s[board + target] == 0:
-        return top
-    removed[target] = True
-    if s[board + target] & BOMB:
-        pending[top] = target
-        top += 1
-    return top
+def _blast(s, board, target):
+    """Empty cell ``target``, or prime the bomb standing there (it leaves the
+    board when it goes off); a primed bomb stays primed. Returns 1 if this
+    primed a bomb, else 0."""
+    value = s[board + target]
+    if value == PRIMED:
+        return 0
+    if value & BOMB:
+        s[ARMED + (value & 3) - 1] -= 1
+        s[board + target] = PRIMED
+        return 1
+    s[board + target] = 0
+    return 0
+
+
+@njit(cache=True)
+def _go_off(s, params, bomb):
+    """Bomb ``bomb`` (a cell) goes off: it leaves the board and blasts its four
+    orthogonal neighbours, or with ``superbomb`` its whole row and column.
+    Returns how many bombs it primed and the columns it touched (a bit each)."""
+    rows, cols = params[P_ROWS], params[P_COLS]
+    board = HEIGHT + cols
+    s[board + bomb] = 0
+    r, c = bomb // cols, bomb % cols
+    primed = 0
+    if params[P_SUPERBOMB]:
+        for tr in range(rows):
+            primed += _blast(s, board, tr * cols + c)
+        for tc in range(cols):
+            primed += _blast(s, board, r * cols + tc)
+        return primed, (1 << cols) - 1
+    touched = 1 << c
+    for d in range(4):
+        tr, tc = r + NEXT_DR[d], c + NEXT_DC[d]
+        if 0 <= tr < rows and 0 <= tc < cols:
+            primed += _blast(s, board, tr * cols + tc)
+            touched |= 1 << tc
+    return primed, touched
 
 
 @njit(cache=True)
@@ -206,42 +305,37 @@ def _detonate(s, params, start):
     """Detonate the bomb on cell ``start`` and every bomb its blasts reach,
     then let the columns fall and check both players' lines.
 
-    A bomb's blast is itself and its four orthogonal neighbours, or with
-    ``superbomb`` its whole row and column. Which cells go does not depend
-    on the order the bombs go off in, so a stack will do.
+    Which cells go does not depend on the order the bombs go off in, so the
+    primed bombs go off in board order, a sweep over the board for as long
+    as a sweep primes more (once per link of a chain; most detonations reach
+    no other bomb and need no sweep).
     """
     rows, cols = params[P_ROWS], params[P_COLS]
     board = HEIGHT + cols
-    removed = np.zeros(rows * cols, np.bool_)
-    pending = np.empty(rows * cols, np.int32)
-    removed[start] = True
-    pending[0] = start
-    top = 1
-    while top > 0:
-        top -= 1
-        bomb = pending[top]
-        s[ARMED + (s[board + bomb] & 3) - 1] -= 1
-        r, c = bomb // cols, bomb % cols
-        if params[P_SUPERBOMB]:
-            for tr in range(rows):
-                top = _blast(s, board, tr * cols + c, removed, pending, top)
-            for tc in range(cols):
-                top = _blast(s, board, r * cols + tc, removed, pending, top)
-        else:
-            for d in range(4):
-                tr, tc = r + NEXT_DR[d], c + NEXT_DC[d]
-                if 0 <= tr < rows and 0 <= tc < cols:
-                    top = _blast(s, board, tr * cols + tc, removed, pending, top)
+    s[ARMED + (s[board + start] & 3) - 1] -= 1
+    waiting, touched = _go_off(s, params, start)
+    while waiting > 0:
+        for cell in range(rows * cols):
+            if s[board + cell] == PRIMED:
+                primed, columns = _go_off(s, params, cell)
+                waiting += primed - 1
+                touched |= columns
+    # Gravity, in the touched columns only: every emptied cell now holds 0,
+    # so each column keeps its nonzero cells, in order, at the bottom. The
+    # copy is unconditional (a zero is written where the next kept cell
+    # goes) to save a branch that depends on the position.
     for c in range(cols):
+        if not touched & (1 << c):
+            continue
+        height = s[HEIGHT + c]
         kept = 0
-        for r in range(s[HEIGHT + c]):
-            cell = r * cols + c
-            if not removed[cell]:
-                s[board + kept * cols + c] = s[board + cell]
-                kept += 1
-        for r in range(kept, s[HEIGHT + c]):
+        for r in range(height):
+            value = s[board + r * cols + c]
+            s[board + kept * cols + c] = value
+            kept += value != 0
+        for r in range(kept, height):
             s[board + r * cols + c] = 0
-        s[FILLED] -= s[HEIGHT + c] - kept
+        s[FILLED] -= height - kept
         s[HEIGHT + c] = kept
     settle_result(s, params, connected_sides(s, params))
 
