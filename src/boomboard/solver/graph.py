@@ -147,7 +147,7 @@ def table_size(count: int) -> int:
 
 # -- enumeration -------------------------------------------------------------------
 @njit(cache=True)
-def _copy(source, target):
+def copy_position(source, target):
     """``target[:] = source`` as a plain loop: for arrays of a few dozen
     entries, the compiled slice assignment costs several times as much."""
     for i in range(source.shape[0]):
@@ -180,7 +180,7 @@ def expand(spec, rules, params, s, child, actions, frontier, start, table, known
         n = legal_actions(rules, s, params, actions)
         open_moves, flags, first = 0, 0, linked
         for a in range(n):
-            _copy(s, child)
+            copy_position(s, child)
             apply_action(rules, child, params, actions[a])
             if child[STATUS] != 0:
                 value = terminal_value(child)
@@ -307,7 +307,7 @@ def score(spec, rules, params, s, child, actions, hashes, entries, offsets):
     min_lose, min_tie, max_win = MAX_REMOTENESS + 1, MAX_REMOTENESS + 1, -1
     draws = 0
     for a in range(n):
-        child[:] = s
+        copy_position(s, child)
         apply_action(rules, child, params, actions[a])
         if child[STATUS] != 0:
             v, r = terminal_value(child), 0

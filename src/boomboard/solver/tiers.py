@@ -60,7 +60,7 @@ def expand(spec, rules, params, scratch, width, hashes, children, child_layers, 
             m = legal_actions(rules, s, params, actions)
             found = 0
             for a in range(m):
-                child[:] = s
+                graph.copy_position(s, child)
                 apply_action(rules, child, params, actions[a])
                 if child[STATUS] == 0:
                     children[i * width + found] = hashed(encode(spec, child, params))
