@@ -68,8 +68,9 @@ def solve_command(
     verify: bool = typer.Option(False, "--verify", help="Check every stored value against its children."),
     force: bool = typer.Option(False, "--force", help="Solve again even if a table exists."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bars."),
-    max_positions: Optional[int] = typer.Option(None, "--max-positions", min=1,
-                                                help="Stop if there are more positions (default: what half the memory holds)."),
+    max_positions: Optional[int] = typer.Option(
+        None, "--max-positions", min=1,
+        help="Stop (resumably) beyond this many positions (default: none; in memory, what half the memory holds)."),
     method: str = typer.Option("auto", "--method",
                                help="auto (in memory, or a layer at a time on disk when too big), memory, or tiers."),
 ) -> None:

@@ -341,9 +341,15 @@ def index_order(spec: np.ndarray, params: np.ndarray, scratch: np.ndarray,
     hashes = np.empty_like(keys)
     layers = np.empty(len(keys), dtype=np.int32)
     hash_and_layer(spec, params, scratch, keys, hashes, layers)
-    order = np.lexsort((hashes, layers))
-    offsets = np.zeros(layer_count(spec, params) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(layers, minlength=len(offsets) - 1), out=offsets[1:])
+    count = layer_count(spec, params)
+    # by layer first (a stable radix sort of small numbers), then by hash within each layer
+    order = np.argsort(layers.astype(np.uint16) if count <= 1 << 16 else layers, kind="stable")
+    offsets = np.zeros(count + 1, dtype=np.int64)
+    np.cumsum(np.bincount(layers, minlength=count), out=offsets[1:])
+    for lo, hi in zip(offsets[:-1], offsets[1:]):
+        if hi - lo > 1:
+            within = order[lo:hi]
+            order[lo:hi] = within[np.argsort(hashes[within])]
     return hashes[order], order, offsets
 
 
