@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -104,25 +106,33 @@ def test_the_solver_runs_as_plain_python_with_the_same_tables():
     assert results[0]["expendibots"][0] == 8064
 
 
-def test_a_solve_killed_midway_resumes_from_its_saved_levels(tmp_path):
-    import signal
-    import time
-
-    game = boomboard.load_game("jump61(size=3)")
+def kill_jump61_solve_when(tmp_path, ready, *options) -> dict:
+    """Run ``boomboard solve jump61 --size 3`` in a process, SIGKILL it as soon
+    as ``ready(progress record)`` holds, and return the record it left."""
     progress = tmp_path / "jump61(size=3)" / "start.work" / "progress.json"
     process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "jump61", "--size", "3", "--db",
-                                str(tmp_path), "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                str(tmp_path), "--quiet", *options],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         while process.poll() is None:
-            if progress.is_file() and json.loads(progress.read_text())["expanded"] >= 3:
+            try:
+                record = json.loads(progress.read_text())
+            except (OSError, ValueError):  # not written yet, or being replaced
+                record = {}
+            if ready(record):
                 process.send_signal(signal.SIGKILL)
                 break
-            time.sleep(0.005)
+            time.sleep(0.002)
     finally:
         process.wait(timeout=600)
     assert process.returncode == -signal.SIGKILL, "the solve finished before it could be killed"
+    return json.loads(progress.read_text())
+
+
+def test_a_solve_killed_midway_resumes_from_its_saved_levels(tmp_path):
+    game = boomboard.load_game("jump61(size=3)")
+    saved = kill_jump61_solve_when(tmp_path, lambda record: record.get("expanded", 0) >= 3)["expanded"]
     assert solver.open_table(game, db=tmp_path) is None
-    saved = json.loads(progress.read_text())["expanded"]
     resumed = []
     table = solver.solve(game, db=tmp_path, progress=False, interrupt=lambda phase, i: resumed.append(i))
     assert resumed[0] == saved  # the next level, not the first
@@ -132,29 +142,10 @@ def test_a_solve_killed_midway_resumes_from_its_saved_levels(tmp_path):
 
 
 def test_a_layer_by_layer_solve_killed_while_scoring_resumes_at_its_last_layer(tmp_path):
-    import signal
-    import time
-
     game = boomboard.load_game("jump61(size=3)")
-    progress = tmp_path / "jump61(size=3)" / "start.work" / "progress.json"
-    process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "jump61", "--size", "3", "--db",
-                                str(tmp_path), "--quiet", "--method", "tiers"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        while process.poll() is None:
-            try:
-                record = json.loads(progress.read_text())
-            except (OSError, ValueError):
-                record = {}
-            if record.get("solved_from") is not None and record["solved_from"] < 20:
-                process.send_signal(signal.SIGKILL)
-                break
-            time.sleep(0.002)
-    finally:
-        process.wait(timeout=600)
-    assert process.returncode == -signal.SIGKILL, "the solve finished before it could be killed"
+    saved = kill_jump61_solve_when(tmp_path, lambda record: record.get("solved_from") is not None,
+                                   "--method", "tiers")["solved_from"]
     assert solver.open_table(game, db=tmp_path) is None
-    saved = json.loads(progress.read_text())["solved_from"]
     resumed = []
     table = solver.solve(game, db=tmp_path, progress=False, interrupt=lambda phase, i: resumed.append((phase, i)))
     assert resumed[:2] == [("enumerated", 0), ("solved layer", saved - 1)]  # no layer found or scored again
