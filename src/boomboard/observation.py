@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
+from boomboard.jit import njit
 
 from .core.game import Game
 from .core.layout import PLAYER, PLY

@@ -40,17 +40,17 @@ class GreedyAgent(Agent):
 
     def choose_action(self, state: State) -> int:
         game = state.game
-        rules = kernels.rules_id(game)
+        kernels = game.kernels
         best_score, best = None, []
         for action in state.legal_actions():
             child = state.array.copy()
-            kernels.apply_action(rules, child, game.params_array, action)
+            kernels.apply_action(child, game.params_array, action)
             if child[STATUS] == STATUS_TIE:
                 score = 0
             elif child[STATUS]:
                 score = WIN if child[STATUS] == 1 + state.current_player() else -WIN
             else:
-                score = -int(kernels.evaluate(rules, child, game.params_array))
+                score = -int(kernels.evaluate(child, game.params_array))
             if best_score is None or score > best_score:
                 best_score, best = score, [action]
             elif score == best_score:

@@ -9,7 +9,9 @@ is shared.
 
 from __future__ import annotations
 
+import importlib
 import json
+from functools import cached_property
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -33,7 +35,10 @@ class Game:
     * ``name``: the registry name (``"kaboom"``), ``title`` a display name;
     * ``parameters``: a tuple of :class:`Parameter`;
     * ``player_names``: the two players as the game calls them;
-    * ``rules``: the module of compiled kernels (see :mod:`boomboard.core.layout`);
+    * ``rules``: the module of compiled rules (see :mod:`boomboard.core.layout`);
+      the game's folder also has a ``kernels.py`` exporting the game kernel
+      interface (:mod:`boomboard.kernel_interface`) the shared layers compile
+      against (:meth:`compiled`);
     * ``repetition_limit`` / ``action_limit`` where the game has those rules
       (set them before ``super().__init__`` or in ``_build_params_array``).
     """
@@ -49,6 +54,9 @@ class Game:
 
     def __init__(self, **params: Any):
         self._values = resolve(self.parameters, params)
+        from ..jit import announce_if_cold
+
+        announce_if_cold([self.rules.apply_action], self.title)
         self.params_array = self._build_params_array(self._values)
         self.action_buffer = np.empty(self.num_distinct_actions(), dtype=np.int32)
         self._initial = self._build_initial_array()
@@ -89,6 +97,26 @@ class Game:
 
     def __reduce__(self):
         return (_rebuild_game, (type(self), self._values))
+
+    # -- compiled kernels -------------------------------------------------------------
+    @property
+    def kernels_module(self) -> str:
+        """The name of the game's ``kernels.py`` (shared by games with the same rules)."""
+        return self.rules.__name__.rsplit(".", 1)[0] + ".kernels"
+
+    @cached_property
+    def kernels(self) -> ModuleType:
+        """The game's compiled kernels (:mod:`boomboard.kernel_interface`)."""
+        return importlib.import_module(self.kernels_module)
+
+    def compiled(self, template: str) -> ModuleType:
+        """The shared kernel template ``template`` (a module name, e.g.
+        ``"boomboard.search.negamax"``) compiled for this game alone."""
+        from ..jit import announce_if_cold, specialize
+
+        module = specialize(template, self.kernels_module)
+        announce_if_cold(module, self.title)
+        return module
 
     # -- states -------------------------------------------------------------------
     def initial_array(self) -> np.ndarray:

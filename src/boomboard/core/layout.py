@@ -23,7 +23,7 @@ position's key is appended to the history of keys.
 import warnings
 
 import numpy as np
-from numba import njit
+from boomboard.jit import njit
 
 # The hashes below rely on uint64 arithmetic wrapping around. Compiled, it
 # simply wraps; run as plain Python (NUMBA_DISABLE_JIT=1), NumPy warns each
@@ -69,7 +69,8 @@ def cell_hash(cell, value):
 def _cell_multipliers(count):
     """Odd 64-bit constants, one per cell, for :func:`board_key`."""
     cells = np.arange(count, dtype=np.uint64)
-    return np.array([mix64(cell * _GOLDEN + _MIX_2) | np.uint64(1) for cell in cells], dtype=np.uint64)
+    with np.errstate(over="ignore"):  # computed in Python at import: numba loads only when needed
+        return mix64.py_func(cells * _GOLDEN + _MIX_2) | np.uint64(1)
 
 
 MAX_KEYED_CELLS = 1023  # board_key's limit; the largest board (Explocus 16x16) has 256

@@ -13,7 +13,7 @@ counted: ``perft(s, d)`` counts sequences of exactly ``d`` actions.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from boomboard.jit import njit
 
 from .layout import STATUS, record_position
 from .state import State

@@ -11,7 +11,7 @@ function that takes other compiled functions as arguments).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from boomboard.jit import njit
 
 from .layout import STATUS, record_position
 from .state import State

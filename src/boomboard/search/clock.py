@@ -15,7 +15,9 @@ import sys
 import time
 
 import numpy as np
-from numba import config, njit, types
+from numba import config, types
+
+from boomboard.jit import njit
 from numba.extending import intrinsic
 
 # CLOCK_PROCESS_CPUTIME_ID differs between systems.

@@ -9,7 +9,7 @@ compiler inlines, so the switch costs one well-predicted comparison.
 
 from __future__ import annotations
 
-from numba import njit
+from boomboard.jit import njit
 
 from ..core.game import Game
 from ..games.expendibots import evaluation as expendibots_evaluation

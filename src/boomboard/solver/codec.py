@@ -28,7 +28,7 @@ exact integers, that the largest key fits below :data:`OUTSIDE`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from boomboard.jit import njit
 
 from ..core.errors import BoomboardError
 from ..core.game import Game

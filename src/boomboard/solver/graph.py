@@ -28,7 +28,9 @@ from __future__ import annotations
 import mmap
 
 import numpy as np
-from numba import config, njit, types
+from numba import config, types
+
+from boomboard.jit import njit
 from numba.core import cgutils
 from numba.extending import intrinsic
 

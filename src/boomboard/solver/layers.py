@@ -27,7 +27,7 @@ keeps each layer's hashed keys sorted in one run, ``offsets[l]`` to
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from boomboard.jit import njit
 
 from ..core.layout import PLAYER, mix64
 from ..games.jump61 import rules as jump61

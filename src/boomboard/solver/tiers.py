@@ -32,7 +32,9 @@ import os
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from boomboard.jit import njit
 
 from ..core.layout import STATUS
 from ..search.kernels import apply_action, legal_actions

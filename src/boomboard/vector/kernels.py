@@ -11,7 +11,7 @@ the repetition and length rules) and its sorted legal actions
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from boomboard.jit import njit
 
 from ..core.layout import PLAYER, PLY, STATUS, STATUS_TIE, record_position, win_status
 from ..search.kernels import apply_action, legal_actions, position_key

@@ -13,7 +13,7 @@ boom them all), and a little mobility (own stacks) breaks ties.
 """
 
 import numpy as np
-from numba import njit
+from boomboard.jit import njit
 
 from boomboard.core.layout import PLAYER
 from boomboard.games.expendibots.rules import BOARD, MOVES, P_NEIGHBOURS, SQUARES, TOKENS

@@ -17,7 +17,7 @@ the board) and each square's up to eight neighbours (``-1`` padded).
 """
 
 import numpy as np
-from numba import njit
+from boomboard.jit import njit
 
 from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, STATUS_TIE, cell_hash, record_position, win_status
 

@@ -11,7 +11,7 @@ player to move may defuse them). More separate stacks also mean more moves
 and more reach, worth a little.
 """
 
-from numba import njit
+from boomboard.jit import njit
 
 from boomboard.core.layout import PLAYER
 from boomboard.games.explocus.rules import BOARD, P_CELLS, P_DIRS, P_KMAX, STONES, TABLES, table_offsets

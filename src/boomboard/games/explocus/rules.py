@@ -27,7 +27,7 @@ of stones only shortens it.
 """
 
 import numpy as np
-from numba import njit
+from boomboard.jit import njit
 
 from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, board_key, record_position, win_status
 

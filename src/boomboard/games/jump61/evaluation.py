@@ -10,7 +10,7 @@ squares count for them; the opponent's critical squares count against them
 only where the player to move cannot answer by jumping first into them.
 """
 
-from numba import njit
+from boomboard.jit import njit
 
 from boomboard.core.layout import PLAYER
 from boomboard.games.jump61.rules import COUNT, DEGREE, P_CELLS, SPOTS

@@ -37,7 +37,7 @@ to jump with more than that behind it: that would be a bug, not a long game.
 """
 
 import numpy as np
-from numba import njit
+from boomboard.jit import njit
 
 from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, cell_hash, win_status
 

@@ -12,7 +12,7 @@ on the board is worth a fixed bonus, as it can break an enemy line or make
 room. In Misère Kaboom connecting loses, so the window terms change sign.
 """
 
-from numba import njit
+from boomboard.jit import njit
 
 from boomboard.games.kaboom.rules import (ARMED, HAND, HEIGHT, LINE_DC, LINE_DR, P_COLS, P_CONNECT, P_MISERE,
                                           P_ROWS)

@@ -31,7 +31,7 @@ superbomb, never more than the board), so there are at most
 """
 
 import numpy as np
-from numba import njit
+from boomboard.jit import njit
 
 from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, cell_hash, win_status
 
