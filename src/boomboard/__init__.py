@@ -1,5 +1,6 @@
 """boomboard: rules engines, AI players, a solver, an arena and front ends for
-chain-reaction board games (Expendibots, Jump61, Kaboom, Explocus, HExplocus).
+chain-reaction board games (Expendibots, Jump61, Kaboom, Explocus, HExplocus,
+Chain Reaction).
 
 Start with :func:`load_game`::
 
@@ -8,24 +9,58 @@ Start with :func:`load_game`::
     >>> state = game.new_initial_state()
     >>> len(state.legal_actions())
     50
+
+Importing boomboard is cheap: a game's modules (and numba, which compiles
+them) load when the game is first loaded, not before.
 """
 
-from .core import (
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from .core.errors import (
     BoomboardError,
-    Game,
     GameOverError,
     IllegalActionError,
     InvalidPositionError,
     NotationError,
-    Outcome,
     ParameterError,
-    Reason,
-    State,
     UnknownGameError,
 )
-from .registry import GameInfo, game_names, load_game, registered_games
 
 __version__ = "0.1.0"
+
+# name -> module it is imported from on first use (PEP 562)
+_LAZY = {
+    "Game": ".core.game",
+    "State": ".core.state",
+    "Outcome": ".core.outcome",
+    "Reason": ".core.outcome",
+    "GameInfo": ".registry",
+    "game_names": ".registry",
+    "load_game": ".registry",
+    "registered_games": ".registry",
+}
+
+if TYPE_CHECKING:
+    from .core.game import Game
+    from .core.outcome import Outcome, Reason
+    from .core.state import State
+    from .registry import GameInfo, game_names, load_game, registered_games
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'boomboard' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
+
 
 __all__ = [
     "BoomboardError",

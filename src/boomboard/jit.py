@@ -225,7 +225,8 @@ def announce_if_cold(kernels, title: str) -> None:
     """Say once per game and process, in one line on standard error, that
     ``title``'s kernels are about to be compiled, if none of ``kernels`` (a
     list of :class:`Kernel`, or a module of them) is in the cache yet."""
-    if title in _announced or _state["interpreted"] or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+    if (title in _announced or _state["interpreted"] or os.environ.get("NUMBA_DISABLE_JIT") == "1"
+            or os.environ.get("BOOMBOARD_QUIET_COMPILE")):
         return
     if isinstance(kernels, ModuleType):
         kernels = [value for value in vars(kernels).values()

@@ -12,9 +12,7 @@ from time import process_time as _cpu_time
 from ..core.game import Game
 from ..core.layout import STATUS, STATUS_TIE
 from ..core.state import State
-from ..search import kernels
-from ..search.alphabeta import WIN, AlphaBeta
-from ..search.mcts import Mcts
+from ..search.scores import WIN
 from .base import Agent
 
 # The moves a game is assumed still to last, to share out a game budget.
@@ -124,6 +122,8 @@ class AlphaBetaAgent(_BudgetedAgent):
 
     def _warm_up(self, game: Game) -> None:
         if self.searcher is None or self.searcher.game is not game:
+            from ..search.alphabeta import AlphaBeta
+
             self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt)
         self.searcher.clear()
         start = game.new_initial_state()
@@ -156,6 +156,8 @@ class MctsAgent(_BudgetedAgent):
 
     def _warm_up(self, game: Game) -> None:
         if self.searcher is None or self.searcher.game is not game:
+            from ..search.mcts import Mcts
+
             self.searcher = Mcts(game, exploration=self.exploration, playout_plies=self.playout)
         start = game.new_initial_state()
         if not start.is_terminal():

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from contextlib import ExitStack
 
 import numpy as np
 
 from ..core.errors import BoomboardError
 from ..core.layout import PLAYER, STATUS
+from ..jit import interpreted
 from ..registry import load_game
 
 _BOARD_SIZE = 8
@@ -76,9 +78,23 @@ def lower_bound(board: np.ndarray) -> int:
     return best
 
 
+# Positions searched with the rules run as plain Python before compiling them:
+# loading the compiler costs more than searching this many (tenths of a second).
+INTERPRETED_POSITIONS = 2_000
+
+
 def solve_puzzle(position: str, max_nodes: int = 2_000_000) -> list[str]:
     """A shortest list of White actions, in the text form, that removes every
-    Black token from ``position`` (the course's JSON); ``[]`` if none is there."""
+    Black token from ``position`` (the course's JSON); ``[]`` if none is there.
+
+    Small puzzles are searched with the rules interpreted (no compiler
+    loaded); past :data:`INTERPRETED_POSITIONS` positions the rules compile."""
+    with ExitStack() as small:
+        small.enter_context(interpreted())
+        return _search(position, max_nodes, small)
+
+
+def _search(position: str, max_nodes: int, small: ExitStack) -> list[str]:
     game = load_game("expendibots")
     start = game.state_from_notation(position)
     from ..games.expendibots.rules import BOARD, TOKENS
@@ -113,6 +129,8 @@ def solve_puzzle(position: str, max_nodes: int = 2_000_000) -> list[str]:
             depth[child_key] = cost + 1
             parents[child_key] = (key, action)
             heapq.heappush(frontier, (cost + 1 + lower_bound(child[BOARD:]), cost + 1, next(tie), child))
+        if len(depth) > INTERPRETED_POSITIONS:
+            small.close()
         if len(depth) > max_nodes:
             raise PuzzleError(f"searched {len(depth):,} positions without a solution; the puzzle is too large")
     raise PuzzleError("no sequence of White actions clears Black's tokens from this position")

@@ -14,14 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..arena.ratings import elo_estimate, parse_sprt
-from ..arena.referee import Limits
-from ..arena.store import Store, open_store
-from ..arena.tournament import (SlotResult, create_tournament, match_counts, match_pairs, run_tournament,
-                                 sprt_of)
 from ..core.errors import ParameterError
-from ..registry import load_game
-from .render import render_board
 
 console = Console(highlight=False)
 
@@ -29,6 +22,8 @@ DB_HELP = "Arena database (default: arena.sqlite3 in the user's data directory).
 
 
 def _limits(move_time, game_time, move_wall, game_wall, memory, course_limits) -> Limits:
+    from ..arena.referee import Limits
+
     if course_limits:
         game_time = 60.0 if game_time is None else game_time
         memory = 100.0 if memory is None else memory
@@ -58,6 +53,8 @@ def _workers(workers: Optional[int]) -> int:
 
 
 def _run_with_progress(store: Store, tournament_id: int, workers: int, backend: str, ray_address: Optional[str]):
+    from ..arena.tournament import SlotResult, run_tournament
+
     record = store.tournament(tournament_id)
     tally = {agent: [0, 0, 0] for agent in record.players}
     for _, first, second, winner in store.slot_results(tournament_id):
@@ -102,6 +99,9 @@ def _score_text(record, tally) -> str:
 
 
 def _report(store: Store, tournament_id: int, decision: Optional[str], chart: Optional[Path]) -> None:
+    from ..arena.ratings import elo_estimate
+    from ..arena.tournament import match_counts, match_pairs, sprt_of
+
     record = store.tournament(tournament_id)
     table = Table(title=f"tournament {tournament_id}: {record.kind} of {record.game}, "
                         f"{record.played}/{record.slots} games")
@@ -168,6 +168,9 @@ def match(
     ray_address: Optional[str] = _RAY_ADDRESS,
 ) -> None:
     """Play A against B, colours alternating: score, Elo difference, optional SPRT."""
+    from ..arena.ratings import parse_sprt
+    from ..registry import load_game
+
     limits = _limits(move_time, game_time, move_wall, game_wall, memory, course_limits)
     _play_new(game, [first, second], "match", games, limits, seed, parse_sprt(sprt) if sprt else None,
               f"{first} vs {second} in {load_game(game)}, up to {games} games", db, workers, chart, backend,
@@ -186,6 +189,8 @@ def tournament(
     ray_address: Optional[str] = _RAY_ADDRESS,
 ) -> None:
     """A round robin (or gauntlet) between agents: standings with Elo and 95% intervals."""
+    from ..registry import load_game
+
     limits = _limits(move_time, game_time, move_wall, game_wall, memory, course_limits)
     kind = "gauntlet" if gauntlet else "round-robin"
     _play_new(game, list(agents), kind, games, limits, seed, None,
@@ -195,6 +200,9 @@ def tournament(
 def _play_new(game, agents, kind, games, limits, seed, test, described, db, workers, chart, backend,
               ray_address) -> None:
     """Create a match or tournament, play it with live progress and report it."""
+    from ..arena.store import open_store
+    from ..arena.tournament import create_tournament
+
     _check_backend(backend)
     store = open_store(db)
     tournament_id = create_tournament(store, game, agents, kind, games, limits, seed, test)
@@ -210,6 +218,8 @@ def resume(
     backend: str = _BACKEND, ray_address: Optional[str] = _RAY_ADDRESS,
 ) -> None:
     """Finish a stopped tournament: plays exactly the games still missing."""
+    from ..arena.store import open_store
+
     _check_backend(backend)
     store = open_store(db)
     record = store.tournament(tournament_id)
@@ -222,6 +232,8 @@ def resume(
 def standings(tournament_id: int = typer.Argument(...), db: Optional[Path] = _DB,
               chart: Optional[Path] = _CHART) -> None:
     """Show a tournament's standings (and save its rating chart)."""
+    from ..arena.store import open_store
+
     _report(open_store(db), tournament_id, None, chart)
 
 
@@ -234,6 +246,9 @@ def games_list(limit: int = typer.Option(20, help="How many (newest first)."),
                tournament: Optional[int] = typer.Option(None, help="Only this tournament's games."),
                db: Optional[Path] = _DB) -> None:
     """List recorded games, newest first."""
+    from ..arena.store import open_store
+    from ..registry import load_game
+
     store = open_store(db)
     table = Table(title=f"games in {store.path}")
     for column in ("id", "tournament", "game", "first", "second", "plies", "result", "status"):
@@ -251,6 +266,9 @@ def games_list(limit: int = typer.Option(20, help="How many (newest first)."),
 @games_app.command("show")
 def games_show(game_id: int = typer.Argument(...), db: Optional[Path] = _DB) -> None:
     """Show one game: agents, settings, every action with its time, result and reason."""
+    from ..arena.store import open_store
+    from ..registry import load_game
+
     record = open_store(db).game(game_id)
     game = load_game(record.game)
     state = game.new_initial_state()
@@ -274,6 +292,8 @@ def games_export(output: Optional[Path] = typer.Option(None, "--output", "-o", h
                  tournament: Optional[int] = typer.Option(None, help="Only this tournament's games."),
                  db: Optional[Path] = _DB) -> None:
     """Write games as JSON lines (one game record per line), oldest first."""
+    from ..arena.store import open_store
+
     store = open_store(db)
     records, offset = [], 0
     while True:
@@ -293,6 +313,10 @@ def games_export(output: Optional[Path] = typer.Option(None, "--output", "-o", h
 def replay(game_id: int = typer.Argument(...), db: Optional[Path] = _DB,
            all_plies: bool = typer.Option(False, "--all", help="Print every position, no stepping.")) -> None:
     """Step through a recorded game: Enter or n next, p previous, a number jumps there, q quits."""
+    from ..arena.store import open_store
+    from ..registry import load_game
+    from .render import render_board
+
     record = open_store(db).game(game_id)
     game = load_game(record.game)
     states = [game.new_initial_state()]

@@ -10,13 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .. import __version__
-from ..agents import HUMAN, make_agent, parse_spec
 from ..core.errors import BoomboardError
-from ..core.params import format_value
-from ..registry import load_game, registered_games
-from .options import parse_game_options
-from .play import TerminalGame
-from .render import render_board
 
 app = typer.Typer(
     help="boomboard: chain-reaction board games (Expendibots, Jump61, Kaboom, Explocus, HExplocus).",
@@ -31,6 +25,8 @@ GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
 @app.command()
 def games() -> None:
     """List the games, their players and their parameters."""
+    from ..registry import registered_games
+
     table = Table(title="boomboard games")
     table.add_column("game", style="bold")
     table.add_column("players")
@@ -58,6 +54,11 @@ def play(
     'human' or an agent spec: random, greedy, alphabeta:time=1.0, alphabeta:depth=6,
     mcts:simulations=5000, ai (the strongest, 1 s a move), ai:time=5, ...
     """
+    from ..agents import HUMAN, make_agent, parse_spec
+    from ..registry import load_game
+    from .options import parse_game_options
+    from .play import TerminalGame
+
     options = parse_game_options(_base_name(game), ctx.args)
     loaded = load_game(game, **options.params)
     sides: list = [HUMAN, "ai"]
@@ -84,6 +85,10 @@ def show(
     position: Optional[str] = typer.Argument(None, help="A position in the game's notation (default: the start)."),
 ) -> None:
     """Draw a position and list its legal moves."""
+    from ..registry import load_game
+    from .options import parse_game_options
+    from .render import render_board
+
     options = parse_game_options(_base_name(game), ctx.args)
     loaded = load_game(game, **options.params)
     state = loaded.new_initial_state() if position is None else loaded.state_from_notation(position)
@@ -106,6 +111,8 @@ def perft(
 ) -> None:
     """Count the action sequences of a given length (a move-generation check)."""
     from ..core.perft import compiled_perft
+    from ..registry import load_game
+    from .options import parse_game_options
 
     options = parse_game_options(_base_name(game), ctx.args)
     loaded = load_game(game, **options.params)
@@ -127,10 +134,12 @@ def version() -> None:
 # The other jobs' commands live in their own modules and add themselves to
 # ``app`` (after the commands above: the arena extends ``games``).
 from .arena import register as register_arena  # noqa: E402
+from .compile import compile_games  # noqa: E402
 from .serve import register as register_serve  # noqa: E402
 from .solve import register as register_solver_commands  # noqa: E402
 
 register_serve(app)
+app.command("compile")(compile_games)
 register_solver_commands(app)
 register_arena(app)
 

@@ -10,14 +10,15 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..core.errors import BoomboardError
-from ..registry import game_class, load_game
-from .options import parse_game_options
 
 console = Console(highlight=False)
 GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
 def _load(game: str, args: list[str]):
+    from ..registry import load_game
+    from .options import parse_game_options
+
     options = parse_game_options(_base_name(game), args)
     if options.sides:
         raise BoomboardError("players are not options here; give only the game's parameters")
@@ -32,6 +33,8 @@ def _split_position(game: str, args: list[str]) -> tuple[str | None, list[str]]:
     """The position among the extra arguments (the one word that is not an
     option or an option's value), and the options. Reading it here, not as
     a typer argument, keeps ``analyze kaboom --rows 3 POSITION`` unambiguous."""
+    from ..registry import game_class
+
     flags = {p.name for p in game_class(_base_name(game)).parameters if isinstance(p.default, bool)}
     position, options, index = None, [], 0
     while index < len(args):

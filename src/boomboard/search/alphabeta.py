@@ -22,7 +22,8 @@ import numpy as np
 from ..core.layout import STATUS
 from ..core.state import State
 from .clock import CLOCK_ADDRESS, CLOCK_ID, cpu_nanoseconds, new_timespec
-from .negamax import ABORTED, BEST_ACTION, BEST_SCORE, MATE_BOUND, MAX_PLY, NODE_LIMIT, NODES, STATS_SIZE, WIN, MOVE_BITS
+from .negamax import ABORTED, BEST_ACTION, BEST_SCORE, MAX_PLY, MOVE_BITS, NODE_LIMIT, NODES, STATS_SIZE
+from .scores import MATE_BOUND, WIN
 
 
 @dataclass

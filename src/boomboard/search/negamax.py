@@ -31,12 +31,10 @@ import numpy as np
 from boomboard.core.layout import PLAYER, PLY, STATUS, STATUS_TIE
 from boomboard.jit import njit
 from boomboard.search.clock import cpu_nanoseconds
+from boomboard.search.scores import INFINITY, MATE_BOUND, WIN
 from boomboard.kernel_interface import apply_action, evaluate, is_explosive, legal_actions, position_key
 
-WIN = 1_000_000
-INFINITY = 2_000_000
 MAX_PLY = 100
-MATE_BOUND = WIN - 1000  # scores beyond this are forced wins or losses
 
 EXACT, LOWER, UPPER = 0, 1, 2
 

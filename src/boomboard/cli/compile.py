@@ -1,0 +1,64 @@
+"""``boomboard compile``: every game's kernels compiled ahead, a bar per game."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+console = Console(highlight=False)
+
+
+def _compile_one(name: str, events) -> tuple[str, float]:
+    os.environ["BOOMBOARD_QUIET_COMPILE"] = "1"  # the bars say it
+    from ..warmup import warm_up
+
+    seconds = warm_up(name, lambda part: events.put((name, part)))
+    return name, seconds
+
+
+def compile_games(
+    games: Optional[List[str]] = typer.Argument(None, help="Games to compile (default: all)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Games compiled at once (default: one per core)."),
+) -> None:
+    """Compile every game's rules, evaluation, searches and batched environment
+    for this machine, once, so that no later command waits on a compile."""
+    from ..jit import cache_dir
+    from ..registry import game_class, game_names
+    from ..warmup import PARTS
+
+    names = games or game_names()
+    for name in names:
+        game_class(name)  # an unknown name fails here, with the known ones listed
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(names)))
+    context = multiprocessing.get_context("spawn")  # fresh processes: each compiles its game alone
+    with context.Manager() as manager, Progress(
+            TextColumn("{task.description:<16}"), BarColumn(), TextColumn("{task.fields[part]:<11}"),
+            TimeElapsedColumn(), console=console) as progress:
+        events = manager.Queue()
+        tasks = {name: progress.add_task(name, total=len(PARTS), part="waiting", start=False) for name in names}
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            futures = [pool.submit(_compile_one, name, events) for name in names]
+            pending = set(futures)
+            started = set()
+            while pending:
+                done = {future for future in pending if future.done()}
+                while not events.empty():
+                    name, part = events.get()
+                    if name not in started:
+                        started.add(name)
+                        progress.start_task(tasks[name])
+                    progress.update(tasks[name], advance=1, part=part)
+                for future in done:
+                    name, seconds = future.result()
+                    progress.update(tasks[name], completed=len(PARTS), part=f"{seconds:.1f} CPU s")
+                pending -= done
+                if pending:
+                    wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+    console.print(f"compiled {len(names)} games into {cache_dir()}")
+

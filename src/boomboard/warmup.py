@@ -1,0 +1,50 @@
+"""Compiling every kernel a game uses, ahead of time (``boomboard compile``).
+
+numba compiles a kernel on its first call and keeps it in the cache
+(:mod:`boomboard.jit`); after that a process only loads it. :func:`warm_up`
+makes those first calls for one game: its rules through the :class:`State`
+API, its evaluation, both searches, and the batched environment, so that
+nobody waits on a compile later. Each game compiles alone, so the games are
+compiled in parallel processes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+PARTS = ("rules", "evaluation", "alpha-beta", "MCTS", "vector")
+
+
+def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> float:
+    """Compile (or load) everything game ``name`` uses; returns the CPU seconds.
+    ``on_part(part)`` is called after each of :data:`PARTS`."""
+    from .registry import load_game
+
+    started = time.process_time()
+    game = load_game(name)
+    state = game.new_initial_state()
+    for _ in range(4):
+        if state.is_terminal():
+            break
+        state.apply_action(state.legal_actions()[-1])
+        state.serialize()
+    on_part("rules")
+    game.kernels.evaluate(state.array, game.params_array)
+    game.kernels.is_explosive(state.array, game.params_array, state.legal_actions()[0])
+    on_part("evaluation")
+    from .search.alphabeta import AlphaBeta
+
+    AlphaBeta(game, table_bits=10).search(state, depth=2)
+    on_part("alpha-beta")
+    from .search.mcts import Mcts
+
+    Mcts(game, capacity=1 << 10).search(state, simulations=8)
+    on_part("MCTS")
+    from .vector import VectorEnv
+
+    env = VectorEnv(game, 2, seed=0)
+    env.step(env.sample_actions())
+    env.observations()
+    on_part("vector")
+    return time.process_time() - started
