@@ -1,0 +1,87 @@
+"""Compiled kernels: one game compiles alone, start-up loads no compiler, and an
+edited source is never served from a stale cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import boomboard
+
+PACKAGE = Path(boomboard.__file__).parent
+
+
+def run(script: str, **env: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=900,
+                          env={**os.environ, **env})
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+ONE_GAME = """
+import gc, json, sys
+import boomboard
+from boomboard.jit import Kernel
+from boomboard.agents import make_agent
+game = boomboard.load_game("kaboom")
+state = game.new_initial_state()
+for spec in ("ai:time=0.05", "mcts:simulations=20", "greedy"):
+    agent = make_agent(spec, seed=1)
+    agent.new_game(game, 0)
+    state.apply_action(agent.choose_action(state))
+compiled = sorted({k.__module__ for k in gc.get_objects() if isinstance(k, Kernel) and k._dispatcher is not None})
+games = sorted(m.split(".")[2] for m in sys.modules if m.startswith("boomboard.games.") and m.count(".") >= 2)
+print(json.dumps({"compiled": compiled, "games": games}))
+"""
+
+
+def test_a_process_playing_kaboom_compiles_and_imports_no_other_game():
+    found = run(ONE_GAME)
+    assert set(found["games"]) == {"kaboom"}
+    others = [name for name in boomboard.game_names() if name != "kaboom"]
+    assert found["compiled"], "nothing was compiled at all"
+    for module in found["compiled"]:
+        assert not any(other in module for other in others), module
+    assert any("kaboom" in module and "negamax" in module for module in found["compiled"])
+
+
+STARTUP = """
+import json, sys
+import boomboard, boomboard.cli.main
+print(json.dumps({"loaded": sorted(m for m in ("numpy", "numba", "scipy") if m in sys.modules)}))
+"""
+
+
+def test_importing_boomboard_and_its_command_line_loads_no_numerics():
+    assert run(STARTUP)["loaded"] == []
+
+
+KEY = """
+import json, boomboard
+state = boomboard.load_game("kaboom").new_initial_state()
+state.apply_action(0)
+print(json.dumps({"key": int(state.game.kernels.position_key(state.array, state.game.params_array))}))
+"""
+
+
+def test_editing_a_source_another_kernel_calls_recompiles_the_caller(tmp_path):
+    """Kaboom's position_key (games/kaboom/rules.py) calls cell_hash from
+    core/layout.py: numba alone would keep serving the old compiled caller."""
+    copy = tmp_path / "src" / "boomboard"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__kernels__", "__pycache__"))
+    env = {"PYTHONPATH": str(tmp_path / "src"), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    before = run(KEY, **env)["key"]
+    assert run(KEY, **env)["key"] == before  # the same source: from the cache
+    layout = copy / "core" / "layout.py"
+    source = layout.read_text()
+    assert "_GOLDEN = np.uint64(0x9E3779B97F4A7C15)" in source
+    layout.write_text(source.replace("_GOLDEN = np.uint64(0x9E3779B97F4A7C15)", "_GOLDEN = np.uint64(0x9E3779B97F4A7C17)"))
+    after = run(KEY, **env)["key"]
+    assert after != before
+    assert after == run(KEY, NUMBA_DISABLE_JIT="1", **env)["key"]  # what the edited source computes
+    caches = sorted(path.name for path in (tmp_path / "cache").iterdir())
+    assert len(caches) == 2 and all(name.startswith("boomboard-") for name in caches)
