@@ -1,5 +1,6 @@
 """The layout is the architecture: layers import downward only, a game never
-imports another game, and the compiled rules also run as plain Python."""
+imports another game, a shared layer never names a game, and the compiled
+rules also run as plain Python."""
 
 from __future__ import annotations
 
@@ -11,18 +12,22 @@ from no_jit import run_json_script
 
 PACKAGE = Path(boomboard.__file__).parent
 # What each layer may import besides itself; anything unlisted is a top layer.
+# "jit" and "kernel_interface" are the compiled-kernel machinery under everything.
+BASE = {"jit", "kernel_interface"}
 ALLOWED = {
-    "core": set(),
-    "games": {"core"},
-    "registry": {"core", "games"},
-    "search": {"core", "games", "registry"},
-    "agents": {"core", "registry", "search"},
-    "observation": {"core", "games", "registry", "search"},
-    "vector": {"core", "registry", "search", "observation"},
-    "openspiel": {"core", "registry", "search", "agents", "observation", "vector"},
-    "pettingzoo": {"core", "registry", "observation"},
-    "arena": {"core", "games", "registry", "search", "agents"},
-    "solver": {"core", "games", "registry", "search", "agents"},
+    "jit": set(),
+    "kernel_interface": set(),
+    "core": BASE,
+    "games": BASE | {"core"},
+    "registry": BASE | {"core", "games"},
+    "search": BASE | {"core", "registry"},
+    "agents": BASE | {"core", "registry", "search"},
+    "observation": BASE | {"core", "registry", "search"},
+    "vector": BASE | {"core", "registry", "search", "observation"},
+    "openspiel": BASE | {"core", "registry", "search", "agents", "observation", "vector"},
+    "pettingzoo": BASE | {"core", "registry", "observation"},
+    "arena": BASE | {"core", "games", "registry", "search", "agents"},
+    "solver": BASE | {"core", "registry", "search", "agents"},
 }
 
 
@@ -86,3 +91,53 @@ def test_kernels_run_as_plain_python_with_the_same_results():
     plain, compiled = run_json_script(NO_JIT_SCRIPT, "1"), run_json_script(NO_JIT_SCRIPT, "0")
     assert plain == compiled
     assert all(len(positions) > 5 for positions in plain.values())
+
+
+# Programs that speak one course's protocol for one game (the Jump61 course's
+# text program, the Expendibots course's Player, referee and puzzle): a course
+# is about its game, so these may name it; nothing else outside a game's folder may.
+COURSE_PROGRAMS = {"arena/course.py", "arena/course_player.py", "arena/course_puzzle.py", "arena/course_referee.py",
+                   "arena/jump61_text.py", "cli/protocols.py"}
+
+
+def _names_in_code(path: Path) -> set[str]:
+    """Identifiers and string constants of a module, docstrings left out."""
+    tree = ast.parse(path.read_text())
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docstrings.add(id(first.value))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            found.add(node.id.lower())
+        elif isinstance(node, ast.Attribute):
+            found.add(node.attr.lower())
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            found.add(node.value.lower())
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update(alias.name.lower() for alias in node.names)
+            if isinstance(node, ast.ImportFrom) and node.module:
+                found.add(node.module.lower())
+    return found
+
+
+def test_shared_layers_never_name_a_game():
+    """Games are found through the registry: no ``if game == "kaboom"``, no
+    per-game branch, no import of a game's modules outside its own folder."""
+    games = set(boomboard.game_names()) | {path.name for path in (PACKAGE / "games").iterdir() if path.is_dir()}
+    games.discard("__pycache__")
+    problems = []
+    for path in PACKAGE.rglob("*.py"):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative.startswith(("games/", "__kernels__/")) or relative in COURSE_PROGRAMS:
+            continue
+        if relative == "registry.py":
+            continue  # the one list of games
+        for text in _names_in_code(path):
+            named = [game for game in games if game in text]
+            if named:
+                problems.append(f"{relative} names {', '.join(sorted(named))}: {text[:60]!r}")
+    assert problems == []

@@ -85,3 +85,32 @@ def test_editing_a_source_another_kernel_calls_recompiles_the_caller(tmp_path):
     assert after == run(KEY, NUMBA_DISABLE_JIT="1", **env)["key"]  # what the edited source computes
     caches = sorted(path.name for path in (tmp_path / "cache").iterdir())
     assert len(caches) == 2 and all(name.startswith("boomboard-") for name in caches)
+
+
+QUICK_COMMANDS = """
+import io, json, sys
+from pathlib import Path
+from boomboard.cli.main import main
+sys.argv = ["boomboard", *{argv!r}]
+sys.stdin = io.StringIO({stdin!r})
+out, sys.stdout = sys.stdout, io.StringIO()
+try:
+    main()
+except SystemExit:
+    pass
+printed, sys.stdout = sys.stdout.getvalue(), out
+print(json.dumps({{"numba": "numba" in sys.modules, "printed": printed}}))
+"""
+
+
+def test_people_s_moves_and_small_puzzles_need_no_compiler(tmp_path):
+    """The Jump61 program answers people's commands, and a one-action puzzle
+    is solved, with the rules interpreted: numba is never loaded."""
+    moves = run(QUICK_COMMANDS.format(argv=["jump61"], stdin="manual blue\n1 1\n2 2\ndump\nquit\n"))
+    assert not moves["numba"]
+    assert "2r" in moves["printed"] and "2b" in moves["printed"]
+    puzzle = tmp_path / "puzzle.json"
+    puzzle.write_text('{"white": [[1, 3, 3], [1, 4, 4]], "black": [[1, 5, 5], [1, 6, 6]]}')
+    solved = run(QUICK_COMMANDS.format(argv=["expendibots", "puzzle", str(puzzle)], stdin=""))
+    assert not solved["numba"]
+    assert solved["printed"].splitlines() == ["BOOM at (3, 3)."]

@@ -109,6 +109,7 @@ class Kernel:
         self.py_func = self.__wrapped__ = py_func
         self._options = options
         self._dispatcher = None
+        self.interpretable = True  # False for heavy kernels (searches), never worth interpreting
         self.__name__, self.__qualname__ = py_func.__name__, py_func.__qualname__
         self.__doc__, self.__module__ = py_func.__doc__, py_func.__module__
 
@@ -132,7 +133,7 @@ class Kernel:
         return self._dispatcher
 
     def __call__(self, *args):
-        if self._dispatcher is None and _state["interpreted"]:
+        if self._dispatcher is None and _state["interpreted"] and self.interpretable:
             return self.py_func(*args)
         return self.dispatcher(*args)
 
@@ -154,8 +155,10 @@ def numba_loaded() -> bool:
 
 @contextmanager
 def interpreted():
-    """Run kernels that have not been compiled yet as plain Python inside this
-    block: for jobs too small to be worth loading the compiler for."""
+    """Run the game kernels that have not been compiled yet as plain Python
+    inside this block, for jobs too small to be worth loading the compiler for
+    (a human's moves, a one-move puzzle). Specialized templates (searches,
+    solver passes) compile all the same."""
     with _lock:
         _state["interpreted"] += 1
     try:
@@ -204,6 +207,9 @@ def specialize(template: str, kernels: str) -> ModuleType:
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = module
         module_spec.loader.exec_module(module)
+        for value in vars(module).values():
+            if isinstance(value, Kernel):
+                value.interpretable = False
         _specialized[key] = module
         return module
 

@@ -28,9 +28,11 @@ def jump61(
     """The Jump61 course's text program: commands on standard input (type help)."""
     from ..arena.jump61_text import Jump61Program
     from ..arena.specs import check_spec
+    from ..jit import interpreted
 
     check_spec(ai)
-    Jump61Program(sys.stdout, sys.stderr, ai).run(sys.stdin, prompt=sys.stdin.isatty())
+    with interpreted():  # people's moves need no compiler; the AI's search compiles (or loads) when it first moves
+        Jump61Program(sys.stdout, sys.stderr, ai).run(sys.stdin, prompt=sys.stdin.isatty())
 
 
 def register(app: typer.Typer) -> None:
