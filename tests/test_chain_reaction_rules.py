@@ -299,3 +299,23 @@ def test_kernels_run_as_plain_python_with_the_same_results():
     plain, compiled = run_json_script(NO_JIT_SCRIPT, "1"), run_json_script(NO_JIT_SCRIPT, "0")
     assert plain == compiled
     assert all(len(seen) > 5 for games in plain.values() for seen, _ in games)
+
+
+def test_the_docs_page_example_prints_what_the_page_says_and_the_doctests_hold():
+    import contextlib
+    import doctest
+    import io
+    from pathlib import Path
+
+    from boomboard.games.chain_reaction import game as game_module
+
+    page = (Path(__file__).parent.parent / "docs" / "games" / "chain_reaction.md").read_text()
+    example = page.split("## Python example")[1]
+    code = example.split("```python\n")[1].split("```")[0]
+    printed = example.split("prints\n\n```\n")[1].split("```")[0]
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        exec(compile(code, "chain_reaction.md", "exec"), {})
+    assert output.getvalue() == printed
+    failures, tried = doctest.testmod(game_module)
+    assert tried > 0 and failures == 0
