@@ -319,3 +319,17 @@ def test_the_docs_page_example_prints_what_the_page_says_and_the_doctests_hold()
     assert output.getvalue() == printed
     failures, tried = doctest.testmod(game_module)
     assert tried > 0 and failures == 0
+
+
+def test_the_terminal_plays_chain_reaction_between_two_random_players():
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COLUMNS": "120", "TERM": "dumb"}
+    done = subprocess.run([sys.executable, "-m", "boomboard", "play", "chain_reaction", "--red", "random",
+                           "--green", "random", "--seed", "5", "--rows", "4", "--cols", "5"],
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "wins: the opponent has no tokens left" in done.stdout
+    assert "   a  b  c  d  e" in done.stdout  # the grid drawn from the board view, columns lettered
