@@ -56,10 +56,12 @@ now are ``x = x0 - L f``, ``L`` the grid's Laplacian, so with ``f(v) = 0``,
 and column struck out. ``G`` is non-negative with ``G[u, w] <= G[w, w] =
 R(w, v)``, the effective resistance, at most the distance ``rows + cols -
 2``; and ``x >= 0``, so each cell has exploded at most ``(rows + cols - 2)
-* T`` times, ``T <= S + 1`` the orbs on the board. Every wave but the last
-starts with the opponent on the board and explodes at least one cell, so a
-cascade has at most ``wave_limit = (cells - 1) * (rows + cols - 2) * (S +
-1) + 1`` waves. The cascade counts its waves and raises ``RuntimeError``
+* T`` times, ``T <= S + 1`` the orbs on the board. Every wave starts with
+the opponent on the board (the cascade stops after the wave that wipes it
+out) and explodes at least one cell, none of them ``v``: so the waves before
+the last made at most ``(cells - 1) * (rows + cols - 2) * T`` explosions,
+and a cascade has at most ``wave_limit = (cells - 1) * (rows + cols - 2) *
+(S + 1) + 1`` waves. The cascade counts its waves and raises ``RuntimeError``
 past that: that would be a bug, never a long game.
 """
 
