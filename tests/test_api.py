@@ -174,7 +174,7 @@ def test_bad_parameters_are_refused():
 
 def test_registry_lists_every_game_with_parameters():
     infos = {info.name: info for info in boomboard.registered_games()}
-    assert set(infos) == {"expendibots", "jump61", "kaboom", "explocus", "hexplocus"}
+    assert set(infos) == {"expendibots", "jump61", "kaboom", "explocus", "hexplocus", "chain_reaction"}
     kaboom = {p.name: p.default for p in infos["kaboom"].parameters}
     assert kaboom == {"rows": 4, "cols": 4, "connect": 4, "bombs": 1, "misere": False, "superbomb": False}
     assert {p.name for p in infos["jump61"].parameters} == {"size"}

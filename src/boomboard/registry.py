@@ -24,6 +24,7 @@ _GAMES = {
     "kaboom": "boomboard.games.kaboom:KaboomGame",
     "explocus": "boomboard.games.explocus:ExplocusGame",
     "hexplocus": "boomboard.games.explocus:HexplocusGame",
+    "chain_reaction": "boomboard.games.chain_reaction:ChainReactionGame",
 }
 
 
