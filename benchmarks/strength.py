@@ -31,7 +31,7 @@ from boomboard.agents import make_agent  # noqa: E402
 
 from rules_speed import commit, machine  # noqa: E402
 
-GAMES = ["kaboom", "jump61", "expendibots", "explocus", "hexplocus"]
+GAMES = boomboard.game_names()
 KINDS = ["random", "greedy", "alphabeta", "mcts"]
 TIMED = ("alphabeta", "mcts", "ai")
 

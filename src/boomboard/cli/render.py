@@ -12,6 +12,7 @@ _PLAYER_STYLES = {
     "black": "bold grey93 on grey30",
     "red": "bold white on red3",
     "blue": "bold white on blue3",
+    "green": "bold white on green4",
     "x": "bold red1",
     "o": "bold yellow1",
 }

@@ -1,0 +1,7 @@
+"""Chain Reaction's compiled kernels, as the shared layers call them
+(the game kernel interface: :mod:`boomboard.kernel_interface`)."""
+
+from .evaluation import evaluate, is_explosive
+from .rules import apply_action, legal_actions, position_key
+
+__all__ = ["apply_action", "evaluate", "is_explosive", "legal_actions", "position_key"]
