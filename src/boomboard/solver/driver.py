@@ -4,8 +4,8 @@
 the game (``game.compiled``), and of :mod:`boomboard.solver.retrograde`, and
 writes the table :mod:`boomboard.solver.table` reads. What it needs to know
 of the game (its codec, whether it has layers, whether it is solved as
-endgames) the game itself says: see :mod:`boomboard.solver.codec`. Work in progress lives in
-``VARIANT.work/`` beside the table's folder:
+endgames) the game itself says: see :mod:`boomboard.solver.codec`. Work in
+progress lives in ``VARIANT.work/`` beside the table's folder:
 
 * the enumeration writes each breadth-first level to its own files (the
   moves of the level expanded, ``expansion-00011.npz``, and the positions
@@ -232,8 +232,8 @@ class _Solver:
                 if phase == "ties":
                     tail = retrograde.seed_ties(seeds, value, remoteness, queue, tail)
                 while head < tail:
-                    head, tail = retrograde.propagate(parent_offsets, parents, remaining, value, remoteness, queue,
-                                                 head, tail, head + CHUNK)
+                    head, tail = retrograde.propagate(parent_offsets, parents, remaining, value, remoteness,
+                                                      queue, head, tail, head + CHUNK)
                     bar.update(task, completed=head)
             bar.update(task, completed=n)
         if n and remoteness.max() > retrograde.MAX_REMOTENESS:
