@@ -62,9 +62,9 @@ def test_a_corrupted_entry_is_caught_by_the_verifier(db, kaboom3):
     entries = np.array(kaboom3.entries)
     i = int(np.flatnonzero(entries >> graph.VALUE_SHIFT == graph.WIN)[100])
     entries[i] += 1  # a win one move slower than it is
-    assert graph.verify_range(kaboom3.spec, 2, kaboom3.game.params_array, kaboom3.game.initial_array().copy(),
-                              kaboom3.game.initial_array().copy(), np.empty(64, np.int32),
-                              np.asarray(kaboom3.keys), entries, kaboom3.offsets, 0, len(entries)) == i
+    assert kaboom3.graph.verify_range(kaboom3.spec, kaboom3.game.params_array, kaboom3.game.initial_array().copy(),
+                                      kaboom3.game.initial_array().copy(), np.empty(64, np.int32),
+                                      np.asarray(kaboom3.keys), entries, kaboom3.offsets, 0, len(entries)) == i
 
 
 def alphabeta_disagreements(table, samples, seed, values=("win", "lose", "tie"), most_remoteness=None):

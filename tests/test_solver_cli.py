@@ -163,3 +163,22 @@ def test_unwritable_folders_and_damaged_tables_give_clear_errors(tmp_path):
     (table.folder / "values.npy").write_bytes(b"damaged")
     with pytest.raises(solver.NotSolvedError, match="cannot be read"):
         solver.open_table(game, db=tmp_path / "db")
+
+
+ONE_GAME_SCRIPT = """
+import json, sys, tempfile, boomboard
+from boomboard import solver
+with tempfile.TemporaryDirectory() as db:
+    table = solver.solve(boomboard.load_game("kaboom(rows=2,cols=3,connect=2)"), db=db, progress=False,
+                         method="tiers")
+    assert solver.verify(table) is None and len(table) == 292
+loaded = sorted(name for name in sys.modules if name.startswith(("boomboard.games.", "boomboard.search")))
+print(json.dumps(loaded))
+"""
+
+
+def test_solving_one_game_loads_no_other_game():
+    done = subprocess.run([sys.executable, "-c", ONE_GAME_SCRIPT], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout)
+    assert loaded and all(name.startswith("boomboard.games.kaboom") for name in loaded), loaded

@@ -9,6 +9,19 @@ here, and :func:`boomboard.jit.specialize` rebinds that import to one game's
 ``kernels.py``: each game gets its own compiled copy, with the game's
 functions called directly. The functions below only document the contract;
 they are never called.
+
+**The strong solver** (:mod:`boomboard.solver`) also needs three codec
+kernels, each game's own in its ``codec.py``. They read a codec spec, a
+small ``int64`` array the game's :meth:`~boomboard.core.game.Game.solver_codec_spec`
+computes from its parameters (and, for a game solved as endgames, the number
+of tokens); the solver never looks inside it. The game class also says
+whether its positions fall into layers every move climbs
+(``solver_layered``, :meth:`~boomboard.core.game.Game.solver_layer_count`)
+and, for a game solved as endgames rather than from its start
+(``solver_min_tokens``), which positions those are
+(:meth:`~boomboard.core.game.Game.solver_start_keys`). A game that cannot be
+solved leaves ``solver_codec_spec`` returning ``None``; its ``kernels.py``
+then need not export these three.
 """
 
 
@@ -35,4 +48,28 @@ def evaluate(s, params):
 
 def is_explosive(s, params, action):
     """Whether ``action`` blows something up: what quiescence search follows."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+# -- the strong solver's codec -----------------------------------------------------
+def encode(spec, s, params):
+    """The position ``s``'s perfect key (``uint64``): two positions never share
+    one, and :func:`decode` gives the position back. :data:`boomboard.core.layout.OUTSIDE`
+    for a finished position and for one the spec does not cover (an endgame
+    with too many tokens, an overfull square)."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def decode(spec, key, params, s):
+    """Write the position of ``key`` (an :func:`encode` key) into ``s``: every
+    entry set, ply 0, the game ongoing, what the position's own rules need
+    (counters, heights) recomputed from the board."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def layer_of(spec, s, params):
+    """The layer of the non-terminal position ``s``, from 0 to the game's
+    ``solver_layer_count(spec)`` minus 1: in a game that sets
+    ``solver_layered``, every move leads to a position of a higher layer.
+    0 in a game without layers."""
     raise NotImplementedError("a game kernel: see boomboard.jit.specialize")

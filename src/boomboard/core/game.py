@@ -40,7 +40,11 @@ class Game:
       interface (:mod:`boomboard.kernel_interface`) the shared layers compile
       against (:meth:`compiled`);
     * ``repetition_limit`` / ``action_limit`` where the game has those rules
-      (set them before ``super().__init__`` or in ``_build_params_array``).
+      (set them before ``super().__init__`` or in ``_build_params_array``);
+    * for the strong solver (:mod:`boomboard.solver`), optionally: the
+      methods of the "solver" section below and the codec kernels ``encode``,
+      ``decode`` and ``layer_of`` in ``kernels.py``; ``solver_layered`` and
+      ``solver_min_tokens`` where they apply.
     """
 
     name: ClassVar[str]
@@ -51,6 +55,8 @@ class Game:
     state_class: ClassVar[type[State]] = State
     repetition_limit: int = 0  # a position's n-th occurrence ties (0: no such rule)
     action_limit: int = 0  # this many actions tie (0: no such rule)
+    solver_layered: ClassVar[bool] = False  # every move climbs to a later layer (see solver_layer_count)
+    solver_min_tokens: ClassVar[int] = 0  # > 0: solved as endgames of at most ``tokens`` tokens, this many at least
 
     def __init__(self, **params: Any):
         self._values = resolve(self.parameters, params)
@@ -117,6 +123,35 @@ class Game:
         module = specialize(template, self.kernels_module)
         announce_if_cold(module, self.title)
         return module
+
+    # -- the strong solver (boomboard.solver) -----------------------------------------
+    # The solver stores every position under a perfect key (no two positions
+    # share one), which the game's kernels ``encode`` and ``decode`` compute
+    # from a small ``int64`` array, the codec spec, that the methods below
+    # describe (see boomboard.kernel_interface). A game without them cannot
+    # be solved; the solver itself never names a game.
+    def solver_codec_spec(self, tokens: int = 0) -> tuple[list[int], int] | None:
+        """The codec spec (the ``int64`` values the game's ``encode``,
+        ``decode`` and ``layer_of`` read) and how many keys it may give: every
+        key is below that number, an exact integer the solver checks against
+        64 bits. ``tokens`` is the endgame size of a game solved as endgames
+        (``solver_min_tokens``), 0 otherwise. ``None``: the game has no codec."""
+        return None
+
+    def solver_layer_count(self, spec: np.ndarray) -> int:
+        """How many layers the game's ``layer_of`` numbers, 0 to this minus 1.
+
+        A game whose every move leads to a position of a later layer (an
+        acyclic game) sets ``solver_layered``, and the solver can then solve
+        it a layer at a time, out of core. 1 for a game without layers."""
+        return 1
+
+    def solver_start_keys(self, tokens: int) -> np.ndarray:
+        """The keys (``uint64``, in any order, repeats allowed) a game solved
+        as endgames (``solver_min_tokens`` > 0) is solved from: every position
+        with at most ``tokens`` tokens. Games solved from their start need not
+        define it."""
+        raise NotImplementedError(f"{self.title} is solved from its start, not as endgames")
 
     # -- states -------------------------------------------------------------------
     def initial_array(self) -> np.ndarray:

@@ -44,6 +44,11 @@ STATUS_TIE = 3
 REASON_REPETITION = 3
 REASON_TURN_LIMIT = 4
 
+# The strong solver's perfect position keys (each game's ``kernels.encode``,
+# see boomboard.kernel_interface): no position has this key; ``encode``
+# returns it for a position its codec does not hold.
+OUTSIDE = np.uint64(0xFFFFFFFFFFFFFFFF)
+
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_2 = np.uint64(0x94D049BB133111EB)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -8,15 +8,21 @@ counted: ``perft(s, d)`` counts sequences of exactly ``d`` actions.
 :func:`perft` runs through the public :class:`State` API;
 :func:`compiled_perft` runs the same count inside the game's compiled kernels
 (history rules included), for depths the Python loop would take too long on.
+
+This module is also a kernel template (:func:`boomboard.jit.specialize`): the
+game kernels imported below are bound to one game's own by
+``game.compiled("boomboard.core.perft")``, so the count is compiled once per
+game and cached on disk.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from boomboard.jit import njit
 
-from .layout import STATUS, record_position
-from .state import State
+from boomboard.core.layout import STATUS, record_position
+from boomboard.core.state import State
+from boomboard.jit import njit
+from boomboard.kernel_interface import apply_action, legal_actions, position_key
 
 
 def perft(state: State, depth: int) -> int:
@@ -39,9 +45,10 @@ def perft_divide(state: State, depth: int) -> dict[str, int]:
     }
 
 
-@njit
-def _compiled_perft(legal_actions, apply_action, position_key, s, params, keys, n_keys, depth,
-                    repetition_limit, action_limit, n_actions):
+@njit(cache=True)
+def count(s, params, keys, n_keys, depth, repetition_limit, action_limit, n_actions):
+    """:func:`perft` of the position ``s`` (``keys[:n_keys]``: its history's
+    position keys, where the game has history rules)."""
     if depth == 0:
         return 1
     if s[STATUS] != 0:
@@ -59,22 +66,19 @@ def _compiled_perft(legal_actions, apply_action, position_key, s, params, keys, 
         if tracks:
             child_keys = record_position(child, keys, n_keys, position_key(child, params),
                                          repetition_limit, action_limit)
-        total += _compiled_perft(legal_actions, apply_action, position_key, child, params, keys,
-                                 child_keys, depth - 1, repetition_limit, action_limit, n_actions)
+        total += count(child, params, keys, child_keys, depth - 1, repetition_limit, action_limit, n_actions)
     return total
 
 
 def compiled_perft(state: State, depth: int) -> int:
     """:func:`perft` computed in compiled code (the first call compiles it
-    for the game: a few seconds)."""
+    for the game, once: a few seconds)."""
     game = state.game
-    rules = game.rules
     keys = np.zeros(game.action_limit + depth + 2, dtype=np.uint64)
     n_keys = 0
     if state._keys is not None:
         n_keys = state._n_keys
         keys[:n_keys] = state._keys[:n_keys]
-    return int(_compiled_perft(rules.legal_actions, rules.apply_action, rules.position_key,
-                               state._array.copy(), game.params_array, keys, n_keys, depth,
-                               game.repetition_limit, game.action_limit,
-                               game.num_distinct_actions()))
+    kernels = game.compiled("boomboard.core.perft")
+    return int(kernels.count(state._array.copy(), game.params_array, keys, n_keys, depth,
+                             game.repetition_limit, game.action_limit, game.num_distinct_actions()))

@@ -3,23 +3,27 @@
 :func:`random_playouts` plays whole games from a position, choosing uniformly
 among legal actions, without returning to Python between actions. The
 benchmarks use it to measure the kernels; agents use it for Monte Carlo
-estimates. Each game's kernels are passed in, so the loop is compiled once
-per game on first use (it is not cached on disk: numba cannot cache a
-function that takes other compiled functions as arguments).
+estimates. This module is a kernel template (:func:`boomboard.jit.specialize`):
+``game.compiled("boomboard.core.playout")`` binds the game kernels imported
+below to one game's own, so the loop is compiled once per game and cached
+on disk.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from boomboard.core.layout import STATUS, record_position
+from boomboard.core.state import State
 from boomboard.jit import njit
-
-from .layout import STATUS, record_position
-from .state import State
+from boomboard.kernel_interface import apply_action, legal_actions, position_key
 
 
-@njit
-def _playouts(legal_actions, apply_action, position_key, start, params, start_keys, n_start_keys,
-              n_games, seed, repetition_limit, action_limit, n_actions, results):
+@njit(cache=True)
+def playouts(start, params, start_keys, n_start_keys, n_games, seed, repetition_limit, action_limit, n_actions,
+             results):
+    """Play ``n_games`` random games from ``start``; each one's final status to
+    ``results``; returns the actions played in all."""
     np.random.seed(seed)
     moves = np.empty(n_actions, np.int32)
     keys = np.empty(start_keys.shape[0], np.uint64)
@@ -47,7 +51,6 @@ def random_playouts(state: State, n_games: int, seed: int = 0) -> tuple[int, np.
     (:class:`boomboard.core.outcome.Status` values).
     """
     game = state.game
-    rules = game.rules
     capacity = game.action_limit + 2 if game.tracks_history else 1
     keys = np.zeros(capacity, dtype=np.uint64)
     n_keys = 0
@@ -55,8 +58,7 @@ def random_playouts(state: State, n_games: int, seed: int = 0) -> tuple[int, np.
         n_keys = state._n_keys
         keys[:n_keys] = state._keys[:n_keys]
     results = np.zeros(n_games, dtype=np.int32)
-    total = _playouts(rules.legal_actions, rules.apply_action, rules.position_key,
-                      state._array.copy(), game.params_array, keys, n_keys, n_games, seed,
-                      game.repetition_limit, game.action_limit, game.num_distinct_actions(),
-                      results)
+    kernels = game.compiled("boomboard.core.playout")
+    total = kernels.playouts(state._array.copy(), game.params_array, keys, n_keys, n_games, seed,
+                             game.repetition_limit, game.action_limit, game.num_distinct_actions(), results)
     return int(total), results

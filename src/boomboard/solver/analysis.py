@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.state import State
-from ..search import kernels
-from . import graph
 from .table import Entry, Table, tables_for
 
 _FOR_THE_MOVER = {"win": "lose", "lose": "win", "tie": "tie", "draw": "draw"}
@@ -85,7 +83,7 @@ def verify(table: Table, progress: bool = False) -> int | None:
     from .driver import CHUNK, _progress
 
     game = table.game
-    rules, params = kernels.rules_id(game), game.params_array
+    params = game.params_array
     s = game.initial_array().copy()
     child = s.copy()
     actions = np.empty(game.num_distinct_actions(), dtype=np.int32)
@@ -95,8 +93,8 @@ def verify(table: Table, progress: bool = False) -> int | None:
         task = bar.add_task("verifying", total=n)
         for lo in range(0, n, CHUNK):
             hi = min(n, lo + CHUNK)
-            bad = graph.verify_range(table.spec, rules, params, s, child, actions, keys, entries, table.offsets,
-                                     lo, hi)
+            bad = table.graph.verify_range(table.spec, params, s, child, actions, keys, entries, table.offsets,
+                                           lo, hi)
             if bad >= 0:
                 return int(bad)
             bar.update(task, completed=hi)

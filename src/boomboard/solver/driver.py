@@ -1,8 +1,11 @@
 """Solving a game: enumerate, index, retrograde, write; resumable.
 
-:func:`solve` runs the passes of :mod:`boomboard.solver.graph` and writes the
-table :mod:`boomboard.solver.table` reads. Work in progress lives in
-``VARIANT.work/`` beside the table's folder:
+:func:`solve` runs the passes of :mod:`boomboard.solver.graph`, compiled for
+the game (``game.compiled``), and of :mod:`boomboard.solver.retrograde`, and
+writes the table :mod:`boomboard.solver.table` reads. What it needs to know
+of the game (its codec, whether it has layers, whether it is solved as
+endgames) the game itself says: see :mod:`boomboard.solver.codec`. Work in
+progress lives in ``VARIANT.work/`` beside the table's folder:
 
 * the enumeration writes each breadth-first level to its own files (the
   moves of the level expanded, ``expansion-00011.npz``, and the positions
@@ -30,10 +33,10 @@ from rich.text import Text
 from ..core.errors import BoomboardError
 from ..core.game import Game
 from ..core.state import State
-from ..search import kernels
-from . import graph
-from .codec import OUTSIDE, codec_spec, count_expendibots_placements, encode, expendibots_placements
-from .layers import distinct, find, hash_and_layer, is_layered, layer_count
+from . import retrograde
+from .codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
+from .index import index_all, new_index, rehash
+from .layers import distinct
 from .tiers import TieredSolve, save_atomic, write_json_atomic
 from .table import FORMAT, VALUE_NAMES, Table, table_dir, unpack
 
@@ -51,7 +54,7 @@ def variant_name(game: Game, tokens: int = 0, root: State | None = None) -> str:
     if root is not None:
         digest = hashlib.sha1(root.to_notation().encode()).hexdigest()[:12]
         return f"from-{digest}"
-    if kernels.rules_id(game) == kernels.EXPENDIBOTS:
+    if is_endgames(game):
         return f"endgame-{tokens}"
     return "start"
 
@@ -80,7 +83,7 @@ class _Solver:
         self.spec = codec_spec(game, tokens)
         if method not in METHODS:
             raise SolveError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
-        if method == "tiers" and not is_layered(self.spec):
+        if method == "tiers" and not is_layered(game):
             raise SolveError(f"{game.name} has no layers (moves can repeat positions): solve it in memory")
         self.method = method
         self.tiered = method == "tiers"
@@ -89,8 +92,8 @@ class _Solver:
         self.variant = variant_name(game, tokens, root)
         self.folder = table_dir(game, self.variant, db)
         self.work = self.folder.with_name(self.folder.name + ".work")
-        self.rules = kernels.rules_id(game)
         self.params = game.params_array
+        self.graph = game.compiled("boomboard.solver.graph")  # the passes, compiled for this game
         self.s = game.initial_array().copy()
         self.child = self.s.copy()
         self.actions = np.empty(game.num_distinct_actions(), dtype=np.int32)
@@ -102,13 +105,11 @@ class _Solver:
     def start_keys(self) -> np.ndarray:
         if self.root is not None:
             array = self.root.array
-        elif self.rules == kernels.EXPENDIBOTS:
-            keys = np.empty(count_expendibots_placements(self.tokens), dtype=np.uint64)
-            n = expendibots_placements(self.spec, keys)
-            return distinct(keys[:n])
+        elif is_endgames(self.game):
+            return distinct(np.asarray(self.game.solver_start_keys(self.tokens), dtype=np.uint64))
         else:
             array = self.game.initial_array()
-        key = encode(self.spec, array, self.params)
+        key = self.game.kernels.encode(self.spec, array, self.params)
         return np.empty(0, np.uint64) if key == OUTSIDE else np.array([key], dtype=np.uint64)
 
     def progress_record(self) -> dict:
@@ -125,7 +126,7 @@ class _Solver:
             levels = [self.start_keys()]
             save_atomic(self.work / "keys-00000.npy", levels[0])
         count = sum(len(level) for level in levels)
-        table = graph.new_index(2 * count)
+        table = new_index(2 * count)
         self.reindex(table, levels)
         worst = self.actions.shape[0]
         new_keys = np.empty(max(1 << 20, 4 * worst), dtype=np.uint64)
@@ -146,8 +147,8 @@ class _Solver:
                             raise self.too_many(count, [len(k) for k in levels])
                         table = self.grown(table)
                         room = table.shape[0] // 2 - count
-                    start, written, n_edges = graph.expand(
-                        self.spec, self.rules, self.params, self.s, self.child, self.actions, frontier, start,
+                    start, written, n_edges = self.graph.expand(
+                        self.spec, self.params, self.s, self.child, self.actions, frontier, start,
                         table, count, room, new_keys, child_keys, edges, degrees, opens, seeds)
                     found.append(new_keys[:written].copy())
                     linked.append(edges[:n_edges].copy())
@@ -185,7 +186,7 @@ class _Solver:
     def reindex(table: np.ndarray, parts: list[np.ndarray]) -> None:
         first = 0
         for part in parts:
-            graph.index_all(table, part, first)
+            index_all(table, part, first)
             first += len(part)
 
     @staticmethod
@@ -196,8 +197,8 @@ class _Solver:
         reference machine), and fourfold growth moves a third as many keys
         and allocates two thirds as much over a solve, for an index that
         may end up to twice as large as twofold growth would leave it."""
-        bigger = graph.new_index(2 * table.shape[0])
-        graph.rehash(table, bigger)
+        bigger = new_index(2 * table.shape[0])
+        rehash(table, bigger)
         return bigger
 
     # -- phase 2: the values ---------------------------------------------------------
@@ -218,34 +219,37 @@ class _Solver:
         parent_offsets = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(edges, minlength=n), out=parent_offsets[1:])
         parents = np.empty(len(edges), dtype=np.int32)
-        graph.link_parents(child_offsets, edges, parent_offsets, parents)
+        retrograde.link_parents(child_offsets, edges, parent_offsets, parents)
         del edges, child_offsets
-        value = np.full(n, graph.UNKNOWN, dtype=np.uint8)
+        value = np.full(n, retrograde.UNKNOWN, dtype=np.uint8)
         remoteness = np.zeros(n, dtype=np.uint16)
         queue = np.empty(n, dtype=np.int32)
         with _progress(self.show) as bar:
             task = bar.add_task("retrograde analysis", total=n)
-            tail = graph.seed_wins_and_losses(remaining, seeds, value, remoteness, queue)
+            tail = retrograde.seed_wins_and_losses(remaining, seeds, value, remoteness, queue)
             head = 0
             for phase in ("wins and losses", "ties"):
                 if phase == "ties":
-                    tail = graph.seed_ties(seeds, value, remoteness, queue, tail)
+                    tail = retrograde.seed_ties(seeds, value, remoteness, queue, tail)
                 while head < tail:
-                    head, tail = graph.propagate(parent_offsets, parents, remaining, value, remoteness, queue,
-                                                 head, tail, head + CHUNK)
+                    head, tail = retrograde.propagate(parent_offsets, parents, remaining, value, remoteness,
+                                                      queue, head, tail, head + CHUNK)
                     bar.update(task, completed=head)
             bar.update(task, completed=n)
-        if n and remoteness.max() > graph.MAX_REMOTENESS:
+        if n and remoteness.max() > retrograde.MAX_REMOTENESS:
             raise SolveError(f"a remoteness of {remoteness.max()} does not fit the table's 14 bits")
         entries = np.empty(n, dtype=np.uint16)
-        graph.pack(value, remoteness, entries)
+        retrograde.pack(value, remoteness, entries)
         self.timings["retrograde"] = time.perf_counter() - began
         return entries
 
     # -- writing -----------------------------------------------------------------------
+    def index_order(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return index_order(self.graph, self.game, self.spec, self.s.copy(), keys)
+
     def write(self, keys: np.ndarray, entries: np.ndarray, seconds: float) -> Table:
         """Save the in-memory solve's table (keys unhashed, in any order) into the work folder, then finish."""
-        hashes, order, offsets = index_order(self.spec, self.params, self.s.copy(), keys)
+        hashes, order, offsets = self.index_order(keys)
         save_atomic(self.work / "keys.npy", hashes)
         save_atomic(self.work / "values.npy", entries[order])
         save_atomic(self.work / "offsets.npy", offsets)
@@ -258,8 +262,8 @@ class _Solver:
         largest = 0
         for lo in range(0, len(entries), 1 << 24):
             part = np.asarray(entries[lo:lo + (1 << 24)])
-            counts += np.bincount(part >> graph.VALUE_SHIFT, minlength=4)
-            largest = max(largest, int((part & graph.MAX_REMOTENESS).max()))
+            counts += np.bincount(part >> retrograde.VALUE_SHIFT, minlength=4)
+            largest = max(largest, int((part & retrograde.MAX_REMOTENESS).max()))
         start_state = self.root if self.root is not None else self.game.new_initial_state()
         meta = {
             "format": FORMAT,
@@ -274,9 +278,9 @@ class _Solver:
             "bytes": int(len(keys)) * 10 + offsets.nbytes,
             "root": None if self.root is None else self.root.to_notation(),
         }
-        if self.rules != kernels.EXPENDIBOTS or self.root is not None:
-            key = np.uint64(encode(self.spec, start_state.array, self.params))
-            i = find(self.spec, self.params, np.asarray(keys), offsets, start_state.array, key)
+        if not is_endgames(self.game) or self.root is not None:
+            key = np.uint64(self.game.kernels.encode(self.spec, start_state.array, self.params))
+            i = self.graph.find(self.spec, self.params, np.asarray(keys), offsets, start_state.array, key)
             if i >= 0:
                 entry = unpack(int(entries[i]))
                 meta["start"] = {"value": entry.value, "remoteness": entry.remoteness}
@@ -322,7 +326,7 @@ class _Solver:
         try:
             found, expansions = self.enumerate()
         except SolveError:
-            if self.method != "auto" or not is_layered(self.spec) or self.asked_max_positions:
+            if self.method != "auto" or not is_layered(self.game) or self.asked_max_positions:
                 raise
             # too big for memory: start again, a layer at a time
             shutil.rmtree(self.work)
@@ -334,14 +338,15 @@ class _Solver:
         return self.write(found, entries, time.perf_counter() - began)
 
 
-def index_order(spec: np.ndarray, params: np.ndarray, scratch: np.ndarray,
+def index_order(graph, game: Game, spec: np.ndarray, scratch: np.ndarray,
                 keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A table's index for ``keys``: their hashes sorted within each layer,
-    the order that sorts them so, and where each layer begins."""
+    the order that sorts them so, and where each layer begins (``graph``:
+    :mod:`boomboard.solver.graph` compiled for ``game``)."""
     hashes = np.empty_like(keys)
     layers = np.empty(len(keys), dtype=np.int32)
-    hash_and_layer(spec, params, scratch, keys, hashes, layers)
-    count = layer_count(spec, params)
+    graph.hash_and_layer(spec, game.params_array, scratch, keys, hashes, layers)
+    count = layer_count(game, spec)
     # by layer first (a stable radix sort of small numbers), then by hash within each layer
     order = np.argsort(layers.astype(np.uint16) if count <= 1 << 16 else layers, kind="stable")
     offsets = np.zeros(count + 1, dtype=np.int64)
@@ -366,9 +371,10 @@ def memory_limit_positions() -> int:
 def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: State | None = None,
           force: bool = False, interrupt: Callable[[str, int], None] | None = None,
           max_positions: int | None = None, method: str = "auto") -> Table:
-    """Solve ``game`` (every position reachable from its start; for
-    Expendibots, every position with at most ``tokens`` tokens; with
-    ``root``, every position reachable from that one) and return its table.
+    """Solve ``game`` (every position reachable from its start; for a game
+    solved as endgames, ``game.solver_min_tokens`` > 0, every position with
+    at most ``tokens`` tokens; with ``root``, every position reachable from
+    that one) and return its table.
 
     An existing complete table is returned as it is (``force`` solves again);
     an interrupted solve resumes where it stopped. ``interrupt(phase, index)``

@@ -1,153 +1,42 @@
-"""The solver's compiled passes over a game's position graph.
+"""The solver's compiled passes over a game's position graph: a template,
+compiled once per game.
 
-Positions are the keys of :mod:`boomboard.solver.codec`; the rules come from
-:mod:`boomboard.search.kernels`, so every pass works for every game.
+Positions are the game's codec keys (its ``encode`` and ``decode``) and
+moves its rules (``legal_actions``, ``apply_action``), imported below from
+the game kernel interface (:mod:`boomboard.kernel_interface`);
+``game.compiled("boomboard.solver.graph")`` (:func:`boomboard.jit.specialize`)
+binds them to one game's own, so the passes work for every game and a game
+compiles alone.
 
-1. :func:`expand`: breadth-first enumeration of the positions reachable from
-   a start set, deduplicated in an open-addressing hash index of keys.
-   Each position is numbered in the order found; the same pass writes each
-   position's children by number (compressed sparse rows). A finished child
-   is not a position of the table: its result is folded into its parent at
-   once (``seeds``). :func:`link_parents` turns the lists around.
-3. :func:`seed_wins_and_losses`, :func:`propagate`, :func:`seed_ties`:
-   retrograde analysis, as in GAMESMAN's loopy solver and chess tablebases.
-   Solved positions wait in a first-in first-out queue, which keeps them in
-   order of remoteness: a position with a losing child wins, in one more
-   than the first (nearest) such child; a position whose children all win
-   loses, in one more than the last (farthest). Once no win or loss is left
-   to find, ties spread the same way from the positions next to a tied end
-   (a tie with the fewest moves to it). What is still unknown then is a
-   draw: neither player can force an end they prefer.
-
-Values are from the point of view of the player to move, coded in GAMESMAN's
-order of preference: ``LOSE < DRAW < TIE < WIN``.
+* :func:`expand`: breadth-first enumeration of the positions reachable from
+  a start set, deduplicated in the hash index of :mod:`boomboard.solver.index`.
+  Each position is numbered in the order found; the same pass writes each
+  position's children by number (compressed sparse rows). A finished child
+  is not a position of the table: its result is folded into its parent at
+  once (``seeds``). The retrograde analysis (:mod:`boomboard.solver.retrograde`)
+  then needs no game.
+* :func:`score`, :func:`verify_range`: a position's entry from its
+  children's, in a table (:func:`find`).
+* :func:`expand_layer`, :func:`solve_range`: the layer-at-a-time solve's
+  passes (:mod:`boomboard.solver.tiers`), in parallel threads.
 """
 
 from __future__ import annotations
 
-import mmap
-
 import numpy as np
-from numba import config, types
+from numba import prange
 
+from boomboard.core.layout import STATUS, mix64
 from boomboard.jit import njit
-from numba.core import cgutils
-from numba.extending import intrinsic
+from boomboard.solver.index import PREFETCH_AHEAD, index_of, prefetch
+from boomboard.solver.layers import hashed, search, unhashed
+from boomboard.solver.retrograde import (DRAW, LOSE, MAX_REMOTENESS, SEED_TIE, SEED_WIN, TIE, VALUE_SHIFT, WIN,
+                                         terminal_value)
+from boomboard.kernel_interface import apply_action, decode, encode, layer_of, legal_actions
 
-from ..core.layout import PLAYER, STATUS, STATUS_TIE, mix64
-from ..search.kernels import apply_action, legal_actions
-from .codec import decode, encode
-from .layers import find, unhashed
-
-LOSE, DRAW, TIE, WIN = 0, 1, 2, 3
-UNKNOWN = 255
-VALUE_SHIFT = 14  # a stored entry: value << 14 | remoteness
-MAX_REMOTENESS = (1 << VALUE_SHIFT) - 1
-
-SEED_WIN = 1  # a move ends the game, won by the player making it
-SEED_TIE = 2  # a move ends the game in a tie
+BLOCKS = 64  # blocks a layer's chunk is split into for the threads
 
 
-@njit(cache=True)
-def terminal_value(s):
-    """The value of a finished position for the player to move in it."""
-    if s[STATUS] == STATUS_TIE:
-        return TIE
-    if s[STATUS] == 1 + s[PLAYER]:
-        return WIN
-    return LOSE
-
-
-# -- the hash index -----------------------------------------------------------------
-@njit(cache=True)
-def index_of(table, key, next_index):
-    """The number of ``key`` in the open-addressing index ``table`` (rows of
-    key + 1 and number, side by side so a probe touches one cache line;
-    empty rows hold 0, so fresh zeroed memory is an empty index; a power of
-    two of them); a new key gets ``next_index``. Returns (number, whether new).
-    Keys are below ``OUTSIDE``, so key + 1 never wraps to 0."""
-    mask = np.uint64(table.shape[0] - 1)
-    slot = mix64(key) & mask
-    stored = key + np.uint64(1)
-    while True:
-        found = table[slot, 0]
-        if found == stored:
-            return np.int64(table[slot, 1]), False
-        if found == 0:
-            table[slot, 0] = stored
-            table[slot, 1] = np.uint64(next_index)
-            return next_index, True
-        slot = (slot + np.uint64(1)) & mask
-
-
-PREFETCH_AHEAD = 16  # probes between asking for a row and looking it up (measured: 8 helps little, 32 no more)
-
-if config.DISABLE_JIT:
-    def prefetch(address):
-        """A hint for the processor; nothing to do in plain Python."""
-else:
-    @intrinsic
-    def prefetch(typingctx, address):
-        """Ask the processor to start loading the cache line at ``address`` (an
-        integer) and go on at once: LLVM's ``llvm.prefetch``, which numba
-        does not expose."""
-        from llvmlite import ir
-
-        def codegen(context, builder, sig, args):
-            byte_pointer = ir.IntType(8).as_pointer()
-            i32 = ir.IntType(32)
-            function = cgutils.get_or_insert_function(
-                builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]), "llvm.prefetch.p0i8")
-            # read (0), keep in all cache levels (3), data (1)
-            builder.call(function, [builder.inttoptr(args[0], byte_pointer), ir.Constant(i32, 0),
-                                    ir.Constant(i32, 3), ir.Constant(i32, 1)])
-            return context.get_dummy_value()
-
-        return types.void(types.intp), codegen
-
-
-@njit(cache=True)
-def index_all(table, keys, first):
-    """Enter ``keys`` with the numbers ``first, first + 1, ...``."""
-    for i in range(keys.shape[0]):
-        index_of(table, keys[i], first + i)
-
-
-@njit(cache=True)
-def rehash(old, new):
-    """Move every entry of the index ``old`` into the larger empty ``new``.
-    Read in slot order, the keys land in ``new`` in nearly ascending slots
-    too (a key's slot keeps its low bits), so both tables stream through the
-    cache instead of missing on every key."""
-    for slot in range(old.shape[0]):
-        if old[slot, 0] != 0:
-            index_of(new, old[slot, 0] - np.uint64(1), np.int64(old[slot, 1]))
-
-
-def new_index(count: int) -> np.ndarray:
-    """An empty index with room for ``count`` keys, in huge pages where the
-    system gives them: each probe is a random access, and with 4 KiB pages
-    most of them would also miss the address translation cache."""
-    rows = table_size(count)
-    nbytes = rows * 16
-    try:
-        memory = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-        if hasattr(mmap, "MADV_HUGEPAGE"):
-            memory.madvise(mmap.MADV_HUGEPAGE)
-        return np.frombuffer(memory, dtype=np.uint64).reshape(rows, 2)  # anonymous memory is zeroed
-    except (OSError, ValueError, AttributeError):
-        return np.zeros((rows, 2), dtype=np.uint64)
-
-
-def table_size(count: int) -> int:
-    """A power of two at least twice ``count`` (open addressing stays fast below half full)."""
-    size = 1 << 10
-    while size < 2 * count:
-        size <<= 1
-    return size
-
-
-# -- enumeration -------------------------------------------------------------------
 @njit(cache=True)
 def copy_position(source, target):
     """``target[:] = source`` as a plain loop: for arrays of a few dozen
@@ -156,8 +45,30 @@ def copy_position(source, target):
         target[i] = source[i]
 
 
+# -- the index of a table ------------------------------------------------------------
 @njit(cache=True)
-def expand(spec, rules, params, s, child, actions, frontier, start, table, known, room,
+def find(spec, params, hashes, offsets, s, key):
+    """The index of the position ``s`` (whose codec key is ``key``) in a table
+    (``hashes`` sorted within each layer, ``offsets[l]`` where layer ``l``
+    begins: see :mod:`boomboard.solver.layers`), or -1."""
+    layer = layer_of(spec, s, params)
+    if layer + 1 >= offsets.shape[0]:
+        return -1
+    return search(hashes, offsets[layer], offsets[layer + 1], hashed(key))
+
+
+@njit(cache=True)
+def hash_and_layer(spec, params, s, keys, hashes, layers):
+    """Each key's hash and layer (read off the position, decoded into ``s``)."""
+    for i in range(keys.shape[0]):
+        hashes[i] = mix64(keys[i])
+        decode(spec, keys[i], params, s)
+        layers[i] = layer_of(spec, s, params)
+
+
+# -- enumeration in memory -------------------------------------------------------------
+@njit(cache=True)
+def expand(spec, params, s, child, actions, frontier, start, table, known, room,
            new_keys, child_keys, edges, degrees, opens, seeds):
     """Expand ``frontier[start:]``: number each child position (new ones from
     ``known`` on, written to ``new_keys``), write the numbers to ``edges``,
@@ -179,11 +90,11 @@ def expand(spec, rules, params, s, child, actions, frontier, start, table, known
             stop = i
             break
         decode(spec, frontier[i], params, s)
-        n = legal_actions(rules, s, params, actions)
+        n = legal_actions(s, params, actions)
         open_moves, flags, first = 0, 0, linked
         for a in range(n):
             copy_position(s, child)
-            apply_action(rules, child, params, actions[a])
+            apply_action(child, params, actions[a])
             if child[STATUS] != 0:
                 value = terminal_value(child)
                 if value == LOSE:
@@ -216,87 +127,9 @@ def expand(spec, rules, params, s, child, actions, frontier, start, table, known
     return stop, written, linked
 
 
-@njit(cache=True)
-def link_parents(child_offsets, edges, parent_offsets, parents):
-    """Turn the child lists around: ``parents[parent_offsets[j]:...]`` lists
-    ``j``'s parents (once per move that reaches it)."""
-    fill = parent_offsets[:-1].copy()
-    for i in range(child_offsets.shape[0] - 1):
-        for k in range(child_offsets[i], child_offsets[i + 1]):
-            j = edges[k]
-            parents[fill[j]] = i
-            fill[j] += 1
-
-
-# -- retrograde analysis -------------------------------------------------------------
-@njit(cache=True)
-def seed_wins_and_losses(remaining, seed, value, remoteness, queue):
-    """Positions one move from their end: a winning move, or only losing ones."""
-    tail = 0
-    for i in range(value.shape[0]):
-        if seed[i] & SEED_WIN:
-            value[i], remoteness[i] = WIN, 1
-        elif remaining[i] == 0:
-            value[i], remoteness[i] = LOSE, 1
-        else:
-            continue
-        queue[tail] = i
-        tail += 1
-    return tail
-
-
-@njit(cache=True)
-def seed_ties(seed, value, remoteness, queue, tail):
-    """Unsolved positions one move from a tied end."""
-    for i in range(value.shape[0]):
-        if value[i] == UNKNOWN and seed[i] & SEED_TIE:
-            value[i], remoteness[i] = TIE, 1
-            queue[tail] = i
-            tail += 1
-    return tail
-
-
-@njit(cache=True)
-def propagate(offsets, parents, remaining, value, remoteness, queue, head, tail, stop):
-    """Solve the parents of the queued positions ``queue[head:]`` (until
-    ``stop`` of them are done); returns (head, tail)."""
-    while head < tail and head < stop:
-        c = queue[head]
-        head += 1
-        v = value[c]
-        r = remoteness[c] + 1
-        for k in range(offsets[c], offsets[c + 1]):
-            p = parents[k]
-            if value[p] != UNKNOWN:
-                continue
-            if v == TIE:
-                value[p] = TIE
-            elif v == LOSE:
-                value[p] = WIN
-            else:
-                remaining[p] -= 1
-                if remaining[p] != 0:
-                    continue
-                value[p] = LOSE
-            remoteness[p] = r
-            queue[tail] = p
-            tail += 1
-    return head, tail
-
-
-@njit(cache=True)
-def pack(value, remoteness, out):
-    """Entries as stored: ``value << 14 | remoteness``; unknown ones are draws."""
-    for i in range(value.shape[0]):
-        if value[i] == UNKNOWN:
-            out[i] = DRAW << VALUE_SHIFT
-        else:
-            out[i] = (np.uint16(value[i]) << VALUE_SHIFT) | np.uint16(remoteness[i])
-
-
 # -- a position from its children ------------------------------------------------------
 @njit(cache=True)
-def score(spec, rules, params, s, child, actions, hashes, entries, offsets):
+def score(spec, params, s, child, actions, hashes, entries, offsets):
     """The packed entry of the position ``s`` computed from its children's
     entries in a table (``hashes``, ``entries``, ``offsets``: see
     :mod:`boomboard.solver.layers`), or -1 if a child is not in it.
@@ -305,12 +138,12 @@ def score(spec, rules, params, s, child, actions, hashes, entries, offsets):
     tied one a tie, one more than the nearest; a drawn child with no better
     move a draw; a position whose children all win loses, one move more than
     the farthest."""
-    n = legal_actions(rules, s, params, actions)
+    n = legal_actions(s, params, actions)
     min_lose, min_tie, max_win = MAX_REMOTENESS + 1, MAX_REMOTENESS + 1, -1
     draws = 0
     for a in range(n):
         copy_position(s, child)
-        apply_action(rules, child, params, actions[a])
+        apply_action(child, params, actions[a])
         if child[STATUS] != 0:
             v, r = terminal_value(child), 0
         else:
@@ -337,11 +170,58 @@ def score(spec, rules, params, s, child, actions, hashes, entries, offsets):
 
 
 @njit(cache=True)
-def verify_range(spec, rules, params, s, child, actions, hashes, entries, offsets, lo, hi):
+def verify_range(spec, params, s, child, actions, hashes, entries, offsets, lo, hi):
     """Recompute each entry of ``lo..hi-1`` from its children's entries;
     return the first index that disagrees, or -1."""
     for i in range(lo, hi):
         decode(spec, unhashed(hashes[i]), params, s)
-        if score(spec, rules, params, s, child, actions, hashes, entries, offsets) != np.int64(entries[i]):
+        if score(spec, params, s, child, actions, hashes, entries, offsets) != np.int64(entries[i]):
             return i
     return -1
+
+
+# -- a layer at a time (boomboard.solver.tiers) ------------------------------------------
+@njit(cache=True, parallel=True)
+def expand_layer(spec, params, scratch, width, hashes, children, child_layers, counts):
+    """The children of the positions ``hashes`` (hashed keys): position ``i``'s
+    non-terminal children to ``children[i * width:]`` (``width``: the most
+    actions a position has), their layers beside them, how many to
+    ``counts[i]``. ``scratch[b]``: two engine arrays for block ``b``."""
+    n = hashes.shape[0]
+    blocks = min(BLOCKS, n)
+    for b in prange(blocks):
+        s, child = scratch[b, 0].copy(), scratch[b, 1].copy()
+        actions = np.empty(width, dtype=np.int32)
+        for i in range(b * n // blocks, (b + 1) * n // blocks):
+            decode(spec, unhashed(hashes[i]), params, s)
+            m = legal_actions(s, params, actions)
+            found = 0
+            for a in range(m):
+                copy_position(s, child)
+                apply_action(child, params, actions[a])
+                if child[STATUS] == 0:
+                    children[i * width + found] = hashed(encode(spec, child, params))
+                    child_layers[i * width + found] = layer_of(spec, child, params)
+                    found += 1
+            counts[i] = found
+
+
+@njit(cache=True, parallel=True)
+def solve_range(spec, params, scratch, width, hashes, entries, offsets, lo, hi):
+    """Score the positions ``lo..hi-1`` from their children's entries (all in
+    later layers, already solved); returns how many had a child missing (0
+    in a sound table)."""
+    n = hi - lo
+    blocks = min(BLOCKS, n)
+    missing = np.zeros(max(blocks, 1), dtype=np.int64)
+    for b in prange(blocks):
+        s, child = scratch[b, 0].copy(), scratch[b, 1].copy()
+        actions = np.empty(width, dtype=np.int32)
+        for i in range(lo + b * n // blocks, lo + (b + 1) * n // blocks):
+            decode(spec, unhashed(hashes[i]), params, s)
+            entry = score(spec, params, s, child, actions, hashes, entries, offsets)
+            if entry < 0:
+                missing[b] += 1
+            else:
+                entries[i] = entry
+    return missing.sum()

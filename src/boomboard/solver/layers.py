@@ -1,39 +1,36 @@
 """How a table is searched: hashed keys in layers.
 
 A table stores, for each position, ``hashed(key)``: SplitMix64's finaliser
-of its codec key (:mod:`boomboard.solver.codec`). The finaliser is a
-bijection on 64-bit numbers, so the hashed key still names exactly one
-position (:func:`unhashed` gives the key back), and hashed keys are spread
-evenly over 64 bits whatever the game: sorted, they are found by
-interpolation search in a few probes instead of bisection's dozens.
+of its codec key (the game's ``encode``: :mod:`boomboard.kernel_interface`).
+The finaliser is a bijection on 64-bit numbers, so the hashed key still
+names exactly one position (:func:`unhashed` gives the key back), and hashed
+keys are spread evenly over 64 bits whatever the game: sorted, they are
+found by interpolation search in a few probes instead of bisection's dozens.
 
 An **acyclic** game's positions are also split into **layers** by a
-measure every move increases (:func:`layer_of`), so a move always leads to a
-later layer. The solver then needs only the later layers to solve one
-(GAMESMAN's "tiers"), a layer at a time, from the last: that is what lets
-it solve games bigger than memory (:mod:`boomboard.solver.tiers`). A table
-keeps each layer's hashed keys sorted in one run, ``offsets[l]`` to
-``offsets[l + 1]``; a game without layers is one run.
+measure every move increases (the game's ``layer_of``; the game sets
+``solver_layered``), so a move always leads to a later layer. The solver
+then needs only the later layers to solve one (GAMESMAN's "tiers"), a layer
+at a time, from the last: that is what lets it solve games bigger than
+memory (:mod:`boomboard.solver.tiers`). A table keeps each layer's hashed
+keys sorted in one run, ``offsets[l]`` to ``offsets[l + 1]``; a game
+without layers is one run. Each game's ``codec.py`` says what its layers are.
 
-* Kaboom: (bombs detonated, bombs dropped, cells filled): a drop fills a
-  cell, a bomb drop also takes a bomb from a hand, a detonation detonates at
-  least one bomb (and may empty many cells, hence the order). A pass changes
-  only the player to move; it is the one move within that measure, from a
-  player who must pass to one who must detonate, so those who must pass
-  come first.
-* Jump61: the spots on the board (each move adds one; explosions keep them).
+The functions here do not depend on the game; finding a position, which
+needs its layer, is :func:`boomboard.solver.graph.find`.
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+
+from boomboard.core.layout import mix64
 from boomboard.jit import njit
 
-from ..core.layout import PLAYER, mix64
-from ..games.jump61 import rules as jump61
-from ..games.kaboom import rules as kaboom
-from ..search import kernels
-from .codec import decode
+# unhashed relies on uint64 multiplication wrapping around, as core.layout's hashes do.
+warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning, __name__)
 
 _MIX_1_INVERSE = np.uint64(pow(0xBF58476D1CE4E5B9, -1, 1 << 64))
 _MIX_2_INVERSE = np.uint64(pow(0x94D049BB133111EB, -1, 1 << 64))
@@ -58,8 +55,6 @@ def unhashed(h):
     return h ^ (h >> np.uint64(30)) ^ (h >> np.uint64(60))
 
 
-
-
 def distinct(values: np.ndarray) -> np.ndarray:
     """The distinct ``values``, sorted (``np.unique`` without its cost: numpy 2
     answers it by hashing, which is many times slower than a sort here)."""
@@ -70,53 +65,6 @@ def distinct(values: np.ndarray) -> np.ndarray:
         np.not_equal(values[1:], values[:-1], out=keep[1:])
         values = values[keep]
     return values
-
-
-def is_layered(spec: np.ndarray) -> bool:
-    """Whether the game of ``spec`` is acyclic and split into layers."""
-    return int(spec[0]) in (kernels.KABOOM, kernels.JUMP61)
-
-
-def layer_count(spec: np.ndarray, params: np.ndarray) -> int:
-    """How many layers :func:`layer_of` numbers (1 for a game without layers)."""
-    rules = int(spec[0])
-    if rules == kernels.KABOOM:
-        cells, bombs = int(spec[1]), int(spec[2]) - 1
-        return 2 * (2 * bombs + 1) ** 2 * (cells + 1)
-    if rules == kernels.JUMP61:
-        cells = int(params[jump61.P_CELLS])
-        return int(params[jump61.DEGREE:jump61.DEGREE + cells].sum()) - cells + 1
-    return 1
-
-
-@njit(cache=True)
-def layer_of(spec, s, params):
-    """The layer of the (non-terminal) position ``s``: every move goes to a
-    higher one. 0 for a game without layers."""
-    rules = spec[0]
-    if rules == kernels.KABOOM:
-        cells, bombs = spec[1], spec[2] - 1
-        dropped = 2 * bombs - s[kaboom.HAND] - s[kaboom.HAND + 1]
-        detonated = dropped - s[kaboom.ARMED] - s[kaboom.ARMED + 1]
-        progress = (detonated * (2 * bombs + 1) + dropped) * (cells + 1) + s[kaboom.FILLED]
-        must_pass = s[kaboom.FILLED] == cells and s[kaboom.ARMED + s[PLAYER]] == 0
-        return 2 * progress + (0 if must_pass else 1)
-    if rules == kernels.JUMP61:
-        cells = params[jump61.P_CELLS]
-        spots = 0
-        for square in range(cells):
-            spots += s[jump61.SPOTS + square]
-        return spots - cells
-    return 0
-
-
-@njit(cache=True)
-def hash_and_layer(spec, params, s, keys, hashes, layers):
-    """Each key's hash and layer (read off the position, decoded into ``s``)."""
-    for i in range(keys.shape[0]):
-        hashes[i] = mix64(keys[i])
-        decode(spec, keys[i], params, s)
-        layers[i] = layer_of(spec, s, params)
 
 
 @njit(cache=True)
@@ -145,12 +93,3 @@ def search(hashes, lo, hi, h):
         else:
             hi = middle
     return -1
-
-
-@njit(cache=True)
-def find(spec, params, hashes, offsets, s, key):
-    """The index of the position ``s`` (whose codec key is ``key``) in a table, or -1."""
-    layer = layer_of(spec, s, params)
-    if layer + 1 >= offsets.shape[0]:
-        return -1
-    return search(hashes, offsets[layer], offsets[layer + 1], hashed(key))

@@ -2,8 +2,8 @@
 
 A table is a folder ``DB/GAME/VARIANT/`` (``GAME`` the game string, such as
 ``kaboom(rows=3,cols=3,connect=3)``, percent-encoded where a file name needs it; ``VARIANT`` ``start`` for the positions
-reachable from the start, ``endgame-3`` for Expendibots with at most 3
-tokens, ``from-<hash>`` for those reachable from another position) holding:
+reachable from the start, ``endgame-3`` for a game solved as endgames with
+at most 3 tokens, ``from-<hash>`` for those reachable from another position) holding:
 
 * ``keys.npy``: the index: each position's hashed key (``uint64``, see
   :mod:`boomboard.solver.layers`), sorted within each layer;
@@ -22,7 +22,9 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
+from types import ModuleType
 from urllib.parse import quote
 
 import numpy as np
@@ -30,9 +32,9 @@ import numpy as np
 from ..core.errors import BoomboardError
 from ..core.game import Game
 from ..core.state import State
-from .codec import OUTSIDE, codec_spec, encode
-from .layers import find, unhashed
-from .graph import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
+from .codec import OUTSIDE, codec_spec
+from .layers import unhashed
+from .retrograde import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
 
 VALUE_NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
 DRAW_REMOTENESS = -1  # a draw never ends: it has no remoteness
@@ -80,7 +82,7 @@ def default_db() -> Path:
 
 def game_folder(game: Game, db: str | os.PathLike | None = None) -> Path:
     """The folder of ``game``'s tables: its game string, with anything a file
-    name cannot hold (a ``/`` in an Explocus setup, spaces) percent-encoded."""
+    name cannot hold (a ``/`` in a board setup, spaces) percent-encoded."""
     return Path(db if db is not None else default_db()) / quote(str(game), safe="(),=+-_.")
 
 
@@ -118,6 +120,11 @@ class Table:
         if self.keys.shape != self.entries.shape or self.offsets[-1] != self.keys.shape[0]:
             raise NotSolvedError(f"{folder}: keys and values differ in length; solve it again")
 
+    @cached_property
+    def graph(self) -> ModuleType:
+        """The solver's passes (:mod:`boomboard.solver.graph`) compiled for the table's game."""
+        return self.game.compiled("boomboard.solver.graph")
+
     def __len__(self) -> int:
         return int(self.keys.shape[0])
 
@@ -125,7 +132,7 @@ class Table:
         return f"<Table {self.game} {self.variant}: {len(self)} positions>"
 
     def key_of(self, state: State) -> int:
-        return int(encode(self.spec, state.array, self.game.params_array))
+        return int(self.game.kernels.encode(self.spec, state.array, self.game.params_array))
 
     def covers(self, state: State) -> bool:
         """Whether ``state`` is finished or one of this table's positions."""
@@ -135,7 +142,8 @@ class Table:
         key = np.uint64(self.key_of(state))
         if key == OUTSIDE:
             return None
-        i = find(self.spec, self.game.params_array, np.asarray(self.keys), self.offsets, state.array, key)
+        i = self.graph.find(self.spec, self.game.params_array, np.asarray(self.keys), self.offsets, state.array,
+                            key)
         return None if i < 0 else int(i)
 
     def lookup(self, state: State) -> Entry:
@@ -157,10 +165,8 @@ class Table:
 
     def state_at(self, i: int) -> State:
         """The position stored at index ``i`` (as a fresh state, ply 0)."""
-        from .codec import decode
-
         array = self.game.initial_array().copy()
-        decode(self.spec, np.uint64(unhashed(self.keys[i])), self.game.params_array, array)
+        self.game.kernels.decode(self.spec, np.uint64(unhashed(self.keys[i])), self.game.params_array, array)
         return self.game.state_from_array(array)
 
 

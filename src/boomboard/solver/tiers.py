@@ -1,8 +1,8 @@
 """Solving an acyclic game a layer at a time, out of core.
 
-Every move of Kaboom and Jump61 leads to a later layer
-(:func:`boomboard.solver.layers.layer_of`), so, as GAMESMAN solves Connect 4
-by tiers, a position's value needs only the values of later layers, and a
+In a game that sets ``solver_layered``, every move leads to a later layer
+(the game's ``layer_of``: :mod:`boomboard.solver.layers`), so, as GAMESMAN
+solves Connect 4 by tiers, a position's value needs only the values of later layers, and a
 layer's positions need only earlier layers to be found:
 
 1. *Enumerate*, from the first layer up: a layer's positions are the
@@ -22,7 +22,10 @@ layer's positions need only earlier layers to be found:
    complete down to a layer; a killed solve resumes at the layer below.
 
 Memory holds one layer (and the buffers); the rest is on disk, read through
-the page cache. Each thread scores its own block of a layer.
+the page cache. Each thread scores its own block of a layer. The compiled
+passes that play the game are the game's own copy of
+:mod:`boomboard.solver.graph` (:func:`~boomboard.solver.graph.expand_layer`,
+:func:`~boomboard.solver.graph.solve_range`).
 """
 
 from __future__ import annotations
@@ -32,49 +35,20 @@ import os
 from pathlib import Path
 
 import numpy as np
-from numba import prange
 
 from boomboard.jit import njit
 
-from ..core.layout import STATUS
-from ..search.kernels import apply_action, legal_actions
-from . import graph
-from .codec import decode, encode
-from .layers import distinct, hashed, layer_count, layer_of, unhashed
+from .codec import layer_count
+from .layers import distinct
 
 CHUNK = 1 << 17  # positions a compiled call expands or scores between progress updates
-BLOCKS = 64  # blocks a chunk is split into for the threads
-
-
-@njit(cache=True, parallel=True)
-def expand(spec, rules, params, scratch, width, hashes, children, child_layers, counts):
-    """The children of the positions ``hashes`` (hashed keys): position ``i``'s
-    non-terminal children to ``children[i * width:]`` (``width``: the most
-    actions a position has), their layers beside them, how many to
-    ``counts[i]``. ``scratch[b]``: two engine arrays for block ``b``."""
-    n = hashes.shape[0]
-    blocks = min(BLOCKS, n)
-    for b in prange(blocks):
-        s, child = scratch[b, 0].copy(), scratch[b, 1].copy()
-        actions = np.empty(width, dtype=np.int32)
-        for i in range(b * n // blocks, (b + 1) * n // blocks):
-            decode(spec, unhashed(hashes[i]), params, s)
-            m = legal_actions(rules, s, params, actions)
-            found = 0
-            for a in range(m):
-                graph.copy_position(s, child)
-                apply_action(rules, child, params, actions[a])
-                if child[STATUS] == 0:
-                    children[i * width + found] = hashed(encode(spec, child, params))
-                    child_layers[i * width + found] = layer_of(spec, child, params)
-                    found += 1
-            counts[i] = found
 
 
 @njit(cache=True)
 def group_by_layer(children, child_layers, counts, width, layers, grouped, starts):
-    """Gather the children :func:`expand` wrote into ``grouped``, layer by
-    layer (a counting sort): layer ``l``'s from ``starts[l]`` to ``starts[l + 1]``."""
+    """Gather the children :func:`boomboard.solver.graph.expand_layer` wrote
+    into ``grouped``, layer by layer (a counting sort): layer ``l``'s from
+    ``starts[l]`` to ``starts[l + 1]``."""
     starts[:] = 0
     for i in range(counts.shape[0]):
         for k in range(i * width, i * width + counts[i]):
@@ -87,27 +61,6 @@ def group_by_layer(children, child_layers, counts, width, layers, grouped, start
             layer = child_layers[k]
             grouped[fill[layer]] = children[k]
             fill[layer] += 1
-
-
-@njit(cache=True, parallel=True)
-def solve_range(spec, rules, params, scratch, width, hashes, entries, offsets, lo, hi):
-    """Score the positions ``lo..hi-1`` from their children's entries (all in
-    later layers, already solved); returns how many had a child missing (0
-    in a sound table)."""
-    n = hi - lo
-    blocks = min(BLOCKS, n)
-    missing = np.zeros(max(blocks, 1), dtype=np.int64)
-    for b in prange(blocks):
-        s, child = scratch[b, 0].copy(), scratch[b, 1].copy()
-        actions = np.empty(width, dtype=np.int32)
-        for i in range(lo + b * n // blocks, lo + (b + 1) * n // blocks):
-            decode(spec, unhashed(hashes[i]), params, s)
-            entry = graph.score(spec, rules, params, s, child, actions, hashes, entries, offsets)
-            if entry < 0:
-                missing[b] += 1
-            else:
-                entries[i] = entry
-    return missing.sum()
 
 
 def save_atomic(path: Path, array: np.ndarray) -> None:
@@ -137,16 +90,17 @@ def buffer_budget() -> int:
 
 class TieredSolve:
     """One solve's work folder and steps; ``owner`` is the driver's solver
-    (game, codec, progress display, interruption hook)."""
+    (game, codec, the passes compiled for the game, progress display,
+    interruption hook)."""
 
     def __init__(self, owner, budget: int | None = None):
         self.owner = owner
         self.work: Path = owner.work
-        self.spec, self.rules, self.params = owner.spec, owner.rules, owner.params
-        self.layers = layer_count(self.spec, self.params)
+        self.spec, self.params, self.graph = owner.spec, owner.params, owner.graph
+        self.layers = layer_count(owner.game, self.spec)
         self.width = owner.actions.shape[0]
         self.budget = budget or buffer_budget()
-        self.scratch = np.broadcast_to(owner.s, (BLOCKS, 2, owner.s.shape[0])).copy()
+        self.scratch = np.broadcast_to(owner.s, (self.graph.BLOCKS, 2, owner.s.shape[0])).copy()
         self.record_path = self.work / "progress.json"
 
     def progress(self) -> dict:
@@ -171,8 +125,7 @@ class TieredSolve:
         buffers: dict[int, list[np.ndarray]] = {}
         buffered = 0
         if durable < 0:
-            start_hashes = distinct(np.array([hashed(np.uint64(k)) for k in start_keys], dtype=np.uint64))
-            self._add(buffers, self._start_layers(start_keys), start_hashes)
+            self._add(buffers, *self._start_layers(start_keys))
         found = sum(int(np.load(self.layer_path(l), mmap_mode="r").shape[0])
                     for l in range(durable + 1) if self.layer_path(l).is_file())
         bar.update(task, completed=found)
@@ -190,8 +143,8 @@ class TieredSolve:
                 raise self.owner.too_many(found, self.found_by_layer())
             for lo in range(0, len(positions), CHUNK):
                 part = positions[lo:lo + CHUNK]
-                expand(self.spec, self.rules, self.params, self.scratch, self.width, part, children, child_layers,
-                       counts[:len(part)])
+                self.graph.expand_layer(self.spec, self.params, self.scratch, self.width, part, children,
+                                        child_layers, counts[:len(part)])
                 group_by_layer(children, child_layers, counts[:len(part)], self.width, self.layers, grouped, starts)
                 for target in np.flatnonzero(np.diff(starts)):
                     unique = distinct(grouped[starts[target]:starts[target + 1]])
@@ -206,13 +159,13 @@ class TieredSolve:
                 self.owner.interrupt("layer", layer)
         self._flush(buffers, pending, self.layers - 1)
 
-    def _start_layers(self, start_keys: np.ndarray) -> np.ndarray:
-        s = self.owner.s.copy()
-        layers = np.empty(len(start_keys), dtype=np.int64)
-        for i, key in enumerate(start_keys):
-            decode(self.spec, np.uint64(key), self.params, s)
-            layers[i] = layer_of(self.spec, s, self.params)
-        return layers
+    def _start_layers(self, start_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The start positions' layers and hashed keys."""
+        keys = np.ascontiguousarray(start_keys, dtype=np.uint64)
+        hashes = np.empty(len(keys), dtype=np.uint64)
+        layers = np.empty(len(keys), dtype=np.int32)
+        self.graph.hash_and_layer(self.spec, self.params, self.owner.s.copy(), keys, hashes, layers)
+        return layers, hashes
 
     @staticmethod
     def _add(buffers: dict, layers: np.ndarray, hashes: np.ndarray) -> None:
@@ -302,8 +255,8 @@ class TieredSolve:
         for layer in range(solved_from - 1, -1, -1):
             for lo in range(int(offsets[layer]), int(offsets[layer + 1]), CHUNK):
                 hi = min(lo + CHUNK, int(offsets[layer + 1]))
-                missing = solve_range(self.spec, self.rules, self.params, self.scratch, self.width, hashes,
-                                      values, offsets, lo, hi)
+                missing = self.graph.solve_range(self.spec, self.params, self.scratch, self.width, hashes,
+                                                 values, offsets, lo, hi)
                 if missing:
                     raise RuntimeError(f"layer {layer}: {missing} positions with a child in no layer "
                                        "(a layer measure that some move does not increase)")

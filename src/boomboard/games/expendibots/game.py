@@ -13,7 +13,7 @@ from boomboard.core.game import Game
 from boomboard.core.layout import PLAYER
 from boomboard.core.state import State
 
-from . import rules
+from . import codec, rules
 from .notation import (
     COLOURS,
     START_POSITION,
@@ -105,6 +105,17 @@ class ExpendibotsGame(Game):
 
     def _build_params_array(self, values: dict[str, Any]) -> np.ndarray:
         return rules.build_params()
+
+    # -- the strong solver (endgame keys: codec.py; no layers: positions repeat) -----
+    solver_min_tokens = 2  # solved as endgames of at most --tokens tokens, one of each colour at least
+
+    def solver_codec_spec(self, tokens: int = 0) -> tuple[list[int], int]:
+        """Up to ``tokens`` stacks in square order, the player to move (see ``codec.py``)."""
+        return codec.codec_spec(tokens)
+
+    def solver_start_keys(self, tokens: int) -> np.ndarray:
+        """Every position with at most ``tokens`` tokens, one of each colour at least."""
+        return codec.placements(tokens)
 
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS

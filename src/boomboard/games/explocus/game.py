@@ -13,7 +13,7 @@ from boomboard.core.layout import PLAYER, REASON, STATUS, win_status
 from boomboard.core.params import Parameter
 from boomboard.core.state import State
 
-from . import rules
+from . import codec, rules
 from .boards import Board, hex_board, hex_standard, square_board, square_standard
 from .notation import parse_cell, parse_move, parse_position, write_position
 from .rules import BOARD, REASON_NO_TOKENS, STONES
@@ -70,6 +70,11 @@ class _Explocus(Game):
     def _build_params_array(self, values: dict[str, Any]) -> np.ndarray:
         self.board = self._make_board(values)
         return rules.params_from_board(self.board)
+
+    # -- the strong solver (keys: codec.py; no layers: positions repeat) -------------
+    def solver_codec_spec(self, tokens: int = 0) -> tuple[list[int], int]:
+        """Each cell's signed height below its capacity, the player to move (see ``codec.py``)."""
+        return codec.codec_spec(self.board.capacity)
 
     def num_distinct_actions(self) -> int:
         return self.board.num_actions

@@ -13,7 +13,7 @@ from boomboard.core.layout import PLAYER, REASON, STATUS, win_status
 from boomboard.core.params import Parameter
 from boomboard.core.state import State
 
-from . import rules
+from . import codec, rules
 from .notation import (COLOUR_LETTERS, COLOUR_NAMES, neighbour_count, one_colour, parse_dump, parse_move,
                        player_to_move, row_col, write_dump, write_move)
 from .rules import COUNT, REASON_ALL_ONE_COLOUR, SPOTS, WHITE
@@ -105,6 +105,17 @@ class Jump61Game(Game):
 
     def _build_params_array(self, values: dict[str, Any]) -> np.ndarray:
         return rules.build_params(values["size"])
+
+    # -- the strong solver (keys and layers: codec.py) -------------------------------
+    solver_layered = True  # every move adds a spot: solvable a layer at a time
+
+    def solver_codec_spec(self, tokens: int = 0) -> tuple[list[int], int]:
+        """Each square white or a colour and its spots, the player to move (see ``codec.py``)."""
+        return codec.codec_spec(self.params_array)
+
+    def solver_layer_count(self, spec: np.ndarray) -> int:
+        """Layers by the spots on the board."""
+        return codec.layer_count(self.params_array)
 
     def num_distinct_actions(self) -> int:
         return self.size * self.size

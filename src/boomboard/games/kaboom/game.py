@@ -14,7 +14,7 @@ from boomboard.core.outcome import Outcome, Reason
 from boomboard.core.params import Parameter
 from boomboard.core.state import State
 
-from . import rules
+from . import codec, rules
 from .notation import (
     BOMB_CHARS,
     CELL_CHARS,
@@ -137,6 +137,17 @@ class KaboomGame(Game):
                 raise ParameterError(f"the position has {value} {key}, but {key}={params[key]} was given")
         game = cls(**{**params, **shape})
         return game, game.state_from_notation(text)
+
+    # -- the strong solver (keys and layers: codec.py) -------------------------------
+    solver_layered = True  # every move climbs to a later layer: solvable a layer at a time
+
+    def solver_codec_spec(self, tokens: int = 0) -> tuple[list[int], int]:
+        """Each cell one of 5, the bombs in each hand, the player to move (see ``codec.py``)."""
+        return codec.codec_spec(self["rows"], self["cols"], self["bombs"])
+
+    def solver_layer_count(self, spec: np.ndarray) -> int:
+        """Layers by (bombs detonated, bombs dropped, cells filled, must pass)."""
+        return codec.layer_count(spec)
 
     # -- sizes --------------------------------------------------------------------
     def num_distinct_actions(self) -> int:
