@@ -13,7 +13,7 @@ from boomboard.core.layout import PLAYER, REASON, STATUS, win_status
 from boomboard.core.params import Parameter
 from boomboard.core.state import State
 
-from . import rules
+from . import codec, rules
 from .notation import (COLUMN_LETTERS, OWNER_LETTERS, OWNER_NAMES, cell_name, check_position, critical_mass,
                        finished, parse_cell, parse_position, stable_capacity, write_position)
 from .rules import COUNT, EMPTY, ORBS, REASON_NO_TOKENS
@@ -103,6 +103,17 @@ class ChainReactionGame(Game):
 
     def _build_params_array(self, values: dict[str, Any]) -> np.ndarray:
         return rules.build_params(values["rows"], values["cols"])
+
+    # -- the strong solver (keys and layers: codec.py) -------------------------------
+    solver_layered = True  # every move adds an orb: solvable a layer at a time
+
+    def solver_codec_spec(self, tokens: int = 0) -> tuple[list[int], int]:
+        """Each cell empty or a colour and its orbs (see ``codec.py``)."""
+        return codec.codec_spec(self.params_array)
+
+    def solver_layer_count(self, spec: np.ndarray) -> int:
+        """Layers by the orbs on the board."""
+        return codec.layer_count(self["rows"], self["cols"])
 
     def num_distinct_actions(self) -> int:
         return self.rows * self.cols

@@ -1,7 +1,9 @@
 """Chain Reaction's compiled kernels, as the shared layers call them
 (the game kernel interface: :mod:`boomboard.kernel_interface`)."""
 
+from .codec import decode, encode, layer_of
 from .evaluation import evaluate, is_explosive
 from .rules import apply_action, legal_actions, position_key
 
-__all__ = ["apply_action", "evaluate", "is_explosive", "legal_actions", "position_key"]
+__all__ = ["apply_action", "decode", "encode", "evaluate", "is_explosive", "layer_of", "legal_actions",
+           "position_key"]
