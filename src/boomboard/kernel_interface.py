@@ -36,3 +36,15 @@ def evaluate(s, params):
 def is_explosive(s, params, action):
     """Whether ``action`` blows something up: what quiescence search follows."""
     raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def apply_action_steps(s, params, action, steps, flashes):
+    """Play ``action`` exactly as :func:`apply_action` does (it is the same code,
+    see :mod:`boomboard.core.steps`), and record its steps for the animation:
+    the position after step ``k`` (the move, then each explosion or wave of a
+    cascade, in the order the rules play them) goes to ``steps[k]``, and the
+    cells that step lights to ``flashes[k]`` (cell ids, then ``-1``). Returns
+    the number of steps, which may exceed ``len(steps)``: rows past the
+    buffers' end are not written."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
