@@ -48,3 +48,10 @@ def apply_action_steps(s, params, action, steps, flashes):
     buffers' end are not written."""
     raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
 
+
+def encode_observation(s, params, table, player, out):
+    """Write the observation tensor of ``s`` seen by ``player`` into the flat
+    ``float32`` array ``out``, all of it (the game's planes, cell ``c`` at
+    ``table[T_GRID + c]`` in each: :mod:`boomboard.core.planes`,
+    :mod:`boomboard.observation`)."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")

@@ -9,3 +9,7 @@ __all__ = ["apply_action", "evaluate", "is_explosive", "legal_actions", "positio
 from .rules import apply_action_steps  # noqa: E402 - the web animation's step recorder
 
 __all__ += ["apply_action_steps"]
+
+from .observation import encode_observation  # noqa: E402 - the observation tensor
+
+__all__ += ["encode_observation"]
