@@ -21,7 +21,7 @@ import random
 from ..agents import make_agent, parse_spec
 from ..core.errors import BoomboardError
 from ..core.state import State
-from ..registry import load_game
+from ..registry import game_names, load_game
 from ..search.alphabeta import AlphaBeta
 
 try:  # the solver is optional: games without tables fall back to search
@@ -196,8 +196,10 @@ def choose_action(game_string: str, position: str | None, actions: list[int], sp
 
 
 def warm_up() -> None:
-    """Load the compiled search and playouts in a fresh worker (from numba's
-    cache), so that the first AI move or analysis does not wait for it."""
-    game = load_game("kaboom")
-    AlphaBeta(game, table_bits=10).search(game.new_initial_state(), depth=1)
-    make_agent("mcts:simulations=8", seed=0).choose_action(game.new_initial_state())
+    """Load every game's compiled search and playouts in a fresh worker (from
+    the kernel cache), so that the first AI move or analysis does not wait for
+    them (each game has its own compiled search)."""
+    for name in game_names():
+        game = load_game(name)
+        AlphaBeta(game, table_bits=10).search(game.new_initial_state(), depth=1)
+        make_agent("mcts:simulations=8", seed=0).choose_action(game.new_initial_state())
