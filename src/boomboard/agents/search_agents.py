@@ -12,7 +12,6 @@ from time import process_time as _cpu_time
 from ..core.game import Game
 from ..core.layout import STATUS, STATUS_TIE
 from ..core.state import State
-from ..search import kernels
 from ..search.alphabeta import WIN, AlphaBeta
 from ..search.mcts import Mcts
 from .base import Agent
