@@ -196,10 +196,22 @@ def choose_action(game_string: str, position: str | None, actions: list[int], sp
 
 
 def warm_up() -> None:
-    """Load every game's compiled search and playouts in a fresh worker (from
-    the kernel cache), so that the first AI move or analysis does not wait for
-    them (each game has its own compiled search)."""
+    """Load the compiled searches and playouts in a fresh worker from the
+    kernel cache, for every game compiled on this machine (each game has its
+    own), so that the first AI move or analysis does not wait for them. A game
+    not compiled yet is left alone: compiling every game here would hold up
+    the one being played (it compiles on its first use instead)."""
+    from ..jit import Kernel, _is_cached, interpreted, specialize
+
+    def cached(game, template: str) -> bool:
+        module = specialize(template, game.kernels_module)
+        return any(_is_cached(kernel) for kernel in vars(module).values()
+                   if isinstance(kernel, Kernel) and kernel.__module__ == module.__name__)
+
     for name in game_names():
-        game = load_game(name)
-        AlphaBeta(game, table_bits=10).search(game.new_initial_state(), depth=1)
-        make_agent("mcts:simulations=8", seed=0).choose_action(game.new_initial_state())
+        with interpreted():  # loading a game compiles nothing (nor says it would)
+            game = load_game(name)
+        if cached(game, "boomboard.search.negamax"):
+            AlphaBeta(game, table_bits=10).search(game.new_initial_state(), depth=1)
+        if cached(game, "boomboard.search.uct"):
+            make_agent("mcts:simulations=8", seed=0).choose_action(game.new_initial_state())
