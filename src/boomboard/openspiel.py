@@ -205,15 +205,18 @@ class PlayoutEvaluator(Evaluator):
         self._rng = random.Random(seed)
         self._results = np.zeros(n_rollouts, dtype=np.int32)
         self._no_keys = np.zeros(1, dtype=np.uint64)
+        self._playouts: dict[Game, Any] = {}  # each game's compiled random_playouts
 
     def evaluate(self, state: pyspiel.State) -> np.ndarray:
         inner = boomboard_state(state)
         game = inner.game
         keys = self._no_keys if inner._keys is None else inner._keys
         results = self._results
-        game.compiled("boomboard.vector.kernels").random_playouts(
-            inner._array, game.params_array, keys, inner._n_keys, game.repetition_limit, game.action_limit,
-            game.action_buffer, self.n_rollouts, self._rng.getrandbits(31), results)
+        playouts = self._playouts.get(game)
+        if playouts is None:
+            playouts = self._playouts[game] = game.compiled("boomboard.vector.kernels").random_playouts
+        playouts(inner._array, game.params_array, keys, inner._n_keys, game.repetition_limit, game.action_limit,
+                 game.action_buffer, self.n_rollouts, self._rng.getrandbits(31), results)
         player0 = (np.count_nonzero(results == 1) - np.count_nonzero(results == 2)) / self.n_rollouts
         return np.array([player0, -player0])
 
