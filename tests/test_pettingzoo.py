@@ -114,3 +114,16 @@ def test_ansi_and_rgb_renders_show_the_board():
 
     assert centre(0) == OWNER_COLOURS[0] and centre(3) == OWNER_COLOURS[1]
     assert centre(1) not in OWNER_COLOURS
+
+
+def test_every_registered_game_has_its_module_made_from_the_registry():
+    import importlib
+    import pickle
+
+    names = {boomboard.registry.game_class(name).pettingzoo_name for name in boomboard.game_names()}
+    assert set(ENVIRONMENTS) == names
+    for name in names:
+        module = importlib.import_module(f"boomboard.pettingzoo.{name}")  # import boomboard.pettingzoo.<name>
+        assert module is ENVIRONMENTS[name] and module.raw_env.__module__ == module.__name__
+    raw = pickle.loads(pickle.dumps(kaboom_v0.raw_env(rows=5)))  # EzPickle rebuilds it from the module
+    assert str(raw.game) == "kaboom(rows=5)"

@@ -6,15 +6,13 @@ from __future__ import annotations
 import json
 
 import boomboard
-from boomboard.search import kernels
 from boomboard.search.alphabeta import AlphaBeta
 
 
 def explosive(state) -> set[str]:
     game = state.game
-    rules = kernels.rules_id(game)
     return {state.action_to_string(a) for a in state.legal_actions()
-            if kernels.is_explosive(rules, state.array, game.params_array, a)}
+            if game.kernels.is_explosive(state.array, game.params_array, a)}
 
 
 def test_kaboom_detonations_are_explosive_and_drops_are_not():

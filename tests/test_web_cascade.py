@@ -1,14 +1,16 @@
-"""The web layer's cascade steps replay each game's rules; their last picture
-must be the engine's own result, on every action of many random games."""
+"""The web layer's cascade steps come from each game's compiled step recorder
+(``apply_action_steps``, the same code as ``apply_action``); their last
+picture must be the engine's own result, on every action of many random games."""
 
 from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 import boomboard
-from boomboard.web.cascade import MAX_STEPS, cascade_steps
+from boomboard.web.cascade import MAX_STEPS, cascade_steps, record_steps
 from boomboard.web.geometry import cell_contents, layout, move_gestures
 
 GAMES = ["expendibots", "jump61(size=3)", "jump61(size=5)", "kaboom", "kaboom(rows=5,cols=6,bombs=4)",
@@ -31,6 +33,34 @@ def test_the_last_step_is_the_engines_board(game_string):
             assert all(set(step["flash"]) <= names for step in steps)
             exploded += len(steps) > 1
     assert exploded > 0  # the random games did set off explosions
+
+
+@pytest.mark.parametrize("game_string", ["kaboom(rows=6,cols=7,bombs=10)", "expendibots", "explocus(size=4)"])
+def test_the_recorder_plays_the_action_exactly_as_apply_action_does(game_string):
+    game = boomboard.load_game(game_string)
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    while not state.is_terminal() and state.ply() < 120:
+        action = rng.choice(state.legal_actions())
+        played = state.array.copy()
+        steps = record_steps(game, played, action)
+        recorded = played.copy()
+        game.kernels.apply_action_steps(recorded, game.params_array, action,
+                                        np.empty((0, len(played)), np.int32), np.empty((0, 1), np.int32))
+        state.apply_action(action)
+        assert np.array_equal(recorded, state.array)  # header included: ply, player, result
+        assert steps and all(len(step) == len(played) for step, _ in steps)
+
+
+def test_a_kaboom_chain_goes_off_wave_by_wave():
+    game = boomboard.load_game("kaboom(rows=4,cols=4,bombs=4)")
+    # X's bomb on A1 sets off O's bomb on B1, which sets off X's bomb on C1; D1's piece goes last
+    state = game.state_from_notation("(x 2 3 *@*o ---- ---- ----)")
+    action = state.string_to_action("A1!")
+    steps = cascade_steps(game, state.array, action)
+    assert [sorted(step["flash"]) for step in steps] == [["A1", "B1"], ["B1", "C1"], ["C1", "D1"], []]
+    state.apply_action(action)
+    assert steps[-1]["cells"] == cell_contents(game, state.array)
 
 
 def test_a_jump61_cascade_shows_each_jump_in_order():

@@ -73,3 +73,23 @@ def layer_of(spec, s, params):
     ``solver_layered``, every move leads to a position of a higher layer.
     0 in a game without layers."""
     raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+# -- the web animation and the observation tensor ------------------------------------
+def apply_action_steps(s, params, action, steps, flashes):
+    """Play ``action`` exactly as :func:`apply_action` does (it is the same code,
+    see :mod:`boomboard.core.steps`), and record its steps for the animation:
+    the position after step ``k`` (the move, then each explosion or wave of a
+    cascade, in the order the rules play them) goes to ``steps[k]``, and the
+    cells that step lights to ``flashes[k]`` (cell ids, then ``-1``). Returns
+    the number of steps, which may exceed ``len(steps)``: rows past the
+    buffers' end are not written."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def encode_observation(s, params, table, player, out):
+    """Write the observation tensor of ``s`` seen by ``player`` into the flat
+    ``float32`` array ``out``, all of it (the game's planes, cell ``c`` at
+    ``table[T_GRID + c]`` in each: :mod:`boomboard.core.planes`,
+    :mod:`boomboard.observation`)."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")

@@ -8,31 +8,14 @@ An observation is a ``float32`` array of shape ``(planes, height, width)``
 (channels first, as in OpenSpiel), seen **from one player's side**: "own"
 planes hold the observing player's pieces, "opponent" planes the other's,
 whichever colour each plays. Row 0 of a plane is the top of the board as the
-game draws it (Kaboom's top row, Expendibots' row 7, Jump61's row 1), so
-``tensor[p]`` looks like ``str(state)``. The planes of each game:
+game draws it, so ``tensor[p]`` looks like ``str(state)``.
 
-============  =========================================================
-game          planes
-============  =========================================================
-kaboom        own pieces, own bombs, opponent pieces, opponent bombs
-              (1 where one stands); own bombs in hand and opponent bombs
-              in hand (the whole plane holds the fraction of ``bombs``);
-              to move (all 1 when the observer is to move)
-jump61        own squares, opponent squares, white squares (1 where so);
-              spots (the count); full (1 where spots >= neighbours: one
-              more spot makes it jump); to move
-expendibots   own stack heights, opponent stack heights (token counts);
-              to move; game length (actions played / 500, on every cell)
-explocus,     own stack heights, opponent stack heights (stone counts);
-hexplocus     capacity (the cell's neighbours; 0 marks a hole); to move;
-              game length (actions played / 500)
-============  =========================================================
-
-HExplocus's hexagon lies in a ``(2*side - 1)`` square grid in its own
-coordinates (row ``A`` at the bottom, diagonal ``1`` at the left): cell
-``(row, diagonal)`` is at ``[2*side - 2 - row, diagonal]`` and its neighbours
-are the grid's left, right, up, down, up-right and down-left; grid squares
-that are not cells have capacity 0 and nothing else.
+The planes are the game's own: its folder's ``observation.py`` names them
+(``PLANES``, listed in its docstring), bounds them (``HIGH``), places each
+cell in the grid (``grid(game)``) and has the compiled encoder
+(``encode_observation``, exported by the game's ``kernels.py``: see
+:mod:`boomboard.kernel_interface` and :mod:`boomboard.core.planes`).
+:attr:`ObservationLayout.planes` names them for any game.
 
 The history (how often a position occurred) is not in the tensor: the
 repetition rule only ends a game on a 4th occurrence, so the tensor is the
@@ -51,54 +34,30 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from boomboard.jit import njit
 
 from .core.game import Game
-from .core.layout import PLAYER, PLY
+from .core.planes import T_ACTION_LIMIT, T_AREA, T_CELLS, T_GRID
 from .core.state import State
-from .games.expendibots import rules as expendibots
-from .games.explocus import rules as explocus
-from .games.jump61 import rules as jump61
-from .games.kaboom import rules as kaboom
-from .search.kernels import EXPENDIBOTS, JUMP61, KABOOM, rules_id
 
-# The layout table a kernel reads: sizes, then each cell's place in the grid.
-T_RULES = 0
-T_AREA = 1  # height * width, the size of one plane
-T_CELLS = 2  # cells on the board
-T_ACTION_LIMIT = 3  # for the game-length plane (0: the game has none)
-T_GRID = 4  # T_GRID + cell: row * width + column of that cell in a plane
-
-PLANES = {
-    "kaboom": ("own pieces", "own bombs", "opponent pieces", "opponent bombs",
-               "own bombs in hand", "opponent bombs in hand", "to move"),
-    "jump61": ("own squares", "opponent squares", "white squares", "spots", "full", "to move"),
-    "expendibots": ("own heights", "opponent heights", "to move", "game length"),
-    "explocus": ("own heights", "opponent heights", "capacity", "to move", "game length"),
-}
-PLANES["hexplocus"] = PLANES["explocus"]
+__all__ = ["ObservationLayout", "T_ACTION_LIMIT", "T_AREA", "T_CELLS", "T_GRID", "observation_layout"]
 
 
 @dataclass(frozen=True, eq=False)
 class ObservationLayout:
-    """How one game's states become tensors: the plane names, the shape and
-    the compiled encoder's table. Get one with :func:`observation_layout`."""
+    """How one game's states become tensors: the plane names, the shape, the
+    largest value (``high``) and the compiled encoder's table. Get one with
+    :func:`observation_layout`."""
 
     game: Game
     planes: tuple[str, ...]
     height: int
     width: int
     table: np.ndarray
+    high: float = float("inf")  # the largest value a plane can hold (counts have no fixed bound)
 
     @property
     def shape(self) -> tuple[int, int, int]:
         return (len(self.planes), self.height, self.width)
-
-    @property
-    def high(self) -> float:
-        """The largest value a plane can hold: 1 for Kaboom (all 0/1 or
-        fractions); counts (heights, spots) have no fixed bound."""
-        return 1.0 if self.game.name == "kaboom" else float("inf")
 
     @property
     def size(self) -> int:
@@ -115,108 +74,14 @@ class ObservationLayout:
         layout's shape or flat), overwriting all of it."""
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
-        encode(array, self.game.params_array, self.table, player, out.reshape(-1))
+        self.game.kernels.encode_observation(array, self.game.params_array, self.table, player, out.reshape(-1))
 
 
 @lru_cache(maxsize=None)
 def observation_layout(game: Game) -> ObservationLayout:
     """The observation layout of ``game`` (cached per game)."""
-    name = game.name
-    if name == "kaboom":
-        rows, cols = game["rows"], game["cols"]
-        height, width = rows, cols
-        grid = [(rows - 1 - r) * cols + c for r in range(rows) for c in range(cols)]
-    elif name == "jump61":
-        height = width = game["size"]
-        grid = list(range(height * width))
-    elif name == "expendibots":
-        height = width = expendibots.SIZE
-        grid = [(height - 1 - sq // width) * width + sq % width for sq in range(expendibots.SQUARES)]
-    elif name in ("explocus", "hexplocus"):
-        coords = game.board.coords
-        height = max(r for r, _ in coords) + 1
-        width = max(c for _, c in coords) + 1
-        grid = [(height - 1 - r) * width + c for r, c in coords]
-    else:
-        raise NotImplementedError(f"no observation layout for {name!r}")
-    table = np.array([rules_id(game), height * width, len(grid), game.action_limit, *grid], dtype=np.int32)
+    module = game.folder_module("observation")
+    height, width, grid = module.grid(game)
+    table = np.array([height * width, len(grid), game.action_limit, *grid], dtype=np.int32)
     table.flags.writeable = False
-    return ObservationLayout(game, PLANES[name], height, width, table)
-
-
-@njit(cache=True)
-def encode(s, params, table, player, out):
-    """Write ``s`` seen by ``player`` into the flat ``float32`` array ``out``."""
-    out[:] = 0.0
-    rules, area, cells = table[T_RULES], table[T_AREA], table[T_CELLS]
-    to_move = 1.0 if s[PLAYER] == player else 0.0
-    if rules == KABOOM:
-        _encode_kaboom(s, params, table, player, out)
-        _fill(out, 6, area, to_move)
-    elif rules == JUMP61:
-        _encode_jump61(s, params, table, player, out)
-        _fill(out, 5, area, to_move)
-    else:
-        first = expendibots.BOARD if rules == EXPENDIBOTS else explocus.BOARD
-        for cell in range(cells):
-            height = s[first + cell] if player == 0 else -s[first + cell]
-            at = table[T_GRID + cell]
-            if height > 0:
-                out[at] = height
-            elif height < 0:
-                out[area + at] = -height
-        extra = 2
-        if rules != EXPENDIBOTS:
-            capacity = explocus.TABLES
-            for cell in range(cells):
-                out[2 * area + table[T_GRID + cell]] = params[capacity + cell]
-            extra = 3
-        _fill(out, extra, area, to_move)
-        _fill(out, extra + 1, area, s[PLY] / table[T_ACTION_LIMIT])
-
-
-@njit(cache=True)
-def encode_batch(states, params, table, players, out):
-    """:func:`encode` for every row of ``states`` (``out``: one flat row each)."""
-    for i in range(states.shape[0]):
-        encode(states[i], params, table, players[i], out[i])
-
-
-@njit(cache=True)
-def _fill(out, plane, area, value):
-    out[plane * area:(plane + 1) * area] = value
-
-
-@njit(cache=True)
-def _encode_kaboom(s, params, table, player, out):
-    area, cells = table[T_AREA], table[T_CELLS]
-    board = kaboom.HEIGHT + params[kaboom.P_COLS]
-    for cell in range(cells):
-        value = s[board + cell]
-        if value:
-            plane = 0 if (value & 3) - 1 == player else 2
-            if value & kaboom.BOMB:
-                plane += 1
-            out[plane * area + table[T_GRID + cell]] = 1.0
-    bombs = params[kaboom.P_BOMBS]
-    if bombs:
-        _fill(out, 4, area, s[kaboom.HAND + player] / bombs)
-        _fill(out, 5, area, s[kaboom.HAND + 1 - player] / bombs)
-
-
-@njit(cache=True)
-def _encode_jump61(s, params, table, player, out):
-    area, cells = table[T_AREA], table[T_CELLS]
-    for cell in range(cells):
-        at = table[T_GRID + cell]
-        colour = s[jump61.SPOTS + cells + cell]
-        if colour == jump61.WHITE:
-            out[2 * area + at] = 1.0
-        elif colour == player + 1:
-            out[at] = 1.0
-        else:
-            out[area + at] = 1.0
-        spots = s[jump61.SPOTS + cell]
-        out[3 * area + at] = spots
-        if spots >= params[jump61.DEGREE + cell]:
-            out[4 * area + at] = 1.0
+    return ObservationLayout(game, tuple(module.PLANES), height, width, table, float(module.HIGH))

@@ -1,8 +1,9 @@
 """boomboard's games inside OpenSpiel.
 
-Importing this module registers every game with ``pyspiel`` under the name
-``boomboard_<game>``, with all of its parameters (the Kaboom variants are
-its ``misere`` and ``superbomb`` parameters)::
+Importing this module registers every game with ``pyspiel`` under its
+:attr:`~boomboard.core.game.Game.openspiel_name` (``boomboard_<game>`` unless
+the game says otherwise), with all of its parameters (the Kaboom variants
+are its ``misere`` and ``superbomb`` parameters)::
 
     >>> import pyspiel
     >>> import boomboard.openspiel
@@ -50,23 +51,23 @@ from .core.game import Game
 from .core.state import State
 from .observation import observation_layout
 from .registry import game_class, game_names, load_game
-from .search.kernels import evaluate, rules_id
-from .vector.kernels import random_playouts
 
-PREFIX = "boomboard_"
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)  # looked up once: the enum lookup is a third of current_player()
 
 
 def spiel_name(name: str) -> str:
-    """The name OpenSpiel knows a boomboard game by: ``kaboom`` -> ``boomboard_kaboom``."""
-    return PREFIX + name
+    """The name OpenSpiel knows a boomboard game by (the game's
+    ``openspiel_name``): ``kaboom`` -> ``boomboard_kaboom``, and a game
+    string's parameters stay: ``kaboom(rows=5)`` -> ``boomboard_kaboom(rows=5)``."""
+    base, bracket, rest = name.partition("(")
+    return game_class(base.strip()).openspiel_name + bracket + rest
 
 
 def _game_type(name: str) -> pyspiel.GameType:
     cls = game_class(name)
     return pyspiel.GameType(
-        short_name=spiel_name(name),
-        long_name=f"boomboard {cls.title}",
+        short_name=cls.openspiel_name,
+        long_name=cls.openspiel_long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
@@ -180,7 +181,7 @@ def value_function(player: int):
     def value(state: pyspiel.State) -> float:
         inner = boomboard_state(state)
         game = inner.game
-        score = float(evaluate(rules_id(game), inner.array, game.params_array))
+        score = float(game.kernels.evaluate(inner.array, game.params_array))
         mover_value = float(np.tanh(score / 1000.0))
         return mover_value if inner.player_to_move() == player else -mover_value
 
@@ -204,15 +205,18 @@ class PlayoutEvaluator(Evaluator):
         self._rng = random.Random(seed)
         self._results = np.zeros(n_rollouts, dtype=np.int32)
         self._no_keys = np.zeros(1, dtype=np.uint64)
+        self._playouts: dict[Game, Any] = {}  # each game's compiled random_playouts
 
     def evaluate(self, state: pyspiel.State) -> np.ndarray:
         inner = boomboard_state(state)
         game = inner.game
         keys = self._no_keys if inner._keys is None else inner._keys
         results = self._results
-        random_playouts(rules_id(game), inner._array, game.params_array, keys, inner._n_keys,
-                        game.repetition_limit, game.action_limit, game.action_buffer, self.n_rollouts,
-                        self._rng.getrandbits(31), results)
+        playouts = self._playouts.get(game)
+        if playouts is None:
+            playouts = self._playouts[game] = game.compiled("boomboard.vector.kernels").random_playouts
+        playouts(inner._array, game.params_array, keys, inner._n_keys, game.repetition_limit, game.action_limit,
+                 game.action_buffer, self.n_rollouts, self._rng.getrandbits(31), results)
         player0 = (np.count_nonzero(results == 1) - np.count_nonzero(results == 2)) / self.n_rollouts
         return np.array([player0, -player0])
 

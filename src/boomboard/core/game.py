@@ -45,6 +45,11 @@ class Game:
       methods of the "solver" section below and the codec kernels ``encode``,
       ``decode`` and ``layer_of`` in ``kernels.py``; ``solver_layered`` and
       ``solver_min_tokens`` where they apply.
+    * optionally the names the adapters register it under, derived from
+      ``name`` and ``title`` unless set: ``openspiel_name``
+      (``"boomboard_kaboom"``), ``openspiel_long_name`` (``"boomboard Kaboom"``)
+      and ``pettingzoo_name`` (``"kaboom_v0"``, the module
+      ``boomboard.pettingzoo.kaboom_v0``).
     """
 
     name: ClassVar[str]
@@ -57,6 +62,20 @@ class Game:
     action_limit: int = 0  # this many actions tie (0: no such rule)
     solver_layered: ClassVar[bool] = False  # every move climbs to a later layer (see solver_layer_count)
     solver_min_tokens: ClassVar[int] = 0  # > 0: solved as endgames of at most ``tokens`` tokens, this many at least
+    openspiel_name: ClassVar[str]  # the adapters' names: see the class docstring
+    openspiel_long_name: ClassVar[str]
+    pettingzoo_name: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        own = vars(cls)
+        if "name" in own:  # each game its own adapter names, unless it sets them
+            if "openspiel_name" not in own:
+                cls.openspiel_name = f"boomboard_{cls.name}"
+            if "pettingzoo_name" not in own:
+                cls.pettingzoo_name = f"{cls.name}_v0"
+        if "title" in own and "openspiel_long_name" not in own:
+            cls.openspiel_long_name = f"boomboard {cls.title}"
 
     def __init__(self, **params: Any):
         self._values = resolve(self.parameters, params)
@@ -83,6 +102,12 @@ class Game:
 
     def max_game_length(self) -> int:
         raise NotImplementedError  # game-specific
+
+    def max_legal_actions(self) -> int:
+        """An upper bound on the legal actions of any position (the width of the
+        rows that keep them, e.g. in :class:`boomboard.vector.VectorEnv`); a game
+        whose action space is large says a smaller one."""
+        return self.num_distinct_actions()
 
     @property
     def tracks_history(self) -> bool:
@@ -152,6 +177,16 @@ class Game:
         with at most ``tokens`` tokens. Games solved from their start need not
         define it."""
         raise NotImplementedError(f"{self.title} is solved from its start, not as endgames")
+    # -- the game's folder ----------------------------------------------------------
+    def folder_module(self, part: str) -> ModuleType:
+        """The module ``part`` of the game's folder (``"geometry"`` ->
+        ``boomboard.games.kaboom.geometry``), where the shared layers find
+        what is the game's own."""
+        return importlib.import_module(self.rules.__name__.rsplit(".", 1)[0] + "." + part)
+
+    def geometry(self) -> ModuleType:
+        """The game's drawing geometry for the web page (:mod:`boomboard.core.geometry`)."""
+        return self.folder_module("geometry")
 
     # -- states -------------------------------------------------------------------
     def initial_array(self) -> np.ndarray:

@@ -4,7 +4,7 @@ It draws the game-neutral :class:`~boomboard.core.board_view.BoardView`, so
 every game gets the same look: a tile per cell (hexagonal rows shifted by
 their indent), a disc in the owner's colour for a piece or stack, with one
 white pip per stone of a stack (up to 9; a gold centre marks a taller one), a
-black centre for a bomb, and grey pips for the spots of a neutral Jump61 square.
+black centre for a bomb, and grey pips for the count on a cell nobody owns.
 """
 
 from __future__ import annotations

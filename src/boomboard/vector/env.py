@@ -10,32 +10,17 @@ from ..core.errors import IllegalActionError, InvalidPositionError, ParameterErr
 from ..core.game import Game
 from ..core.layout import PLAYER
 from ..core.state import State
-from ..observation import encode_batch, observation_layout
+from ..observation import observation_layout
 from ..registry import load_game
-from ..search.kernels import position_key, rules_id
-from . import kernels
 
 ILLEGAL_MODES = ("raise", "lose")
 
 
 def max_legal_actions(game: Game) -> int:
     """An upper bound on the legal actions of any position of ``game`` (the
-    width of the rows that keep them), smaller than ``num_distinct_actions()``
-    where that is large.
-
-    * Expendibots: a stack of ``n`` tokens has at most ``4 * n * min(n, 7)``
-      moves and one boom; with 12 tokens that is at most ``4*12*7 + 12``.
-    * Explocus, HExplocus: a stack of ``h`` stones has at most
-      ``directions * h`` moves, so all stones together at most
-      ``directions * max_stones``.
-    * Kaboom, Jump61: the action space is small; every action may be legal.
-    """
-    actions = game.num_distinct_actions()
-    if game.name == "expendibots":
-        return min(actions, 4 * 12 * 7 + 12)
-    if game.name in ("explocus", "hexplocus"):
-        return min(actions, game.board.ndirs * game.board.max_stones)
-    return actions
+    width of the rows that keep them): the game's own
+    :meth:`~boomboard.core.game.Game.max_legal_actions`."""
+    return game.max_legal_actions()
 
 
 class VectorEnv:
@@ -94,10 +79,10 @@ class VectorEnv:
         self.copy = copy
         self.layout = observation_layout(game)
         self.num_actions = game.num_distinct_actions()
-        self._rules = rules_id(game)
+        self._kernels = game.compiled("boomboard.vector.kernels")
         self._params = game.params_array
         self._initial = game.initial_array()
-        self._initial_key = np.uint64(position_key(self._rules, self._initial, self._params))
+        self._initial_key = np.uint64(game.kernels.position_key(self._initial, self._params))
         history = game.action_limit + 2 if game.tracks_history else 1
         n = self.num_envs
         self._states = np.empty((n, len(self._initial)), dtype=np.int32)
@@ -142,14 +127,14 @@ class VectorEnv:
         """Play one action per environment; see the class docstring for what comes back."""
         actions = self._check_actions(actions)
         if self.illegal == "raise":
-            bad = kernels.first_illegal(actions, self._legal, self._n_legal)
+            bad = self._kernels.first_illegal(actions, self._legal, self._n_legal)
             if bad >= 0:
                 raise IllegalActionError(self._illegal_message(bad, int(actions[bad])))
         game = self.game
-        code = kernels.step_all(self._rules, self._states, self._params, self._initial, self._initial_key,
-                                self._keys, self._n_keys, self._legal, self._n_legal, self._scratch, actions,
-                                game.repetition_limit, game.action_limit, self._rewards, self._terminated,
-                                self._movers, self._final_status, self._lengths)
+        code = self._kernels.step_all(self._states, self._params, self._initial, self._initial_key,
+                                      self._keys, self._n_keys, self._legal, self._n_legal, self._scratch, actions,
+                                      game.repetition_limit, game.action_limit, self._rewards, self._terminated,
+                                      self._movers, self._final_status, self._lengths)
         self._check_overflow(code)
         info = {
             "mover": self._out(self._movers),
@@ -199,7 +184,7 @@ class VectorEnv:
 
     def observations(self) -> np.ndarray:
         """Each environment seen by its player to move: ``(num_envs, planes, height, width)``."""
-        encode_batch(self._states, self._params, self.layout.table, self._states[:, PLAYER],
+        self._kernels.encode_batch(self._states, self._params, self.layout.table, self._states[:, PLAYER],
                      self._obs.reshape(self.num_envs, -1))
         return self._out(self._obs)
 
@@ -218,7 +203,7 @@ class VectorEnv:
                 raise ParameterError(f"out must be a C-contiguous bool array of shape {shape}, got "
                                      f"{out.dtype} of shape {out.shape}")
             out[:] = False
-        kernels.scatter_masks(self._legal, self._n_legal, out)
+        self._kernels.scatter_masks(self._legal, self._n_legal, out)
         return out
 
     def legal_actions(self, index: int) -> list[int]:
@@ -243,9 +228,9 @@ class VectorEnv:
 
     # -- helpers ------------------------------------------------------------------------
     def _reset_arrays(self, selected: np.ndarray) -> None:
-        code = kernels.reset_selected(self._rules, self._states, self._params, self._initial, self._initial_key,
-                                      self._keys, self._n_keys, self._legal, self._n_legal, self._scratch,
-                                      selected)
+        code = self._kernels.reset_selected(self._states, self._params, self._initial, self._initial_key,
+                                            self._keys, self._n_keys, self._legal, self._n_legal, self._scratch,
+                                            selected)
         self._check_overflow(code)
 
     def _out(self, array: np.ndarray) -> np.ndarray:

@@ -1,6 +1,10 @@
 """The compiled loops of :class:`~boomboard.vector.VectorEnv`: one call steps
-every game of the batch, through the games' own kernels
-(:mod:`boomboard.search.kernels`), without returning to Python in between.
+every game of the batch, through the game's own kernels, without returning
+to Python in between.
+
+A template (see :func:`boomboard.jit.specialize`): use it through
+``game.compiled("boomboard.vector.kernels")``, which binds the game kernels
+imported below to one game's own.
 
 Each environment ``i`` is row ``i`` of a few arrays: its engine array
 ``states[i]``, the keys of its positions so far ``keys[i, :n_keys[i]]`` (for
@@ -11,10 +15,10 @@ the repetition and length rules) and its sorted legal actions
 from __future__ import annotations
 
 import numpy as np
-from boomboard.jit import njit
 
-from ..core.layout import PLAYER, PLY, STATUS, STATUS_TIE, record_position, win_status
-from ..search.kernels import apply_action, legal_actions, position_key
+from boomboard.core.layout import PLAYER, PLY, STATUS, STATUS_TIE, record_position, win_status
+from boomboard.jit import njit
+from boomboard.kernel_interface import apply_action, encode_observation, legal_actions, position_key
 
 
 @njit(cache=True)
@@ -31,9 +35,9 @@ def is_legal(legal, n, action):
 
 
 @njit(cache=True)
-def refresh_legal(rules, states, params, legal, n_legal, scratch, i):
+def refresh_legal(states, params, legal, n_legal, scratch, i):
     """Recompute environment ``i``'s legal actions; -1 if they overflow its row."""
-    n = legal_actions(rules, states[i], params, scratch)
+    n = legal_actions(states[i], params, scratch)
     if n > legal.shape[1]:
         return -1
     legal[i, :n] = scratch[:n]
@@ -50,14 +54,14 @@ def _restart(states, initial, initial_key, keys, n_keys, i):
 
 
 @njit(cache=True)
-def reset_selected(rules, states, params, initial, initial_key, keys, n_keys, legal, n_legal, scratch, selected):
+def reset_selected(states, params, initial, initial_key, keys, n_keys, legal, n_legal, scratch, selected):
     """The environments where ``selected`` is True back to the first position;
     -1 on a legal-row overflow."""
     for i in range(states.shape[0]):
         if not selected[i]:
             continue
         _restart(states, initial, initial_key, keys, n_keys, i)
-        if refresh_legal(rules, states, params, legal, n_legal, scratch, i) < 0:
+        if refresh_legal(states, params, legal, n_legal, scratch, i) < 0:
             return -1
     return 0
 
@@ -72,7 +76,7 @@ def first_illegal(actions, legal, n_legal):
 
 
 @njit(cache=True)
-def step_all(rules, states, params, initial, initial_key, keys, n_keys, legal, n_legal, scratch, actions,
+def step_all(states, params, initial, initial_key, keys, n_keys, legal, n_legal, scratch, actions,
              repetition_limit, action_limit, rewards, terminated, movers, final_status, lengths):
     """Play ``actions[i]`` in every environment ``i`` and reset the finished ones.
 
@@ -89,9 +93,9 @@ def step_all(rules, states, params, initial, initial_key, keys, n_keys, legal, n
         movers[i] = mover
         action = actions[i]
         if is_legal(legal[i], n_legal[i], action):
-            apply_action(rules, s, params, action)
+            apply_action(s, params, action)
             if tracks:
-                n_keys[i] = record_position(s, keys[i], n_keys[i], position_key(rules, s, params),
+                n_keys[i] = record_position(s, keys[i], n_keys[i], position_key(s, params),
                                             repetition_limit, action_limit)
             status = s[STATUS]
             length = s[PLY]
@@ -114,7 +118,7 @@ def step_all(rules, states, params, initial, initial_key, keys, n_keys, legal, n
             final_status[i] = status
             lengths[i] = length
             _restart(states, initial, initial_key, keys, n_keys, i)
-        if refresh_legal(rules, states, params, legal, n_legal, scratch, i) < 0:
+        if refresh_legal(states, params, legal, n_legal, scratch, i) < 0:
             return -1
     return 0
 
@@ -128,11 +132,11 @@ def scatter_masks(legal, n_legal, masks):
 
 
 @njit(cache=True)
-def random_playouts(rules, start, params, start_keys, n_start_keys, repetition_limit, action_limit, scratch,
+def random_playouts(start, params, start_keys, n_start_keys, repetition_limit, action_limit, scratch,
                     n_games, seed, results):
     """Play ``n_games`` uniformly random games from ``start`` (with its key
     history ``start_keys[:n_start_keys]``) and write each final status to
-    ``results``. Compiled once for every game and cached, unlike
+    ``results``. Compiled for the game and cached, unlike
     :func:`boomboard.core.playout.random_playouts`, which takes the kernels as
     arguments; Monte Carlo evaluators call this one."""
     np.random.seed(seed)
@@ -144,9 +148,17 @@ def random_playouts(rules, start, params, start_keys, n_start_keys, repetition_l
         keys[:n_start_keys] = start_keys[:n_start_keys]
         n_keys = n_start_keys
         while s[STATUS] == 0:
-            n = legal_actions(rules, s, params, scratch)
-            apply_action(rules, s, params, scratch[np.random.randint(n)])
+            n = legal_actions(s, params, scratch)
+            apply_action(s, params, scratch[np.random.randint(n)])
             if tracks:
-                n_keys = record_position(s, keys, n_keys, position_key(rules, s, params),
+                n_keys = record_position(s, keys, n_keys, position_key(s, params),
                                          repetition_limit, action_limit)
         results[game] = s[STATUS]
+
+
+@njit(cache=True)
+def encode_batch(states, params, table, players, out):
+    """The observation of every row of ``states`` seen by ``players[i]`` (``out``:
+    one flat row each; see :mod:`boomboard.observation`)."""
+    for i in range(states.shape[0]):
+        encode_observation(states[i], params, table, players[i], out[i])

@@ -21,7 +21,7 @@ import random
 from ..agents import make_agent, parse_spec
 from ..core.errors import BoomboardError
 from ..core.state import State
-from ..registry import load_game
+from ..registry import game_names, load_game
 from ..search.alphabeta import AlphaBeta
 
 try:  # the solver is optional: games without tables fall back to search
@@ -196,8 +196,22 @@ def choose_action(game_string: str, position: str | None, actions: list[int], sp
 
 
 def warm_up() -> None:
-    """Load the compiled search and playouts in a fresh worker (from numba's
-    cache), so that the first AI move or analysis does not wait for it."""
-    game = load_game("kaboom")
-    AlphaBeta(game, table_bits=10).search(game.new_initial_state(), depth=1)
-    make_agent("mcts:simulations=8", seed=0).choose_action(game.new_initial_state())
+    """Load the compiled searches and playouts in a fresh worker from the
+    kernel cache, for every game compiled on this machine (each game has its
+    own), so that the first AI move or analysis does not wait for them. A game
+    not compiled yet is left alone: compiling every game here would hold up
+    the one being played (it compiles on its first use instead)."""
+    from ..jit import Kernel, _is_cached, interpreted, specialize
+
+    def cached(game, template: str) -> bool:
+        module = specialize(template, game.kernels_module)
+        return any(_is_cached(kernel) for kernel in vars(module).values()
+                   if isinstance(kernel, Kernel) and kernel.__module__ == module.__name__)
+
+    for name in game_names():
+        with interpreted():  # loading a game compiles nothing (nor says it would)
+            game = load_game(name)
+        if cached(game, "boomboard.search.negamax"):
+            AlphaBeta(game, table_bits=10).search(game.new_initial_state(), depth=1)
+        if cached(game, "boomboard.search.uct"):
+            make_agent("mcts:simulations=8", seed=0).choose_action(game.new_initial_state())

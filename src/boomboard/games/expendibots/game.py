@@ -123,6 +123,11 @@ class ExpendibotsGame(Game):
     def max_game_length(self) -> int:
         return self.action_limit
 
+    def max_legal_actions(self) -> int:
+        """A stack of ``n`` tokens has at most ``4 * n * min(n, 7)`` moves and one
+        boom; with 12 tokens that is at most ``4*12*7 + 12``."""
+        return min(NUM_ACTIONS, 4 * 12 * 7 + 12)
+
     def _build_initial_array(self) -> np.ndarray:
         return self.array_from_notation(START_POSITION)
 

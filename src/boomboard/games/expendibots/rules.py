@@ -20,6 +20,7 @@ import numpy as np
 from boomboard.jit import njit
 
 from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, STATUS_TIE, cell_hash, record_position, win_status
+from boomboard.core.steps import light, record_step
 
 SIZE = 8
 SQUARES = SIZE * SIZE
@@ -101,43 +102,77 @@ def _remove(s, sq):
 
 
 @njit(cache=True)
-def _boom(s, params, sq):
-    """Explode the stack on ``sq`` and, in turn, every stack around an exploding one.
+def _boom(s, params, sq, steps, flashes, n):
+    """Explode the stack on ``sq`` and, in turn, every stack around an exploding
+    one; returns the step count ``n`` (see :mod:`boomboard.core.steps`).
 
-    A stack is removed the moment it is caught, so each explodes once; the
-    order does not matter, as the set of stacks reached is the same.
+    A stack is removed the moment it is caught, so each explodes once. The
+    set of stacks reached does not depend on the order; they go in waves
+    (the first stack, the stacks around it, the stacks around those, ...),
+    each wave one step of the animation.
     """
-    exploding = np.empty(SQUARES, np.int32)  # caught but not yet spread
+    exploding = np.empty(SQUARES, np.int32)  # every stack caught, in the order caught
     _remove(s, sq)
     exploding[0] = sq
-    pending = 1
-    while pending > 0:
-        pending -= 1
-        centre = exploding[pending]
-        for k in range(P_NEIGHBOURS + 8 * centre, P_NEIGHBOURS + 8 * centre + 8):
-            other = params[k]
-            if other < 0:
-                break
-            if s[BOARD + other] != 0:
-                _remove(s, other)
-                exploding[pending] = other
-                pending += 1
+    caught, spread = 1, 0
+    if steps is not None:
+        n = record_step(s, steps, flashes, n)
+        light(flashes, n, sq)
+    while spread < caught:
+        wave_end = caught
+        while spread < wave_end:
+            centre = exploding[spread]
+            spread += 1
+            for k in range(P_NEIGHBOURS + 8 * centre, P_NEIGHBOURS + 8 * centre + 8):
+                other = params[k]
+                if other < 0:
+                    break
+                if s[BOARD + other] != 0:
+                    _remove(s, other)
+                    exploding[caught] = other
+                    caught += 1
+        if steps is not None and caught > wave_end:
+            n = record_step(s, steps, flashes, n)
+            for i in range(wave_end, caught):
+                light(flashes, n, exploding[i])
+    return n
+
+
+@njit(cache=True)
+def _play(s, params, action, steps, flashes):
+    """Boom or move, record a side without tokens, count the ply, pass the turn;
+    with ``steps`` (not ``None``) record the steps and return their count."""
+    player = s[PLAYER]
+    n = 0
+    if action < MOVES:
+        n = _boom(s, params, action, steps, flashes, n)
+    else:
+        line = (action - MOVES) // MAX_TOKENS
+        carried = (1 - 2 * player) * ((action - MOVES) % MAX_TOKENS + 1)
+        origin, target = line // (4 * MAX_DISTANCE), params[P_LANDING + line]
+        s[BOARD + origin] -= carried
+        s[BOARD + target] += carried
+        if steps is not None:
+            n = record_step(s, steps, flashes, n)
+            light(flashes, n, origin)
+            light(flashes, n, target)
+    end_by_tokens(s)
+    s[PLY] += 1
+    s[PLAYER] = 1 - player
+    return n
 
 
 @njit(cache=True)
 def apply_action(s, params, action):
     """Boom or move, record a side without tokens, count the ply, pass the turn."""
-    player = s[PLAYER]
-    if action < MOVES:
-        _boom(s, params, action)
-    else:
-        line = (action - MOVES) // MAX_TOKENS
-        carried = (1 - 2 * player) * ((action - MOVES) % MAX_TOKENS + 1)
-        s[BOARD + line // (4 * MAX_DISTANCE)] -= carried
-        s[BOARD + params[P_LANDING + line]] += carried
-    end_by_tokens(s)
-    s[PLY] += 1
-    s[PLAYER] = 1 - player
+    _play(s, params, action, None, None)
+
+
+@njit(cache=True)
+def apply_action_steps(s, params, action, steps, flashes):
+    """:func:`apply_action`, recording a move as one step and a boom as one
+    step per wave (:mod:`boomboard.core.steps`); returns how many."""
+    return _play(s, params, action, steps, flashes)
 
 
 @njit(cache=True)

@@ -82,6 +82,11 @@ class _Explocus(Game):
     def max_game_length(self) -> int:
         return self.action_limit
 
+    def max_legal_actions(self) -> int:
+        """A stack of ``h`` stones has at most ``directions * h`` moves, so all
+        stones together at most ``directions * max_stones``."""
+        return min(self.board.num_actions, self.board.ndirs * self.board.max_stones)
+
     def _build_initial_array(self) -> np.ndarray:
         setup = self["setup"]
         if setup.strip().lower() == "standard":

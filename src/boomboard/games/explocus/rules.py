@@ -30,6 +30,7 @@ import numpy as np
 from boomboard.jit import njit
 
 from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, board_key, record_position, win_status
+from boomboard.core.steps import light, record_step
 
 STONES = HEADER  # STONES + player: that player's stone count
 BOARD = HEADER + 2  # BOARD + cell: the signed stack height on that cell
@@ -113,8 +114,10 @@ def _drop(s, cell, player, stones):
 
 
 @njit(cache=True)
-def _explode(s, params, start, player):
-    """Explode stacks at or over capacity, first in first out, from ``start``.
+def _explode(s, params, start, player, steps, flashes, n):
+    """Explode stacks at or over capacity, first in first out, from ``start``;
+    returns the step count ``n`` (each explosion is a step, see
+    :mod:`boomboard.core.steps`).
 
     A popped cell still at or over capacity explodes once; then its neighbours
     that reached capacity join the queue (direction order), then the cell
@@ -143,8 +146,11 @@ def _explode(s, params, start, player):
         for other in params[around:around + ndirs]:
             if other >= 0:
                 _drop(s, other, player, 1)
+        if steps is not None:
+            n = record_step(s, steps, flashes, n)
+            light(flashes, n, cell)
         if s[STONES + 1 - player] == 0:
-            return
+            return n
         for other in params[around:around + ndirs]:
             if other >= 0 and not queued[other] and s[BOARD + other] * sign >= params[capacity + other]:
                 queue[(head + size) % ncells] = other
@@ -154,11 +160,13 @@ def _explode(s, params, start, player):
             queue[(head + size) % ncells] = cell
             queued[cell] = True
             size += 1
+    return n
 
 
 @njit(cache=True)
-def apply_action(s, params, action):
-    """Move the top k stones k cells, capture or merge, explode, pass the turn."""
+def _play(s, params, action, steps, flashes):
+    """Move the top k stones k cells, capture or merge, explode, pass the turn;
+    with ``steps`` (not ``None``) record the steps and return their count."""
     ndirs, kmax = params[P_DIRS], params[P_KMAX]
     capacity, _, _, landing = table_offsets(params)
     player = s[PLAYER]
@@ -168,13 +176,32 @@ def apply_action(s, params, action):
     target = params[landing + action]
     s[BOARD + origin] -= sign * k
     _drop(s, target, player, k)
+    n = 0
+    if steps is not None:
+        n = record_step(s, steps, flashes, n)
+        light(flashes, n, origin)
+        light(flashes, n, target)
     if s[STONES + 1 - player] > 0 and s[BOARD + target] * sign >= params[capacity + target]:
-        _explode(s, params, target, player)
+        n = _explode(s, params, target, player, steps, flashes, n)
     if s[STONES + 1 - player] == 0:
         s[STATUS] = win_status(player)
         s[REASON] = REASON_NO_TOKENS
     s[PLY] += 1
     s[PLAYER] = 1 - player
+    return n
+
+
+@njit(cache=True)
+def apply_action(s, params, action):
+    """Move the top k stones k cells, capture or merge, explode, pass the turn."""
+    _play(s, params, action, None, None)
+
+
+@njit(cache=True)
+def apply_action_steps(s, params, action, steps, flashes):
+    """:func:`apply_action`, recording the move and then each explosion, in
+    order, as steps (:mod:`boomboard.core.steps`); returns how many."""
+    return _play(s, params, action, steps, flashes)
 
 
 @njit(cache=True)

@@ -40,6 +40,7 @@ import numpy as np
 from boomboard.jit import njit
 
 from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, cell_hash, win_status
+from boomboard.core.steps import light, record_step
 
 COUNT = HEADER  # COUNT + player: squares of that player's colour
 SPOTS = HEADER + 2  # SPOTS + square: its spots; SPOTS + N*N + square: its colour
@@ -120,9 +121,10 @@ def _overfull(s, params, square):
 
 
 @njit(cache=True)
-def _cascade(s, params, start, player):
+def _cascade(s, params, start, player, steps, flashes, n):
     """Jump overfull squares, first in first out, from ``start``, until none is
-    overfull or the board is ``player``'s colour.
+    overfull or the board is ``player``'s colour; returns the step count ``n``
+    (each jump is a step, see :mod:`boomboard.core.steps`).
 
     A popped square that is still overfull jumps once; then its neighbours
     that are now overfull and not queued join the queue (up, left, right,
@@ -151,8 +153,11 @@ def _cascade(s, params, start, player):
         for other in params[around:around + 4]:
             if other >= 0:
                 _add_spot(s, cells, other, player)
+        if steps is not None:
+            n = record_step(s, steps, flashes, n)
+            light(flashes, n, square)
         if s[COUNT + player] == cells:
-            return
+            return n
         for other in params[around:around + 4]:
             if other >= 0 and not queued[other] and _overfull(s, params, other):
                 queue[(head + size) % cells] = other
@@ -162,21 +167,41 @@ def _cascade(s, params, start, player):
             queue[(head + size) % cells] = square
             queued[square] = True
             size += 1
+    return n
 
 
 @njit(cache=True)
-def apply_action(s, params, action):
-    """Add a spot to the square ``action``, let overfull squares jump, pass the turn."""
+def _play(s, params, action, steps, flashes):
+    """Add a spot to the square ``action``, let overfull squares jump, pass the
+    turn; with ``steps`` (not ``None``) record the steps and return their count."""
     cells = params[P_CELLS]
     player = s[PLAYER]
     _add_spot(s, cells, action, player)
+    n = 0
+    if steps is not None:
+        n = record_step(s, steps, flashes, n)
+        light(flashes, n, action)
     if s[COUNT + player] < cells and _overfull(s, params, action):
-        _cascade(s, params, action, player)
+        n = _cascade(s, params, action, player, steps, flashes, n)
     if s[COUNT + player] == cells:
         s[STATUS] = win_status(player)
         s[REASON] = REASON_ALL_ONE_COLOUR
     s[PLY] += 1
     s[PLAYER] = 1 - player
+    return n
+
+
+@njit(cache=True)
+def apply_action(s, params, action):
+    """Add a spot to the square ``action``, let overfull squares jump, pass the turn."""
+    _play(s, params, action, None, None)
+
+
+@njit(cache=True)
+def apply_action_steps(s, params, action, steps, flashes):
+    """:func:`apply_action`, recording the spot's landing and then each jump, in
+    order, as steps (:mod:`boomboard.core.steps`); returns how many."""
+    return _play(s, params, action, steps, flashes)
 
 
 @njit(cache=True)

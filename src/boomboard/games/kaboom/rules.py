@@ -34,6 +34,7 @@ import numpy as np
 from boomboard.jit import njit
 
 from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, cell_hash, win_status
+from boomboard.core.steps import light, record_step, retake_step
 
 HAND = HEADER  # HAND + player: bombs still in hand
 ARMED = HEADER + 2  # ARMED + player: own bombs on the board
@@ -252,74 +253,94 @@ def _drop(s, params, c, piece):
         s[REASON] = REASON_NO_ACTIONS
 
 
-# A bomb that a blast has reached but that has not gone off yet. It is no
-# piece's code (those are 0, 1, 2, 5 and 6), so the bombs still to go off are
-# marked on the board itself and the cascade needs no allocated stack (an
-# allocation would cost more than the rest of a detonation).
+# A bomb that a blast has reached but that has not gone off yet is marked on
+# the board itself, so the cascade needs no allocated queue (an allocation
+# would cost more than the rest of a detonation). The marks are no piece's
+# code (those are 0, 1, 2, 5 and 6), and there are two: the bombs primed by
+# one wave of explosions get one mark, those the next wave primes the other,
+# so the bombs go off wave by wave (which the animation shows, a wave a step).
 PRIMED = 8
+PRIMED_NEXT = 16
 
 
 @njit(cache=True)
-def _blast(s, board, target):
-    """Empty cell ``target``, or prime the bomb standing there (it leaves the
-    board when it goes off); a primed bomb stays primed. Returns 1 if this
-    primed a bomb, else 0."""
+def _blast(s, board, target, mark, flashes, n):
+    """Empty cell ``target``, or prime the bomb standing there with ``mark`` (it
+    leaves the board when it goes off); a primed bomb stays primed. Returns 1
+    if this primed a bomb, else 0. Lights what it hits in step ``n - 1`` when
+    recording (``flashes`` not ``None``)."""
     value = s[board + target]
-    if value == PRIMED:
+    if value >= PRIMED:  # either mark
         return 0
+    if flashes is not None and value != 0:
+        light(flashes, n, target)
     if value & BOMB:
         s[ARMED + (value & 3) - 1] -= 1
-        s[board + target] = PRIMED
+        s[board + target] = mark
         return 1
     s[board + target] = 0
     return 0
 
 
 @njit(cache=True)
-def _go_off(s, params, bomb):
+def _go_off(s, params, bomb, mark, flashes, n):
     """Bomb ``bomb`` (a cell) goes off: it leaves the board and blasts its four
-    orthogonal neighbours, or with ``superbomb`` its whole row and column.
-    Returns how many bombs it primed and the columns it touched (a bit each)."""
+    orthogonal neighbours, or with ``superbomb`` its whole row and column,
+    priming the bombs there with ``mark``. Returns how many bombs it primed
+    and the columns it touched (a bit each)."""
     rows, cols = params[P_ROWS], params[P_COLS]
     board = HEIGHT + cols
     s[board + bomb] = 0
+    if flashes is not None:
+        light(flashes, n, bomb)
     r, c = bomb // cols, bomb % cols
     primed = 0
     if params[P_SUPERBOMB]:
         for tr in range(rows):
-            primed += _blast(s, board, tr * cols + c)
+            primed += _blast(s, board, tr * cols + c, mark, flashes, n)
         for tc in range(cols):
-            primed += _blast(s, board, r * cols + tc)
+            primed += _blast(s, board, r * cols + tc, mark, flashes, n)
         return primed, (1 << cols) - 1
     touched = 1 << c
     for d in range(4):
         tr, tc = r + NEXT_DR[d], c + NEXT_DC[d]
         if 0 <= tr < rows and 0 <= tc < cols:
-            primed += _blast(s, board, tr * cols + tc)
+            primed += _blast(s, board, tr * cols + tc, mark, flashes, n)
             touched |= 1 << tc
     return primed, touched
 
 
 @njit(cache=True)
-def _detonate(s, params, start):
+def _detonate(s, params, start, steps, flashes, n):
     """Detonate the bomb on cell ``start`` and every bomb its blasts reach,
-    then let the columns fall and check both players' lines.
+    then let the columns fall and check both players' lines; returns the step
+    count ``n`` (each wave, then the fall, is a step: :mod:`boomboard.core.steps`).
 
-    Which cells go does not depend on the order the bombs go off in, so the
-    primed bombs go off in board order, a sweep over the board for as long
-    as a sweep primes more (once per link of a chain; most detonations reach
-    no other bomb and need no sweep).
+    Which cells go does not depend on the order the bombs go off in; they go
+    in waves (the first bomb, the bombs it primed, the bombs those primed,
+    ...), each wave a sweep over the board for the bombs with the wave's mark
+    (most detonations reach no other bomb and need no sweep).
     """
     rows, cols = params[P_ROWS], params[P_COLS]
     board = HEIGHT + cols
     s[ARMED + (s[board + start] & 3) - 1] -= 1
-    waiting, touched = _go_off(s, params, start)
+    if steps is not None:  # the step is taken now and its picture retaken after the wave
+        n = record_step(s, steps, flashes, n)
+    waiting, touched = _go_off(s, params, start, PRIMED, flashes, n)
+    going = PRIMED
     while waiting > 0:
+        if steps is not None:
+            retake_step(s, steps, n)
+            n = record_step(s, steps, flashes, n)
+        mark = PRIMED + PRIMED_NEXT - going  # the other mark, for the next wave
         for cell in range(rows * cols):
-            if s[board + cell] == PRIMED:
-                primed, columns = _go_off(s, params, cell)
+            if s[board + cell] == going:
+                primed, columns = _go_off(s, params, cell, mark, flashes, n)
                 waiting += primed - 1
                 touched |= columns
+        going = mark
+    if steps is not None:
+        retake_step(s, steps, n)
     # Gravity, in the touched columns only: every emptied cell now holds 0,
     # so each column keeps its nonzero cells, in order, at the bottom. The
     # copy is unconditional (a zero is written where the next kept cell
@@ -337,24 +358,52 @@ def _detonate(s, params, start):
             s[board + r * cols + c] = 0
         s[FILLED] -= height - kept
         s[HEIGHT + c] = kept
+    if steps is not None:
+        n = record_step(s, steps, flashes, n)
     settle_result(s, params, connected_sides(s, params))
+    return n
+
+
+@njit(cache=True)
+def _play(s, params, action, steps, flashes):
+    """Drop, drop a bomb, detonate or pass; check the end; pass the turn; with
+    ``steps`` (not ``None``) record the steps and return their count."""
+    rows, cols = params[P_ROWS], params[P_COLS]
+    player = s[PLAYER]
+    n = 0
+    if action < 2 * cols:
+        column = action % cols
+        if action < cols:
+            _drop(s, params, column, player + 1)
+        else:
+            s[HAND + player] -= 1
+            s[ARMED + player] += 1
+            _drop(s, params, column, (player + 1) | BOMB)
+        if steps is not None:
+            n = record_step(s, steps, flashes, n)
+            light(flashes, n, (s[HEIGHT + column] - 1) * cols + column)
+    elif action < 2 * cols + rows * cols:
+        n = _detonate(s, params, action - 2 * cols, steps, flashes, n)
+    elif steps is not None:  # a pass: one step, nothing lit
+        n = record_step(s, steps, flashes, n)
+    s[PLY] += 1
+    s[PLAYER] = 1 - player
+    return n
 
 
 @njit(cache=True)
 def apply_action(s, params, action):
     """Drop, drop a bomb, detonate or pass; check the end; pass the turn."""
-    rows, cols = params[P_ROWS], params[P_COLS]
-    player = s[PLAYER]
-    if action < cols:
-        _drop(s, params, action, player + 1)
-    elif action < 2 * cols:
-        s[HAND + player] -= 1
-        s[ARMED + player] += 1
-        _drop(s, params, action - cols, (player + 1) | BOMB)
-    elif action < 2 * cols + rows * cols:
-        _detonate(s, params, action - 2 * cols)
-    s[PLY] += 1
-    s[PLAYER] = 1 - player
+    _play(s, params, action, None, None)
+
+
+@njit(cache=True)
+def apply_action_steps(s, params, action, steps, flashes):
+    """:func:`apply_action`, recording a drop or a pass as one step and a
+    detonation as one step per wave of explosions, then one for the fall
+    (:mod:`boomboard.core.steps`); returns how many. A primed bomb (a value
+    of at least ``PRIMED``) in a step's picture has left the board."""
+    return _play(s, params, action, steps, flashes)
 
 
 @njit(cache=True)

@@ -1,0 +1,66 @@
+"""What the browser draws and clicks, as each game gives it: the game's drawing geometry.
+
+Each game folder has a ``geometry.py`` (found with :meth:`Game.geometry
+<boomboard.core.game.Game.geometry>`) that the web layer
+(:mod:`boomboard.web.geometry`) reads through these functions:
+
+* ``layout(game) -> Layout``: the board's cells, in the game's own cell
+  order (the order of the cell ids its kernels use, e.g. in the step
+  recorder's ``flashes``), with names and centres, and the labels around it;
+* ``cell_contents(game, array) -> [[owner, text, mark], ...]``: one entry per
+  layout cell of an engine array (a position, or a step the kernels
+  recorded): ``owner`` 0, 1 or ``None``, ``text`` written on the cell,
+  ``mark`` ``"bomb"`` or ``""``;
+* ``gesture(state, action, text, names) -> dict``: how a click plays the
+  legal ``action``: the fields ``kind``, ``from``, ``to``, ``count`` (and
+  any more the page knows, e.g. Kaboom's ``land``) that differ from a plain
+  ``{"kind": "move", "from": None, "to": None, "count": None}``;
+* ``winning_lines(state, names) -> [cell names]`` (optional): the cells that
+  ended a finished game, for the page to mark.
+
+Centres are in cell units, x to the right and y downward.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+HEX_ROW_STEP = math.sqrt(3) / 2  # rows of pointy-top hexagons one unit wide
+LABEL_GAP = 0.85  # from a border cell's centre to its coordinate label
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The board's cells (name, centre, and where a click names a group, such
+    as Kaboom's columns, the group) and its coordinate labels; ``shape`` is
+    ``"square"`` or ``"hex"``."""
+
+    shape: str
+    names: list[str]
+    centres: list[tuple[float, float]]
+    labels: list[tuple[str, float, float]] = field(default_factory=list)
+    groups: list[str] | None = None
+
+    def to_json(self) -> dict:
+        margin = 0.62 if self.shape == "hex" else 0.55  # half a cell, and a hexagon's point
+        xs = [x for x, _ in self.centres] + [x for _, x, _ in self.labels]
+        ys = [y for _, y in self.centres] + [y for _, _, y in self.labels]
+        cells = []
+        for index, (name, (x, y)) in enumerate(zip(self.names, self.centres)):
+            cell = {"name": name, "x": round(x, 4), "y": round(y, 4)}
+            if self.groups:
+                cell["group"] = self.groups[index]
+            cells.append(cell)
+        return {
+            "shape": self.shape,
+            "cells": cells,
+            "labels": [{"text": t, "x": round(x, 4), "y": round(y, 4)} for t, x, y in self.labels],
+            "box": [min(xs) - margin, min(ys) - margin, max(xs) - min(xs) + 2 * margin,
+                    max(ys) - min(ys) + 2 * margin],
+        }
+
+
+def signed_stacks(heights) -> list[list]:
+    """``cell_contents`` for boards of signed stack heights (``+h`` player 0's, ``-h`` player 1's)."""
+    return [[None, "", ""] if h == 0 else [0 if h > 0 else 1, str(abs(int(h))), ""] for h in heights]
