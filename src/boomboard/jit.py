@@ -31,6 +31,7 @@ import importlib.util
 import os
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -79,9 +80,24 @@ def cache_dir() -> Path:
             from platformdirs import user_cache_dir
 
             folder = Path(user_cache_dir("boomboard")) / "kernels" / name
-        folder.mkdir(parents=True, exist_ok=True)
+        if not folder.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            _prune_old_versions(folder)
         _state["cache_dir"] = folder
     return _state["cache_dir"]
+
+
+def _prune_old_versions(current: Path, keep: int = 3, idle_days: float = 1.0) -> None:
+    """Remove the caches of older sources: all but the ``keep`` newest, among
+    those unused for ``idle_days`` (a process of another version may still
+    be running on a recent one)."""
+    import shutil
+
+    others = sorted((path for path in current.parent.glob("boomboard-*") if path != current),
+                    key=lambda path: path.stat().st_mtime, reverse=True)
+    for path in others[keep:]:
+        if time.time() - path.stat().st_mtime > idle_days * 86400:
+            shutil.rmtree(path, ignore_errors=True)
 
 
 # -- lazily compiled kernels ---------------------------------------------------------
@@ -227,6 +243,18 @@ def _is_cached(kernel: Kernel) -> bool:
         return True
 
 
+def _kernels_of(module: ModuleType) -> list[Kernel]:
+    return [value for value in vars(module).values() if isinstance(value, Kernel) and value.__module__ == module.__name__]
+
+
+def is_cached(kernels) -> bool:
+    """Whether any of ``kernels`` (a list of :class:`Kernel`, or a module of
+    them) is already compiled in this version's cache."""
+    if isinstance(kernels, ModuleType):
+        kernels = _kernels_of(kernels)
+    return any(_is_cached(kernel) for kernel in kernels)
+
+
 def announce_if_cold(kernels, title: str) -> None:
     """Say once per game and process, in one line on standard error, that
     ``title``'s kernels are about to be compiled, if none of ``kernels`` (a
@@ -235,9 +263,8 @@ def announce_if_cold(kernels, title: str) -> None:
             or os.environ.get("BOOMBOARD_QUIET_COMPILE")):
         return
     if isinstance(kernels, ModuleType):
-        kernels = [value for value in vars(kernels).values()
-                   if isinstance(value, Kernel) and value.__module__ == kernels.__name__]
-    if kernels and not any(_is_cached(kernel) for kernel in kernels):
+        kernels = _kernels_of(kernels)
+    if kernels and not is_cached(kernels):
         _announced.add(title)
         print(f"boomboard: compiling {title} for this machine, once (about {COMPILE_SECONDS} s; "
               "'boomboard compile' compiles every game ahead)", file=sys.stderr, flush=True)

@@ -3,8 +3,10 @@
 numba compiles a kernel on its first call and keeps it in the cache
 (:mod:`boomboard.jit`); after that a process only loads it. :func:`warm_up`
 makes those first calls for one game: its rules through the :class:`State`
-API, its evaluation, both searches, and the batched environment, so that
-nobody waits on a compile later. Each game compiles alone, so the games are
+API, its evaluation, both searches, the batched environment with its
+observations, the random playouts, and the web page's step recorder, so that
+nobody waits on a compile later (the solver compiles when a game is first
+solved, and says so). Each game compiles alone, so the games are
 compiled in parallel processes.
 """
 
@@ -13,7 +15,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-PARTS = ("rules", "evaluation", "alpha-beta", "MCTS", "vector")
+import numpy as np
+
+PARTS = ("rules", "evaluation", "alpha-beta", "MCTS", "vector", "playouts", "animation")
 
 
 def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> float:
@@ -24,10 +28,12 @@ def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> fl
     started = time.process_time()
     game = load_game(name)
     state = game.new_initial_state()
-    for _ in range(4):
-        if state.is_terminal():
+    for _ in range(4):  # a few actions in, through the State API, stopping short of an end
+        children = [state.child(action) for action in state.legal_actions()]
+        going = [child for child in children if not child.is_terminal()]
+        if not going:
             break
-        state.apply_action(state.legal_actions()[-1])
+        state = going[-1]
         state.serialize()
     on_part("rules")
     game.kernels.evaluate(state.array, game.params_array)
@@ -47,4 +53,12 @@ def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> fl
     env.step(env.sample_actions())
     env.observations()
     on_part("vector")
+    from .core.playout import random_playouts
+
+    random_playouts(state, 2)
+    on_part("playouts")
+    steps = np.zeros((4, state.array.size), np.int32)
+    flashes = np.zeros((4, game.num_distinct_actions() + 1), np.int32)
+    game.kernels.apply_action_steps(state.array.copy(), game.params_array, state.legal_actions()[0], steps, flashes)
+    on_part("animation")
     return time.process_time() - started

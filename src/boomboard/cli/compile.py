@@ -14,12 +14,14 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 console = Console(highlight=False)
 
 
-def _compile_one(name: str, events) -> tuple[str, float]:
+def _compile_one(name: str, events) -> tuple[str, float | str]:
     os.environ["BOOMBOARD_QUIET_COMPILE"] = "1"  # the bars say it
     from ..warmup import warm_up
 
-    seconds = warm_up(name, lambda part: events.put((name, part)))
-    return name, seconds
+    try:
+        return name, warm_up(name, lambda part: events.put((name, part)))
+    except Exception as error:  # one game's failure must not hide the others' progress
+        return name, f"{type(error).__name__}: {error}"
 
 
 def compile_games(
@@ -46,6 +48,7 @@ def compile_games(
             futures = [pool.submit(_compile_one, name, events) for name in names]
             pending = set(futures)
             started = set()
+            failed: dict[str, str] = {}
             while pending:
                 done = {future for future in pending if future.done()}
                 while not events.empty():
@@ -56,9 +59,17 @@ def compile_games(
                     progress.update(tasks[name], advance=1, part=part)
                 for future in done:
                     name, seconds = future.result()
-                    progress.update(tasks[name], completed=len(PARTS), part=f"{seconds:.1f} CPU s")
+                    if isinstance(seconds, str):
+                        failed[name] = seconds
+                        progress.update(tasks[name], part="failed")
+                    else:
+                        progress.update(tasks[name], completed=len(PARTS), part=f"{seconds:.1f} CPU s")
                 pending -= done
                 if pending:
                     wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+    if failed:
+        from ..core.errors import BoomboardError
+
+        raise BoomboardError("; ".join(f"{name} did not compile: {why}" for name, why in failed.items()))
     console.print(f"compiled {len(names)} games into {cache_dir()}")
 

@@ -201,12 +201,10 @@ def warm_up() -> None:
     own), so that the first AI move or analysis does not wait for them. A game
     not compiled yet is left alone: compiling every game here would hold up
     the one being played (it compiles on its first use instead)."""
-    from ..jit import Kernel, _is_cached, interpreted, specialize
+    from ..jit import interpreted, is_cached, specialize
 
     def cached(game, template: str) -> bool:
-        module = specialize(template, game.kernels_module)
-        return any(_is_cached(kernel) for kernel in vars(module).values()
-                   if isinstance(kernel, Kernel) and kernel.__module__ == module.__name__)
+        return is_cached(specialize(template, game.kernels_module))
 
     for name in game_names():
         with interpreted():  # loading a game compiles nothing (nor says it would)
