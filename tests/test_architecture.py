@@ -115,7 +115,8 @@ def _names_in_code(path: Path) -> set[str]:
             found.add(node.id.lower())
         elif isinstance(node, ast.Attribute):
             found.add(node.attr.lower())
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+              and not any(char.isspace() for char in node.value)):  # prose (help, examples) may name games
             found.add(node.value.lower())
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             found.update(alias.name.lower() for alias in node.names)

@@ -26,6 +26,8 @@ _GAMES = {
     "hexplocus": "boomboard.games.explocus:HexplocusGame",
     "chain_reaction": "boomboard.games.chain_reaction:ChainReactionGame",
 }
+# What a command plays when no game is named (``boomboard play``, the engine protocol).
+DEFAULT_GAME = "kaboom"
 
 
 @dataclass(frozen=True)

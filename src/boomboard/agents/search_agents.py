@@ -185,20 +185,10 @@ def _line_strings(state: State, actions: list[int]) -> list[str]:
     return words
 
 
-# The strongest setting measured for each game (docs/strength.md), at its
-# default time; ``ai:time=...`` changes the time.
-AI_SETTINGS = {
-    "expendibots": ("alphabeta", {"contempt": 50}),
-    "jump61": ("alphabeta", {}),
-    "kaboom": ("alphabeta", {}),
-    "explocus": ("alphabeta", {"quiescence": 4}),
-    "hexplocus": ("alphabeta", {"quiescence": 4}),
-}
-
-
 class AiAgent(Agent):
-    """``ai``: the strongest setting measured for the game it is given
-    (:data:`AI_SETTINGS`), with any settings given overriding it."""
+    """``ai``: the strongest setting measured for the game it is given (the
+    game's ``ai_settings``, docs/strength.md), with any settings given
+    overriding it."""
 
     name = "ai"
 
@@ -209,7 +199,7 @@ class AiAgent(Agent):
 
     def new_game(self, game: Game, player: int) -> None:
         super().new_game(game, player)
-        kind, defaults = AI_SETTINGS.get(game.name, ("alphabeta", {}))
+        kind, defaults = game.ai_settings
         agent_class = AlphaBetaAgent if kind == "alphabeta" else MctsAgent
         self.delegate = agent_class(seed=self.seed, **{**defaults, **self.settings})
         self.delegate.new_game(game, player)

@@ -42,7 +42,7 @@ def games() -> None:
                     "Run 'boomboard games' for each game's parameters.")
 def play(
     ctx: typer.Context,
-    game: str = typer.Argument("kaboom", help="Game name, or name(key=value,...)."),
+    game: Optional[str] = typer.Argument(None, help="Game name, or name(key=value,...) (default: Kaboom)."),
     position: Optional[str] = typer.Option(None, help="Start from this position (the game's notation)."),
     seed: Optional[int] = typer.Option(None, help="Seed for the agents' randomness."),
     moves: Optional[str] = typer.Option(None, help="Play these moves first (space separated for single-word notations, ';' otherwise)."),
@@ -55,10 +55,11 @@ def play(
     mcts:simulations=5000, ai (the strongest, 1 s a move), ai:time=5, ...
     """
     from ..agents import HUMAN, make_agent, parse_spec
-    from ..registry import load_game
+    from ..registry import DEFAULT_GAME, load_game
     from .options import parse_game_options
     from .play import TerminalGame
 
+    game = game or DEFAULT_GAME
     options = parse_game_options(_base_name(game), ctx.args)
     loaded = load_game(game, **options.params)
     sides: list = [HUMAN, "ai"]

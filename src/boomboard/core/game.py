@@ -58,6 +58,9 @@ class Game:
     player_names: ClassVar[tuple[str, str]]
     rules: ClassVar[ModuleType]
     state_class: ClassVar[type[State]] = State
+    # The strongest agent setting measured for the game (docs/strength.md), which
+    # the ``ai`` agent plays: an agent kind and its settings.
+    ai_settings: ClassVar[tuple[str, dict[str, Any]]] = ("alphabeta", {})
     repetition_limit: int = 0  # a position's n-th occurrence ties (0: no such rule)
     action_limit: int = 0  # this many actions tie (0: no such rule)
     solver_layered: ClassVar[bool] = False  # every move climbs to a later layer (see solver_layer_count)

@@ -57,6 +57,7 @@ class _Explocus(Game):
     player_names = ("white", "black")
     rules = rules
     state_class = ExplocusState
+    ai_settings = ("alphabeta", {"quiescence": 4})  # measured: docs/strength.md
     repetition_limit = 4  # house rule, as in Expendibots
     action_limit = 500  # house rule: 250 turns each
     board: Board
