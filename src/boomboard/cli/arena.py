@@ -137,7 +137,9 @@ def _report(store: Store, tournament_id: int, decision: Optional[str], chart: Op
 def _elo_text(elo: float, error: float) -> str:
     if math.isinf(elo):
         return "+inf" if elo > 0 else "-inf"
-    return f"{elo:+.0f} +/- {'inf' if math.isinf(error) else f'{error:.0f}'}"
+    rounded = round(elo)
+    shown = "0" if rounded == 0 else f"{rounded:+d}"  # never "-0"
+    return f"{shown} +/- {'inf' if math.isinf(error) else f'{error:.0f}'}"
 
 
 _GAMES_OPT = typer.Option(10, "--games", "-n", help="Games per pairing (colours alternate); with --sprt, the most.")
