@@ -65,3 +65,20 @@ def test_each_game_doc_holds_the_rules_the_app_shows(name):
     doc = (ROOT / "docs" / "games" / f"{GAME_DOCS[name]}.md").read_text()
     body = rules.split("\n", 1)[1].strip()  # the rules' own title is the doc's section heading
     assert body in doc, f"docs/games/{GAME_DOCS[name]}.md lacks the text of {name}'s rules.md"
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_each_rules_example_plays_and_shows_a_cascade(name):
+    """The rules page animates its example: a legal move from a valid
+    position whose picture takes more than one step."""
+    import boomboard
+    from boomboard.game_rules import rules_example, rules_html
+    from boomboard.web.cascade import cascade_steps
+
+    game_string, position, move = rules_example(name)
+    game = boomboard.load_game(game_string)
+    assert game.name == name
+    state = game.state_from_notation(position)
+    action = state.string_to_action(move)
+    assert len(cascade_steps(game, state.array, action)) >= 2
+    assert "<!--" not in rules_html(name) and "<pre" in rules_html(name)

@@ -30,6 +30,20 @@ def rules_markdown(name: str) -> str:
     raise FileNotFoundError(f"no rules.md for {name!r}")
 
 
+_EXAMPLE = re.compile(r"<!--\s*example:\s*(.+?)\s*-->")
+
+
+def rules_example(name: str) -> tuple[str, str, str] | None:
+    """The rules' animated example, ``(game string, position, move)``, from
+    the first ``<!-- example: GAME | POSITION | MOVE -->`` line of the rules
+    (``\\n`` in the position stands for a line break), or ``None``."""
+    match = _EXAMPLE.search(rules_markdown(name))
+    if match is None:
+        return None
+    game, position, move = (part.strip() for part in match.group(1).split(" | "))
+    return game, position.replace("\\n", "\n"), move
+
+
 def _inline(text: str) -> str:
     parts = re.split(r"(`[^`]+`)", text)
     out = []
@@ -61,7 +75,9 @@ def markdown_to_html(text: str) -> str:
 
     while i < len(lines):
         line = lines[i]
-        if line.startswith("```"):
+        if line.strip().startswith("<!--") and line.strip().endswith("-->"):
+            flush()  # a comment, such as the example's line: not shown
+        elif line.startswith("```"):
             flush()
             block = []
             i += 1
