@@ -25,7 +25,7 @@ from ..agents import agent_kinds
 from ..core.errors import BoomboardError, GameOverError, ParameterError
 from ..core.params import format_value
 from ..registry import registered_games
-from . import analysis
+from . import analysis, pages
 from . import archive as archive_module
 from .archive import Archive, open_arena_store
 from .service import Conflict, GameService, NotFound
@@ -142,6 +142,34 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         return FileResponse(STATIC / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_route(game: str):
+        """The page, which shows the game's rules (from /api/rules/GAME)."""
+        pages.rules_page(game)  # an unknown game is a 400 here already
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/rules/{game}")
+    async def rules(game: str):
+        """A game's rules as HTML, from the game's own folder, with an example
+        position and the steps of its move, for the page to animate."""
+        return pages.rules_page(game)
+
+    @app.post("/api/position")
+    async def position(request: Line):
+        """Any position, described as the page draws it: for a link to share."""
+        _check_line(request)
+        return pages.position_page(request.game, request.position, request.actions)
+
+    @app.get("/api/solver")
+    async def solver_table(game: str, position: str | None = None):
+        """Whether the solver has a table for this game (from ``position``):
+        the page offers the solver as a side only then."""
+        return {"table": await service.run_off_loop(analysis.has_table, game, position, service.solver_db, cheap=True)}
 
     @app.get("/api/catalog")
     async def catalog():
