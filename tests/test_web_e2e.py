@@ -145,7 +145,7 @@ def test_play_a_whole_game_by_clicking(server, browser, tmp_path, name, params, 
         assert after["moves"][data["ply"]]["text"] == gesture["text"]  # our click made this very move
         page.wait_for_function(READY, timeout=20_000)
         assert page.inner_html(".board-holder") != board_before
-        assert page.locator("#move-list li").count() == page.evaluate("window.page.state.ply")
+        assert page.locator("#move-list td.move").count() == page.evaluate("window.page.state.ply")
         moves += 1
         assert moves < 200, "the game should have ended by now"
     status = page.inner_text("#status")
@@ -208,13 +208,16 @@ def test_watch_ai_against_ai_then_replay_it(server, browser, tmp_path):
     assert len(seen_boards) >= 3  # the page followed the AIs' moves as they were played
     length = page.evaluate("window.page.state.ply")
     _shots(tmp_path, page, "jump61-watched", docs=False)
-    page.click('a[href="#/games"]')
+    page.click('a[href="/#/games"]')
     page.click(f'a[href="#/replay/web/{game_id}"]')
-    page.wait_for_function(f"() => window.page && window.page.state && window.page.state.ply === {length}")
-    final = page.inner_html(".board-holder")
+    # a replay opens at its start
+    page.wait_for_function("() => window.page && window.page.state && window.page.state.ply === 0")
+    start = page.inner_html(".board-holder")
+    page.click("#last")
+    page.wait_for_function(f"() => window.page.state.ply === {length} && !window.page.animating")
+    assert page.inner_html(".board-holder") != start
     page.click("#first")
     page.wait_for_function("() => window.page.state.ply === 0 && !window.page.animating")
-    assert page.inner_html(".board-holder") != final
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
     assert page.inner_text(".ply") == f"1 / {length}"
@@ -259,14 +262,16 @@ def test_tournament_standings_rating_chart_and_arena_replays(arena_server, brows
     page.goto(f"{arena_server}#/tournaments/1")
     page.wait_for_selector("table.standings")
     page.click('a[href="#/replay/arena/7"]')
-    page.wait_for_function("() => window.page && window.page.state && window.page.state.ply === 7")
+    page.wait_for_function("() => window.page && window.page.state && window.page.state.ply === 0")
+    page.click("#last")
+    page.wait_for_function("() => window.page.state.ply === 7 && !window.page.animating")
     assert "X wins" in page.inner_text("#status")
     page.click("#back")
     page.wait_for_function("() => window.page.state.ply === 6 && !window.page.animating")
-    assert page.locator("#move-list li").count() == 7
+    assert page.locator("#move-list td.move").count() == 7
     page.click("#analysis")  # replays are analysed too: X's winning drop is found
     page.wait_for_selector("svg.chart", timeout=60_000)
-    values = dict(zip(page.locator(".value-move").all_inner_texts(),
+    values = dict(zip([text.replace("★ ", "") for text in page.locator(".value-move").all_inner_texts()],
                       page.locator(".move-values li span").all_inner_texts()))
     assert values["A"] == "win in 0"
     assert page.locator("svg.chart .dot").count() == 8  # every position of the game, the start included
