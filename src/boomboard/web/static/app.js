@@ -743,6 +743,8 @@ async function rulesPage(name) {
   const caption = el("p", { class: "note", id: "example-caption" });
   const body = el("article", { class: "rules-text" });
   body.innerHTML = rules.html; // the game's own rules, from the package: trusted text
+  const title = body.querySelector("h1");
+  if (title) title.remove(); // the page's heading says it already
   let alive = true;
   current = { kill: () => { alive = false; } };
   const parts = [el("div", { class: "rules-head" }, el("h2", { text: `How to play ${rules.title}` }),
