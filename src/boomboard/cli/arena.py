@@ -21,7 +21,7 @@ from ..arena.tournament import (SlotResult, create_tournament, match_counts, mat
                                  sprt_of)
 from ..core.errors import ParameterError
 from ..registry import load_game
-from .render import render_board
+from .render import render_board, shown_path
 
 console = Console(highlight=False)
 
@@ -201,7 +201,8 @@ def _play_new(game, agents, kind, games, limits, seed, test, described, db, work
     store = open_store(db)
     tournament_id = create_tournament(store, game, agents, kind, games, limits, seed, test)
     label = "match" if kind == "match" else "tournament"
-    console.print(f"{label} {tournament_id}: {described} (database {store.path})", markup=False)
+    console.print(f"{label} {tournament_id}: {described} (database {shown_path(store.path)})", markup=False,
+                  soft_wrap=True)
     decision = _run_with_progress(store, tournament_id, _workers(workers), backend, ray_address)
     _report(store, tournament_id, decision, chart)
 
