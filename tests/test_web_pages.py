@@ -68,3 +68,31 @@ def test_every_page_has_a_favicon(client):
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg")
     assert 'rel="icon"' in client.get("/").text
+
+
+def test_a_live_game_sends_its_changes_as_server_sent_events(client):
+    import json
+
+    state = client.post("/api/games", json={"game": "jump61(size=3)", "players": ["human", "random"],
+                                            "pace": 0}).json()
+    client.post(f"/api/games/{state['id']}/moves", json={"move": "1 1"})
+    seen = []
+    with client.stream("GET", f"/api/games/{state['id']}/events") as events:
+        assert events.headers["content-type"].startswith("text/event-stream")
+        for line in events.iter_lines():
+            if line.startswith("data: "):
+                seen.append(json.loads(line[6:]))
+                if seen[-1]["ply"] >= 2 and not seen[-1]["thinking"]:
+                    break
+    assert seen[-1]["ply"] == 2 and seen[-1]["moves"][1]["player"] == 1  # the AI's answer came by itself
+    assert client.get("/api/games/nope/events").status_code == 404
+
+
+def test_a_finished_games_stream_sends_the_end_and_closes(client):
+    import json
+
+    state = client.post("/api/games", json={"game": "kaboom", "players": ["human", "human"]}).json()
+    client.post(f"/api/games/{state['id']}/resign", json={})
+    with client.stream("GET", f"/api/games/{state['id']}/events") as events:
+        data = [json.loads(line[6:]) for line in events.iter_lines() if line.startswith("data: ")]
+    assert len(data) == 1 and data[0]["outcome"]["reason"] == "resignation"

@@ -10,13 +10,16 @@ response with a JSON body ``{"error": "..."}`` saying what was expected:
 
 from __future__ import annotations
 
+import asyncio
+import json
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -199,6 +202,36 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str):
         return service.describe(service.get(game_id))
+
+    @app.get("/api/games/{game_id}/events")
+    async def events(game_id: str, request: Request):
+        """Server-sent events: the game as ``GET /api/games/ID`` gives it, sent
+        at once whenever it changes (a move, the AI starting to think, the
+        end), so that the page need not poll. The stream ends with the game."""
+        service.get(game_id)  # an unknown id is a 404 before the stream starts
+
+        async def stream():
+            seen = None
+            quiet = 0.0
+            while True:
+                if await request.is_disconnected():
+                    return
+                session = service.get(game_id)
+                record = session.record
+                mark = (len(record.actions), session.thinking, record.resigned, session.error, session.over)
+                if mark != seen:
+                    seen, quiet = mark, 0.0
+                    yield f"data: {json.dumps(jsonable_encoder(service.describe(session)))}\n\n"
+                    if session.over:
+                        return
+                elif quiet >= 15:
+                    quiet = 0.0
+                    yield ": still here\n\n"  # keeps proxies from closing an idle stream
+                await asyncio.sleep(0.05)
+                quiet += 0.05
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @app.post("/api/games/{game_id}/moves")
     async def play(game_id: str, request: Move):

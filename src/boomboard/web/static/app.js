@@ -204,10 +204,40 @@ class GamePage {
     this.keys = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keys);
     if (source === "position") this.analysisOn = true;
-    this.load().then(() => this.poll());
+    this.queue = [];
+    this.load().then(() => this.listen());
   }
 
-  kill() { this.alive = false; document.removeEventListener("keydown", this.keys); }
+  kill() {
+    this.alive = false;
+    document.removeEventListener("keydown", this.keys);
+    if (this.events) this.events.close();
+  }
+
+  // A live game's changes (the AI's moves above all) come as server-sent
+  // events, shown in order as they arrive; without them, the page polls.
+  listen() {
+    if (!this.live) return;
+    if (!window.EventSource) { this.poll(); return; }
+    this.events = new EventSource(`/api/games/${this.id}/events`);
+    this.events.onmessage = (event) => { this.queue.push(JSON.parse(event.data)); this.drain(); };
+    this.events.onerror = () => {
+      if (!this.events || this.events.readyState !== EventSource.CLOSED) return; // it reconnects by itself
+      this.events = null;
+      if (this.alive && this.state && !this.state.outcome) this.poll();
+    };
+  }
+
+  async drain() {
+    if (this.draining) return;
+    this.draining = true;
+    while (this.queue.length && this.alive) {
+      const s = this.queue.shift();
+      if (s.outcome && this.events) { this.events.close(); this.events = null; } // the stream ends with the game
+      await this.show(s, true);
+    }
+    this.draining = false;
+  }
 
   get live() { return this.source === "live"; }
 
@@ -223,21 +253,41 @@ class GamePage {
   }
 
   async poll() {
+    if (this.polling) return;
+    this.polling = true;
     while (this.alive && this.live) {
       await sleep(250);
       const s = this.state;
       if (!s || this.animating || !(s.thinking || (s.to_move !== null && s.players[s.to_move] !== "human" && !s.error))) continue;
-      try { await this.show(await api("GET", `/api/games/${this.id}`)); } catch (error) { this.fail(error); }
+      try { await this.show(await api("GET", `/api/games/${this.id}`), true); } catch (error) { this.fail(error); }
     }
   }
 
-  // Shows a new state, animating the last action's cascade when it is one ply on.
-  async show(state) {
+  // Shows a new state, animating the last action's cascade when it is one ply
+  // on. One at a time: a move's answer and the events never animate at once.
+  // `onward`: the state is the game's latest (an event, a move's answer),
+  // and one older than the state shown is stale (events and answers race);
+  // an undo or a replay's step may go back.
+  show(state, onward = false) {
+    this.showing = (this.showing || Promise.resolve()).then(() => {
+      const now = this.state;
+      if (onward && now && now.id === state.id) {
+        if (state.ply < now.ply) return; // older than what is shown already
+        const changed = state.ply !== now.ply || state.thinking !== now.thinking || state.error !== now.error
+          || JSON.stringify(state.outcome) !== JSON.stringify(now.outcome) || state.to_move !== now.to_move;
+        if (!changed) return;
+      }
+      return this.showNow(state);
+    }).catch((error) => this.fail(error));
+    return this.showing;
+  }
+
+  async showNow(state) {
     const previous = this.state;
     const oneOn = previous && state.ply === previous.ply + 1 && state.last_steps.length;
     const moved = !previous || state.ply !== previous.ply || state.to_move !== previous.to_move;
     this.state = state;
-    this.selected = null;
+    if (moved) this.selected = null; // a picked stack stays picked while only "thinking" changes
     if (moved) { this.analysis = this.analysisOn ? { loading: true } : null; this.confirmResign = false; }
     if (oneOn) await this.animate(state.last_steps);
     this.flash = state.last_steps.length ? state.last_steps[state.last_steps.length - 1].flash : [];
@@ -261,7 +311,9 @@ class GamePage {
   async send(method, path, body) {
     try {
       this.message = "";
-      await this.show(await api(method, path, body));
+      await this.show(await api(method, path, body), !path.endsWith("/undo"));
+      // a finished game taken back (undo) goes on: listen to it again
+      if (this.live && this.alive && !this.events && !this.polling && !this.state.outcome) this.listen();
     } catch (error) { this.fail(error); }
   }
 
