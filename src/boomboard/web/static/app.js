@@ -59,7 +59,7 @@ const relativeColour = (m, bestValue) => {
   if (m.value) return VALUE_COLOURS[m.value];
   const v = moveValue(m);
   if (v === null) return null;
-  const loss = Math.min(1, Math.max(0, (bestValue - v) / 0.6)); // 0: as good as the best
+  const loss = Math.min(1, Math.max(0, (bestValue - v) / 0.3)); // 0: as good as the best, 1: 15 points of expected score worse
   return `hsl(${Math.round(120 * (1 - loss))}, 75%, ${loss < 0.02 ? 36 : 45}%)`;
 };
 // Best first: quick wins, then scores and ties, then slow losses.
@@ -607,7 +607,7 @@ class GamePage {
       el("p", { class: "note", text: SCALE_NOTE }),
       el("div", { class: "legend" },
         el("span", {}, el("i", { style: `background:${relativeColour({ score: 0 }, 0)}` }), "best"),
-        el("span", {}, el("i", { style: `background:${relativeColour({ score: -130 }, 0)}` }), "weaker"),
+        el("span", {}, el("i", { style: `background:${relativeColour({ score: -50 }, 0)}` }), "weaker"),
         el("span", {}, el("i", { style: `background:${relativeColour({ score: -900 }, 0)}` }), "much weaker"),
         Object.entries(VALUE_COLOURS).map(([k, c]) => el("span", {}, el("i", { style: `background:${c}` }), `${k} (exact)`))),
       rows.length ? el("p", { class: "note", text: `Each move, best first, with the mover's expected score once it is played (${mover || ""}).` }) : null,
