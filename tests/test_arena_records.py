@@ -144,6 +144,35 @@ def test_the_rating_chart_is_a_png(tmp_path):
     assert path.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_the_rating_chart_draws_no_made_up_bars_for_unbounded_ratings(tmp_path):
+    from matplotlib.patches import Rectangle
+
+    from boomboard.arena.chart import draw_chart
+    from boomboard.arena.store import Standing
+
+    standings = [Standing("best", 10, 10, 0, 0, 10.0, math.inf, math.inf),
+                 Standing("mid", 20, 10, 0, 10, 10.0, -0.2, 150.0),
+                 Standing("worst", 10, 0, 0, 10, 0.0, -math.inf, math.inf)]
+    figure = draw_chart(standings)
+    axes = figure.axes[0]
+    bars = [p for p in axes.patches if isinstance(p, Rectangle)]
+    assert len(bars) == 1 and abs(bars[0].get_width()) < 1  # only "mid" has a bar
+    texts = " ".join(t.get_text() for t in axes.texts)
+    assert "+inf: won every game" in texts and "-inf: lost every game" in texts
+    assert len(axes.lines) <= 4  # the zero line and one error bar's pieces, no error bar for the infinite
+    assert rating_chart(standings, tmp_path / "chart.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_table_never_prints_minus_zero():
+    from boomboard.cli.arena import _elo_text
+
+    assert _elo_text(-0.3, 297.0) == "0 +/- 297"
+    assert _elo_text(0.4, math.inf) == "0 +/- inf"
+    assert _elo_text(-12.6, 40.0) == "-13 +/- 40"
+    assert _elo_text(math.inf, math.inf) == "+inf"
+    assert elo_estimate(5, 0, 5).describe().startswith("0.0 +/- ")
+
+
 def test_the_pentanomial_llr_is_the_trinomial_formula_over_game_pairs():
     sprt = Sprt(0, 10)
     pairs = [5, 20, 50, 30, 15]  # pairs where A scored 0, 1/2, 1, 3/2, 2 points

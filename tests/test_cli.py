@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -130,3 +132,65 @@ def test_cli_shows_the_ai_thinking_on_request():
     done = run_cli("play", "kaboom", "--x", "alphabeta:depth=3", "--o", "random", "--seed", "1", "--think")
     assert done.returncode == 0, done.stderr
     assert "depth 3, score" in done.stdout and "nodes" in done.stdout
+
+
+# -- the first minutes at the terminal ------------------------------------------------
+def test_expendibots_short_form_is_explained_in_help_listed_and_played():
+    match, output = terminal_game("expendibots", [HUMAN, HUMAN], ["help", "moves", "2 b2 b3", "1 b2 b3", "boom g7"])
+    match.run()
+    text = output.getvalue()
+    assert "'1 b2 b3' moves 1 token from b2 to b3" in text and "'boom b2'" in text
+    assert "50 legal moves: boom a1, boom b1," in text and "1 b2 b3" in text
+    assert "has only 1 token, so a move from it takes that 1 token, not 2" in text
+    assert "of them 1 to" not in text  # the old unreadable message
+    assert match.state.history_strings() == ["MOVE 1 from (1, 1) to (1, 2).", "BOOM at (6, 6)."]
+    assert "   a  b  c  d  e  f  g  h" in text  # the board is labelled as the short form names squares
+
+
+def test_agents_moves_are_shown_in_the_short_form():
+    match, output = terminal_game("expendibots", [make_agent("random", seed=1), HUMAN], [])
+    match.run()
+    line = next(line for line in output.getvalue().splitlines() if line.startswith("White plays "))
+    assert re.fullmatch(r"White plays (boom [a-h][1-8]|\d+ [a-h][1-8] [a-h][1-8])", line)
+
+
+def test_explocus_moves_without_the_dash_at_the_terminal():
+    match, output = terminal_game("explocus", [HUMAN, HUMAN], ["c2c4"])
+    match.run()
+    assert match.state.history_strings() == ["c2-c4"]
+
+
+def test_animate_shows_each_step_of_a_cascade_as_its_own_board():
+    output = io.StringIO()
+    console = Console(file=output, width=120, color_system=None)
+    game = boomboard.load_game("kaboom")
+    state = game.state_from_notation("(x 0 0 xoxx o@*o -ooo -xxx)")
+    match = TerminalGame(game, [HUMAN, HUMAN], console, scripted(["C2!"]), state, animate=True, frame_seconds=0)
+    outcome = match.run()
+    text = output.getvalue()
+    assert outcome.winner == 0
+    # the blast of X's bomb (it takes O's bomb on B2), then O's bomb's blast, then the fall
+    assert "step 1 of 3: C1, B2, C2, D2, C3" in text
+    assert "step 2 of 3: B1, A2, B2, B3" in text
+    first = text.index("step 1 of 3")
+    assert "3 . o . o\n2 o . . .\n1 x o . x" in text[:first]
+    assert text.count("  A B C D") == 4  # the start, two steps, the result
+
+
+def test_without_animate_only_the_result_is_drawn():
+    match, output = terminal_game("jump61", [HUMAN, HUMAN], ["1 1", "1 2", "1 1"])
+    match.run()
+    assert "step " not in output.getvalue()
+
+
+def test_help_shows_flags_as_flags_not_as_options_taking_a_value():
+    for command in ("serve", "play", "solve"):
+        done = run_cli(command, "--help")
+        assert done.returncode == 0, done.stderr
+        assert "<bool>" not in done.stdout, command
+        assert "--help" in done.stdout
+
+
+def test_a_missing_extra_says_how_to_install_it_both_ways():
+    source = (Path(boomboard.__file__).parent / "openspiel.py").read_text()
+    assert "pip install 'boomboard[openspiel]'" in source and "scripts/setup openspiel" in source

@@ -158,8 +158,40 @@ def test_well_formed_but_illegal_text_says_why():
         with pytest.raises(IllegalActionError, match=why):
             state.string_to_action(text)
     state = GAME.state_from_notation('{"white": [[1, 0, 0]], "black": [[1, 0, 1]]}')
-    with pytest.raises(IllegalActionError, match="\\(0, 1\\) holds a black stack; a move lands on an empty"):
+    with pytest.raises(IllegalActionError, match="\\(0, 1\\) \\(a2\\) holds a black stack; a move lands on an empty"):
         state.string_to_action("MOVE 1 from (0, 0) to (0, 1).")
+
+
+# -- the short form people type --------------------------------------------------------
+def test_short_form_names_squares_like_chess_and_is_read_in_any_case():
+    state = GAME.new_initial_state()
+    assert parse_action("1 b2 b3") == ("MOVE", 1, (1, 1), (1, 2))
+    assert parse_action("  1 B2-b3 ") == parse_action("1 b2 - b3") == ("MOVE", 1, (1, 1), (1, 2))
+    assert parse_action("boom b2") == parse_action("BOOM  B2") == ("BOOM", (1, 1))
+    assert state.string_to_action("1 b2 b3") == state.string_to_action("MOVE 1 from (1, 1) to (1, 2).")
+    for action in state.legal_actions():
+        assert state.string_to_action(state.action_to_short(action)) == action
+    assert state.action_to_short(state.string_to_action("boom h2")) == "boom h2"
+
+
+def test_short_form_mistakes_are_explained_in_plain_words():
+    state = GAME.new_initial_state()
+    for text, why in [
+        ("2 b2 b3", r"the stack on \(1, 1\) \(b2\) has only 1 token, so a move from it takes that 1 token, not 2"),
+        ("1 b2 b4", r"has 1 token, so it moves 1 square; b4 is 2 squares away"),
+        ("1 c2 c3", r"White is to move and \(2, 1\) \(c2\) holds no white stack"),
+        ("1 i2 i3", r"there is no square i2; columns run a..h and rows 1..8"),
+        ("1 b2 c3", r"up, down, left or right"),
+    ]:
+        with pytest.raises(IllegalActionError, match=why):
+            state.string_to_action(text)
+    state = GAME.state_from_notation('{"white": [[3, 0, 0]], "black": [[1, 7, 7]]}')
+    with pytest.raises(IllegalActionError, match="has only 3 tokens, so a move from it takes 1 to 3 of them, not 4"):
+        state.string_to_action("4 a1 a2")
+    with pytest.raises(IllegalActionError, match="has 3 tokens, so it moves 1 to 3 squares; a5 is 4 squares away"):
+        state.string_to_action("1 a1 a5")
+    with pytest.raises(NotationError, match="'1 b2 b3'"):
+        state.string_to_action("b2 b3")
 
 
 def test_after_the_end_no_action_parses_as_legal():
@@ -279,17 +311,17 @@ def test_the_state_reads_the_board():
         state.tokens(2)
 
 
-def test_board_picture_has_row_and_column_numbers_and_a_caption():
+def test_board_picture_is_labelled_as_the_short_form_names_squares():
     text = str(GAME.state_from_notation('{"white": [[2, 3, 0]], "black": [[12, 0, 7]], "turn": "black"}'))
     lines = text.splitlines()
-    assert lines[0].split() == ["7", "b12", ".", ".", ".", ".", ".", ".", "."]
-    assert lines[7].split() == ["0", ".", ".", ".", "w2", ".", ".", ".", "."]
-    assert lines[8].split() == [str(x) for x in range(8)]
+    assert lines[0].split() == ["8", "b12", ".", ".", ".", ".", ".", ".", "."]  # a8 is (0, 7)
+    assert lines[7].split() == ["1", ".", ".", ".", "w2", ".", ".", ".", "."]  # d1 is (3, 0)
+    assert lines[8].split() == list("abcdefgh")
     assert lines[9] == "Black to move"
 
 
 def test_the_module_documents_its_public_api():
     for name in ("encode_action", "decode_action", "format_action", "format_tuple", "parse_action",
                  "check_action", "parse_colour", "colour_name", "parse_position", "read_position",
-                 "format_position", "position_data"):
+                 "format_position", "position_data", "format_short", "square_name"):
         assert getattr(notation, name).__doc__, name

@@ -97,8 +97,15 @@ def test_moves_are_read_in_any_case_and_with_spaces():
     assert state.action_to_string(action) == "d2-d4"
 
 
+def test_moves_are_read_without_the_dash():
+    state = GAME.new_initial_state()
+    assert state.string_to_action("d2d4") == state.string_to_action("D2 d4") == state.string_to_action("d2-d4")
+    state = boomboard.load_game("explocus(size=12)").new_initial_state()
+    with pytest.raises(IllegalActionError):  # read as c2-c10 (two-digit ranks), then refused
+        state.string_to_action("c2c10")
+
+
 @pytest.mark.parametrize("text, message", [
-    ("d2d4", "like 'd2-d4'"),
     ("d2-", "like 'd2-d4'"),
     ("", "like 'd2-d4'"),
     ("d2-d4-d6", "like 'd2-d4'"),

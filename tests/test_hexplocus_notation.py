@@ -1,5 +1,7 @@
 """HExplocus notations (hexagonal board), read and written exactly, and bad input."""
 
+import re
+
 import pytest
 
 import boomboard
@@ -89,10 +91,13 @@ def test_distance_counts_cells_along_the_line():
         "C2-C3", "C2-C4", "C2-C5", "C2-C1", "C2-D2", "C2-D3", "C2-E4", "C2-B2", "C2-A2", "C2-B1"}
 
 
+def test_moves_are_read_without_the_dash():
+    state = GAME.new_initial_state()
+    assert state.string_to_action("B2B4") == state.string_to_action("b2 b4") == state.string_to_action("B2-B4")
+
+
 @pytest.mark.parametrize("text, message", [
-    ("C3E3", "like 'C3-E3'"),
     ("C3-", "like 'C3-E3'"),
-    ("C3 E3", "like 'C3-E3'"),
     ("A6-A5", "no cell 'A6'"),
     ("J5-I5", "no cell 'J5'"),
     ("E0-E1", "no cell 'E0'"),
@@ -133,12 +138,37 @@ def test_setup_parameter_must_be_standard_or_a_position():
     assert game.new_initial_state().stack("B1") == ("white", 1)
 
 
-def test_board_picture_is_a_hexagon():
+def test_board_picture_is_a_hexagon_with_both_coordinates():
+    """Row letters on the left, diagonal numbers at the lower-right ends of
+    the diagonals (as Abalone diagrams name cells), every row exactly half a
+    cell from the next."""
     assert str(SIDE3.new_initial_state()) == "\n".join([
-        "E    b2 b3 b2",
-        "D   .  .  .  .",
-        "C  .  .  .  .  .",
-        "B   .  .  .  .",
-        "A    w2 w3 w2",
+        "E      b2  b3  b2",
+        "D     .   .   .   .",
+        "C   .   .   .   .   .",
+        "B     .   .   .   .   5",
+        "A      w2  w3  w2   4",
+        "          1   2   3",
         "White to move",
     ])
+
+
+def test_every_cell_of_the_picture_sits_where_its_name_says():
+    """Cell (row r, diagonal d) is drawn at column 2*d - r (in half cells,
+    from an origin), so each name in the picture can be read off both
+    coordinates; the diagonal numbers continue the diagonals."""
+    state = GAME.new_initial_state()
+    lines = str(state).splitlines()
+    board = GAME.board
+    columns = {}
+    for cell, name in enumerate(board.names):
+        row, diag = board.coords[cell]
+        line = lines[len(board.rows) - 1 - row]
+        tokens = [(m.end(), m.group()) for m in re.finditer(r"\S+", line)][1:]  # after the row letter; cells are right-aligned
+        first = min(d for r, d in board.coords if r == row)
+        position = tokens[diag - first][0]
+        columns[cell] = position - 2 * (2 * diag - row)
+    assert len(set(columns.values())) == 1, "rows wobble"
+    label_line = lines[len(board.rows)]
+    assert label_line.split() == [str(d) for d in range(1, 6)]
+    assert {line.split()[-1] for line in lines[5:9]} == {"6", "7", "8", "9"}

@@ -145,7 +145,7 @@ def test_play_a_whole_game_by_clicking(server, browser, tmp_path, name, params, 
         assert after["moves"][data["ply"]]["text"] == gesture["text"]  # our click made this very move
         page.wait_for_function(READY, timeout=20_000)
         assert page.inner_html(".board-holder") != board_before
-        assert page.locator("#move-list li").count() == page.evaluate("window.page.state.ply")
+        assert page.locator("#move-list td.move").count() == page.evaluate("window.page.state.ply")
         moves += 1
         assert moves < 200, "the game should have ended by now"
     status = page.inner_text("#status")
@@ -208,13 +208,16 @@ def test_watch_ai_against_ai_then_replay_it(server, browser, tmp_path):
     assert len(seen_boards) >= 3  # the page followed the AIs' moves as they were played
     length = page.evaluate("window.page.state.ply")
     _shots(tmp_path, page, "jump61-watched", docs=False)
-    page.click('a[href="#/games"]')
+    page.click('a[href="/#/games"]')
     page.click(f'a[href="#/replay/web/{game_id}"]')
-    page.wait_for_function(f"() => window.page && window.page.state && window.page.state.ply === {length}")
-    final = page.inner_html(".board-holder")
+    # a replay opens at its start
+    page.wait_for_function("() => window.page && window.page.state && window.page.state.ply === 0")
+    start = page.inner_html(".board-holder")
+    page.click("#last")
+    page.wait_for_function(f"() => window.page.state.ply === {length} && !window.page.animating")
+    assert page.inner_html(".board-holder") != start
     page.click("#first")
     page.wait_for_function("() => window.page.state.ply === 0 && !window.page.animating")
-    assert page.inner_html(".board-holder") != final
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
     assert page.inner_text(".ply") == f"1 / {length}"
@@ -259,14 +262,16 @@ def test_tournament_standings_rating_chart_and_arena_replays(arena_server, brows
     page.goto(f"{arena_server}#/tournaments/1")
     page.wait_for_selector("table.standings")
     page.click('a[href="#/replay/arena/7"]')
-    page.wait_for_function("() => window.page && window.page.state && window.page.state.ply === 7")
+    page.wait_for_function("() => window.page && window.page.state && window.page.state.ply === 0")
+    page.click("#last")
+    page.wait_for_function("() => window.page.state.ply === 7 && !window.page.animating")
     assert "X wins" in page.inner_text("#status")
     page.click("#back")
     page.wait_for_function("() => window.page.state.ply === 6 && !window.page.animating")
-    assert page.locator("#move-list li").count() == 7
+    assert page.locator("#move-list td.move").count() == 7
     page.click("#analysis")  # replays are analysed too: X's winning drop is found
     page.wait_for_selector("svg.chart", timeout=60_000)
-    values = dict(zip(page.locator(".value-move").all_inner_texts(),
+    values = dict(zip([text.replace("★ ", "") for text in page.locator(".value-move").all_inner_texts()],
                       page.locator(".move-values li span").all_inner_texts()))
     assert values["A"] == "win in 0"
     assert page.locator("svg.chart .dot").count() == 8  # every position of the game, the start included
@@ -317,4 +322,142 @@ def test_count_chooser_boom_button_and_an_animated_detonation(server, browser, t
     page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
     assert page.evaluate("window.sawBoom") >= 4  # the blast was shown, cell by cell, before the fall
     assert "X wins" in page.inner_text("#status")
+    page.close()
+
+
+# -- the first ten minutes, game by game ---------------------------------------------------
+# Screenshots at phone and desktop sizes go to $BOOMBOARD_ARTIFACTS (default
+# build/screenshots, which CI keeps); BOOMBOARD_SCREENSHOTS=docs/images also
+# copies the documentation's pictures there.
+ARTIFACTS = Path(os.environ.get("BOOMBOARD_ARTIFACTS", Path(__file__).resolve().parent.parent / "build" / "screenshots"))
+SIZES = {"desktop": {"width": 1100, "height": 760}, "phone": {"width": 390, "height": 844}}
+# A position a few moves into a small variant of each game, shared as a link.
+SHARED = [
+    ("expendibots", "expendibots", '{"white": [[2, 3, 3], [1, 0, 0]], "black": [[1, 6, 6], [1, 5, 2]]}'),
+    ("jump61", "jump61(size=3)", None),
+    ("kaboom", "kaboom", None),
+    ("explocus", "explocus(size=4)", None),
+    ("hexplocus", "hexplocus(side=3)", None),
+]
+
+
+def _artifact(page, name: str, docs: bool = False) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    target = os.environ.get("BOOMBOARD_SCREENSHOTS")
+    if target and docs:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(target) / path.name)
+
+
+def _shared_position(game_string: str, position: str | None) -> str:
+    """The position after two moves (the first legal ones) from ``position``."""
+    game = boomboard.load_game(game_string)
+    state = game.new_initial_state() if position is None else game.state_from_notation(position)
+    for _ in range(2):
+        state.apply_action(state.legal_actions()[0])
+    return state.to_notation()
+
+
+@pytest.mark.parametrize("name,game_string,position", SHARED, ids=[s[0] for s in SHARED])
+def test_rules_shared_link_chart_and_resign(server, browser, name, game_string, position):
+    from urllib.parse import parse_qs, quote
+
+    shared = _shared_position(game_string, position)
+    for size, viewport in SIZES.items():
+        page = browser.new_page(viewport=viewport)
+        # the rules page: the game's own rules, and its example's cascade played out
+        page.goto(f"{server}rules/{name}")
+        page.wait_for_selector(".rules-text h3")
+        assert page.locator(".rules-text pre.diagram").count() >= 1
+        page.wait_for_function("() => /step 2 of/.test(document.getElementById('example-caption').textContent)",
+                               timeout=20_000)
+        assert page.locator(".example .cell.boom").count() >= 1
+        _artifact(page, f"rules-{name}-{size}", docs=size == "desktop")
+        if size == "phone":
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], f"the rules page is {width}px wide on a phone"
+        page.click("#play-this")
+        page.wait_for_selector("#start")
+        assert page.input_value("#game-select") == name
+        page.close()
+
+    page = browser.new_page(viewport=SIZES["desktop"])
+    # a shared link opens the position for analysis; a game starts from it
+    link = f"{server}#/position?game={quote(game_string)}&position={quote(shared)}"
+    page.goto(link)
+    page.wait_for_function("() => window.page && window.page.state && window.page.state.position")
+    assert page.evaluate("window.page.state.position") == shared
+    page.wait_for_selector(".analysis .eval-bar", timeout=60_000)
+    page.click("#share")
+    shared_link = page.input_value("#share-link")
+    query = parse_qs(shared_link.split("#/position?", 1)[1])
+    assert query == {"game": [game_string], "position": [shared]}
+    page.click("#play-both")
+    page.wait_for_url(re.compile(r"#/game/"))
+    page.wait_for_function(READY)
+    game_id = page.url.rsplit("/", 1)[1]
+    assert page.evaluate("window.page.state.start") == shared
+    for ply in range(3):  # three moves typed in the game's notation
+        data = page.evaluate("window.page.state")
+        if data["outcome"] is not None:
+            break
+        page.fill("#move-input", data["legal"][-1]["text"])
+        page.press("#move-input", "Enter")
+        page.wait_for_function(f"() => window.page.state.ply === {ply + 1}")
+        page.wait_for_function(READY)
+    plies = page.evaluate("window.page.state.ply")
+    assert page.locator("#move-list tr").count() == (plies + 1) // 2  # moves numbered in pairs
+    # the chart: one point a position, the current one agreeing with the headline; a click opens that ply
+    page.click("#analysis")
+    page.wait_for_function(f"() => document.querySelectorAll('svg.chart .point').length === {plies + 1}",
+                           timeout=90_000)
+    headline = page.inner_text(".analysis .headline")
+    assert "%" in headline and ".analysis .legend"
+    _artifact(page, f"{name}-desktop", docs=False)
+    page.set_viewport_size(SIZES["phone"])
+    page.wait_for_timeout(200)
+    _artifact(page, f"{name}-phone", docs=False)
+    page.set_viewport_size(SIZES["desktop"])
+    page.click('svg.chart .point[data-ply="1"]')
+    page.wait_for_url(re.compile(rf"#/replay/web/{game_id}\?ply=1"))
+    page.wait_for_function("() => window.page && window.page.state && window.page.state.ply === 1 && !window.page.animating")
+    page.click("#analysis")
+    page.wait_for_selector(f'svg.chart .point[data-ply="{plies}"]', timeout=90_000)
+    page.click(f'svg.chart .point[data-ply="{plies}"]')
+    page.wait_for_function(f"() => window.page.state.ply === {plies} && !window.page.animating")
+    # resigning asks first
+    page.goto(f"{server}#/game/{game_id}")
+    page.wait_for_function(READY)
+    if page.evaluate("window.page.state.outcome") is None:
+        page.click("#resign")
+        page.click("#cancel-resign")
+        assert page.evaluate("window.page.state.outcome") is None
+        page.click("#resign")
+        assert page.locator("#confirm-resign").is_visible()
+        page.click("#confirm-resign")
+        page.wait_for_function("() => window.page.state.outcome !== null")
+        assert "resigned" in page.inner_text("#status")
+        assert page.is_disabled("#undo") is False or page.evaluate("window.page.state.ply") == 0
+    page.goto(f"{server}#/games")
+    page.wait_for_selector(".game-list li")
+    assert "resigned" in page.inner_text(".game-list li:first-child")
+    page.close()
+
+
+def test_watch_ai_vs_ai_plays_the_chosen_sides_and_offers_no_undo(server, browser):
+    page = browser.new_page(viewport=SIZES["desktop"])
+    page.goto(f"{server}#/?game=jump61")
+    page.select_option("#game-select", "jump61")
+    page.fill("#param-size", "3")
+    page.select_option("#side-0", "random")
+    page.select_option("#side-1", "greedy")
+    # no table for this game: the solver cannot be chosen
+    page.wait_for_function("() => document.querySelector('#side-0 option[value=solver]').disabled")
+    page.click("#watch")
+    page.wait_for_url(re.compile(r"#/game/"))
+    page.wait_for_function("() => window.page && window.page.state")
+    assert page.evaluate("window.page.state.players") == ["random", "greedy"]
+    assert page.is_disabled("#undo") and page.is_disabled("#resign")
     page.close()

@@ -44,7 +44,8 @@ try:
     from open_spiel.python.algorithms.mcts import Evaluator
     from open_spiel.python.observation import IIGObserverForPublicInfoGame
 except ImportError as missing:  # pragma: no cover - depends on the environment
-    raise ImportError("boomboard.openspiel needs OpenSpiel: pip install 'boomboard[openspiel]'") from missing
+    raise ImportError("boomboard.openspiel needs OpenSpiel: pip install 'boomboard[openspiel]' "
+                      "(from a clone of the repository: scripts/setup openspiel)") from missing
 
 from .agents import make_agent
 from .core.game import Game

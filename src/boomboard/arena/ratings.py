@@ -54,7 +54,8 @@ class EloEstimate:
         if math.isinf(self.elo):
             return f"{'+' if self.elo > 0 else '-'}inf (score {self.score:.1%} of {self.games})"
         error = "inf" if math.isinf(self.error) else f"{self.error:.1f}"
-        return f"{self.elo:+.1f} +/- {error} (score {self.score:.1%} of {self.games})"
+        elo = "0.0" if round(self.elo, 1) == 0 else f"{self.elo:+.1f}"  # never "-0.0"
+        return f"{elo} +/- {error} (score {self.score:.1%} of {self.games})"
 
 
 def elo_estimate(wins: int, ties: int, losses: int) -> EloEstimate:

@@ -21,7 +21,8 @@ def import_ray():
     try:
         import ray
     except ImportError:
-        raise ParameterError("--backend ray needs Ray: pip install 'boomboard[ray]'") from None
+        raise ParameterError("--backend ray needs Ray: pip install 'boomboard[ray]' "
+                             "(from a clone of the repository: scripts/setup ray)") from None
     return ray
 
 

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..core.errors import ParameterError
+from .render import shown_path
 
 console = Console(highlight=False)
 
@@ -137,7 +138,9 @@ def _report(store: Store, tournament_id: int, decision: Optional[str], chart: Op
 def _elo_text(elo: float, error: float) -> str:
     if math.isinf(elo):
         return "+inf" if elo > 0 else "-inf"
-    return f"{elo:+.0f} +/- {'inf' if math.isinf(error) else f'{error:.0f}'}"
+    rounded = round(elo)
+    shown = "0" if rounded == 0 else f"{rounded:+d}"  # never "-0"
+    return f"{shown} +/- {'inf' if math.isinf(error) else f'{error:.0f}'}"
 
 
 _GAMES_OPT = typer.Option(10, "--games", "-n", help="Games per pairing (colours alternate); with --sprt, the most.")
@@ -207,7 +210,8 @@ def _play_new(game, agents, kind, games, limits, seed, test, described, db, work
     store = open_store(db)
     tournament_id = create_tournament(store, game, agents, kind, games, limits, seed, test)
     label = "match" if kind == "match" else "tournament"
-    console.print(f"{label} {tournament_id}: {described} (database {store.path})", markup=False)
+    console.print(f"{label} {tournament_id}: {described} (database {shown_path(store.path)})", markup=False,
+                  soft_wrap=True)
     decision = _run_with_progress(store, tournament_id, _workers(workers), backend, ray_address)
     _report(store, tournament_id, decision, chart)
 

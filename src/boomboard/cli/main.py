@@ -47,6 +47,7 @@ def play(
     seed: Optional[int] = typer.Option(None, help="Seed for the agents' randomness."),
     moves: Optional[str] = typer.Option(None, help="Play these moves first (space separated for single-word notations, ';' otherwise)."),
     think: bool = typer.Option(False, "--think", help="Show the AI's thinking after each of its moves."),
+    animate: bool = typer.Option(False, "--animate", help="Show each move's cascade as successive boards."),
 ) -> None:
     """Play a game in the terminal: a person against the AI by default.
 
@@ -76,7 +77,7 @@ def play(
     console.print(f"[bold]{loaded.title}[/bold] [dim]({loaded})[/dim]: "
                   + " vs ".join(f"{name} = {side}" for name, side in zip(loaded.player_names, sides))
                   + "  [dim](type 'help' on your turn)[/dim]")
-    TerminalGame(loaded, built, console, _read_line, state, think=think).run()
+    TerminalGame(loaded, built, console, _read_line, state, think=think, animate=animate).run()
 
 
 @app.command(context_settings=GAME_OPTIONS)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from typing import Callable
 
 from rich.console import Console
@@ -16,7 +18,7 @@ from .render import player_style, render_board
 
 HELP = """Commands on your turn:
   <move>           play a move in the game's notation (e.g. {example})
-  moves, ?         list the legal moves
+{forms}  moves, ?         list the legal moves
   undo             take back your last move (and the reply to it)
   board            draw the board again
   position         print the position in the game's notation
@@ -40,9 +42,12 @@ class TerminalGame:
     """
 
     def __init__(self, game: Game, sides: list[Agent | str], console: Console,
-                 read_line: Callable[[str], str], state: State | None = None, think: bool = False):
+                 read_line: Callable[[str], str], state: State | None = None, think: bool = False,
+                 animate: bool = False, frame_seconds: float = 0.4):
         self.game = game
         self.think = think
+        self.animate = animate
+        self.frame_seconds = frame_seconds
         self.sides = sides
         self.console = console
         self.read_line = read_line
@@ -58,6 +63,22 @@ class TerminalGame:
     def show_board(self) -> None:
         self.console.print(render_board(self.state.board_view(), self.game.player_names))
 
+    def move_text(self, action: int) -> str:
+        """A move as people type it: the game's short form where it has one
+        (Expendibots' ``1 b2 b3``), else its notation."""
+        short = getattr(self.state, "action_to_short", None)
+        return short(action) if short is not None else self.state.action_to_string(action)
+
+    def show_cascade(self, before: State, action: int) -> None:
+        """The boards between ``before`` and the result of ``action``: the move,
+        then each explosion of its cascade (the final board is drawn after)."""
+        frames = cascade_frames(before, action)
+        for number, (view, lit) in enumerate(frames[:-1], 1):
+            caption = f"step {number} of {len(frames)}" + (f": {', '.join(lit)}" if lit else "")
+            self.console.print(render_board(dataclasses.replace(view, caption=caption), self.game.player_names))
+            if self.frame_seconds:
+                time.sleep(self.frame_seconds)
+
     def run(self) -> Outcome | None:
         """Play to the end; returns the outcome, or ``None`` if the person quit."""
         self.show_board()
@@ -71,7 +92,7 @@ class TerminalGame:
                 else:
                     action = self.sides[player].choose_action(self.state.clone())
                     label = Text(f"{self.name(player)} plays ", style=player_style(self.game.player_names, player))
-                    self.console.print(label + Text(self.state.action_to_string(action), style="bold"))
+                    self.console.print(label + Text(self.move_text(action), style="bold"))
                     thinking = getattr(self.sides[player], "last_thinking", "")
                     if self.think and thinking:
                         self.console.print(f"  ({thinking})", style="dim", markup=False)
@@ -88,6 +109,8 @@ class TerminalGame:
         for side in self.sides:
             if isinstance(side, Agent):
                 side.observe(self.state.clone(), action)
+        if self.animate:
+            self.show_cascade(self.state.clone(), action)
         self.state.apply_action(action)
 
     def finish_resigned(self, player: int) -> Outcome:
@@ -110,10 +133,9 @@ class TerminalGame:
             if command == "resign":
                 return None
             if command in ("help", "h"):
-                example = self.state.action_to_string(self.state.legal_actions()[0])
-                self.console.print(HELP.format(example=example), markup=False)
+                self.console.print(self.help_text(), markup=False)
             elif command in ("moves", "?", "legal"):
-                moves = [self.state.action_to_string(a) for a in self.state.legal_actions()]
+                moves = [self.move_text(a) for a in self.state.legal_actions()]
                 self.console.print(f"{len(moves)} legal moves: " + ", ".join(moves), markup=False)
             elif command == "board":
                 self.show_board()
@@ -133,6 +155,18 @@ class TerminalGame:
                     self.console.print(Text(f"{error}", style="red"))
                     self.console.print("Type 'moves' for the legal moves or 'help' for commands.", style="dim")
 
+    def help_text(self) -> str:
+        legal = self.state.legal_actions()
+        examples = list(dict.fromkeys(self.move_text(a) for a in (legal[0], legal[-1])))
+        forms = ""
+        short = getattr(self.state, "action_to_short", None)
+        if short is not None:
+            forms = ("                   short form: a number of tokens, from-square, to-square\n"
+                     "                   ('1 b2 b3' moves 1 token from b2 to b3; squares as the board\n"
+                     "                   labels them), or 'boom' and a square ('boom b2'); the long\n"
+                     f"                   form works too: {self.state.action_to_string(legal[-1])}\n")
+        return HELP.format(example=" or ".join(examples), forms=forms)
+
     def undo(self, player: int) -> None:
         """Take back this person's last move and every move after it."""
         movers = self._movers()
@@ -151,3 +185,21 @@ class TerminalGame:
             movers.append(state.current_player())
             state.apply_action(action)
         return movers
+
+
+def cascade_frames(before: State, action: int) -> list[tuple]:
+    """``(board view, names of the cells lit)`` for each step of ``action``
+    from ``before``: the move, then each explosion of its cascade in the
+    rules' order; the last frame is the result. One frame when the game has
+    no step-by-step picture."""
+    from ..web import cascade  # the web app's step-by-step replay of the rules (plain Python)
+
+    game = before.game
+    recorder = cascade._RECORDERS.get(game.name)
+    if recorder is None:
+        after = before.clone()
+        after.apply_action(action)
+        return [(after.board_view(), [])]
+    names = cascade.layout(game).names
+    steps = cascade._merge(recorder(game, before.array.copy(), int(action)))
+    return [(game.state_from_array(picture).board_view(), [names[c] for c in flash]) for picture, flash in steps]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 
 from ..core.board_view import BoardView, Cell
@@ -48,3 +50,12 @@ def render_board(view: BoardView, player_names: tuple[str, str]) -> Text:
     if view.caption:
         text.append(view.caption + "\n", style="italic")
     return text
+
+
+def shown_path(path) -> str:
+    """``path`` as people write it: ``~/...`` for a path in their home folder."""
+    path = Path(path)
+    try:
+        return "~/" + path.resolve().relative_to(Path.home().resolve()).as_posix()
+    except ValueError:
+        return str(path)

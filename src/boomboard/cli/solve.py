@@ -84,6 +84,7 @@ def solve_command(
     An interrupted solve resumes where it stopped when run again.
     """
     from ..solver import solve, verify as verify_table
+    from .render import shown_path
 
     loaded = _load(game, ctx.args)
     root = None if position is None else loaded.state_from_notation(position)
@@ -91,7 +92,8 @@ def solve_command(
                   max_positions=max_positions, method=method)
     meta = table.meta
     console.print(f"[bold]{table.game}[/bold] ({meta['variant']}): {meta['positions']:,} positions, "
-                  f"solved in {meta['seconds']:.1f} s, {meta['bytes']:,} bytes in {table.folder}")
+                  f"solved in {meta['seconds']:.1f} s, {meta['bytes']:,} bytes in {shown_path(table.folder)}",
+                  soft_wrap=True)
     counts = ", ".join(f"{n:,} {v}" for v, n in meta["values"].items() if n)
     console.print(f"values: {counts}; longest remoteness {meta['max_remoteness']}")
     if "start" in meta:

@@ -10,13 +10,16 @@ response with a JSON body ``{"error": "..."}`` saying what was expected:
 
 from __future__ import annotations
 
+import asyncio
+import json
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -25,7 +28,7 @@ from ..agents import agent_kinds
 from ..core.errors import BoomboardError, GameOverError, ParameterError
 from ..core.params import format_value
 from ..registry import registered_games
-from . import analysis
+from . import analysis, pages
 from . import archive as archive_module
 from .archive import Archive, open_arena_store
 from .service import Conflict, GameService, NotFound
@@ -143,6 +146,34 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_route(game: str):
+        """The page, which shows the game's rules (from /api/rules/GAME)."""
+        pages.rules_page(game)  # an unknown game is a 400 here already
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/rules/{game}")
+    async def rules(game: str):
+        """A game's rules as HTML, from the game's own folder, with an example
+        position and the steps of its move, for the page to animate."""
+        return pages.rules_page(game)
+
+    @app.post("/api/position")
+    async def position(request: Line):
+        """Any position, described as the page draws it: for a link to share."""
+        _check_line(request)
+        return pages.position_page(request.game, request.position, request.actions)
+
+    @app.get("/api/solver")
+    async def solver_table(game: str, position: str | None = None):
+        """Whether the solver has a table for this game (from ``position``):
+        the page offers the solver as a side only then."""
+        return {"table": await service.run_off_loop(analysis.has_table, game, position, service.solver_db, cheap=True)}
+
     @app.get("/api/catalog")
     async def catalog():
         """The games with their parameters, and the sides the page offers."""
@@ -171,6 +202,36 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str):
         return service.describe(service.get(game_id))
+
+    @app.get("/api/games/{game_id}/events")
+    async def events(game_id: str, request: Request):
+        """Server-sent events: the game as ``GET /api/games/ID`` gives it, sent
+        at once whenever it changes (a move, the AI starting to think, the
+        end), so that the page need not poll. The stream ends with the game."""
+        service.get(game_id)  # an unknown id is a 404 before the stream starts
+
+        async def stream():
+            seen = None
+            quiet = 0.0
+            while True:
+                if await request.is_disconnected():
+                    return
+                session = service.get(game_id)
+                record = session.record
+                mark = (len(record.actions), session.thinking, record.resigned, session.error, session.over)
+                if mark != seen:
+                    seen, quiet = mark, 0.0
+                    yield f"data: {json.dumps(jsonable_encoder(service.describe(session)))}\n\n"
+                    if session.over:
+                        return
+                elif quiet >= 15:
+                    quiet = 0.0
+                    yield ": still here\n\n"  # keeps proxies from closing an idle stream
+                await asyncio.sleep(0.05)
+                quiet += 0.05
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @app.post("/api/games/{game_id}/moves")
     async def play(game_id: str, request: Move):

@@ -95,7 +95,8 @@ class Archive:
     def list(self, source: str, limit: int = 50, offset: int = 0, tournament: Any = None) -> list[dict]:
         if source == "web":
             return [{"id": r.id, "game": r.game, "players": r.players, "plies": len(r.actions),
-                     "finished": r.finished, "updated": r.updated} for r in self.games.recent(limit, offset)]
+                     "finished": r.finished, "updated": r.updated, "result": _web_result(r)}
+                    for r in self.games.recent(limit, offset)]
         arena = self._arena()
         out = []
         tournament = None if tournament is None else _arena_id(tournament)
@@ -187,6 +188,23 @@ def _arena_id(text: Any) -> Any:
         return int(text)
     except (TypeError, ValueError):
         return text
+
+
+def _web_result(record) -> str:
+    """A finished web game's result in words ("X wins: connected 4 in a row",
+    "Red wins: Blue resigned"); "" for a game still on."""
+    if not record.finished:
+        return ""
+    try:
+        state = rebuild(record.game, record.position, record.actions)
+    except BoomboardError:
+        return "finished"
+    names = state.game.player_names
+    if record.resigned is not None:
+        loser = record.resigned
+        return Outcome(1 - loser, Reason.RESIGNATION, f"{names[loser].capitalize()} resigned").describe(names)
+    outcome = state.outcome()
+    return outcome.describe(names) if outcome is not None else "finished"
 
 
 def _unfinished(status: str, reason: str) -> str | None:

@@ -24,11 +24,13 @@ from .notation import (
     encode_action,
     format_action,
     format_position,
+    format_short,
     on_board,
     parse_action,
     parse_colour,
     parse_position,
     square_index,
+    square_name,
     square_of,
 )
 from .rules import BOARD, NUM_ACTIONS, SIZE, STATE_SIZE, TOKENS
@@ -85,6 +87,10 @@ class ExpendibotsState(State):
     def action_to_tuple(self, action: int) -> Action:
         """The referee's tuple for an action id: ``("MOVE", n, (xa, ya), (xb, yb))`` or ``("BOOM", (x, y))``."""
         return decode_action(int(action))
+
+    def action_to_short(self, action: int) -> str:
+        """The short form people type: ``1 b2 b3`` (move 1 token from b2 to b3) or ``boom b2``."""
+        return format_short(decode_action(int(action)))
 
     def tuple_to_action(self, action: Any) -> int:
         """The id of a referee tuple, checked to be legal here."""
@@ -168,14 +174,21 @@ class ExpendibotsGame(Game):
         origin = action[1] if action[0] == "BOOM" else action[2]
         height = state.array[BOARD + square_index(origin)] * (1 - 2 * mover)
         if height <= 0:
-            raise IllegalActionError(f"{colour.capitalize()} is to move and {origin} holds no {colour} stack")
+            raise IllegalActionError(f"{colour.capitalize()} is to move and {origin} ({square_name(origin)}) "
+                                     f"holds no {colour} stack")
         _, count, (xa, ya), target = action
         distance = abs(target[0] - xa) + abs(target[1] - ya)
-        if count > height or distance > height:
-            raise IllegalActionError(f"the stack on {origin} has {height} token(s), so it moves 1 to {height} "
-                                     f"of them 1 to {height} square(s); {format_action(action)} does not")
-        raise IllegalActionError(f"{target} holds a {COLOURS[1 - mover]} stack; a move lands on an empty "
-                                 "square or an own stack")
+        where = f"the stack on {origin} ({square_name(origin)})"
+        tokens = f"{height} token{'s' if height > 1 else ''}"
+        if count > height:
+            takes = "that 1 token" if height == 1 else f"1 to {height} of them"
+            raise IllegalActionError(f"{where} has only {tokens}, so a move from it takes {takes}, not {count}")
+        if distance > height:
+            reach = "1 square" if height == 1 else f"1 to {height} squares"
+            raise IllegalActionError(f"{where} has {tokens}, so it moves {reach}; "
+                                     f"{square_name(target)} is {distance} squares away")
+        raise IllegalActionError(f"{target} ({square_name(target)}) holds a {COLOURS[1 - mover]} stack; "
+                                 "a move lands on an empty square or an own stack")
 
     # -- the picture ------------------------------------------------------------
     def board_view(self, state: State) -> BoardView:
@@ -193,5 +206,6 @@ class ExpendibotsGame(Game):
             caption = f"{COLOURS[state.player_to_move()].capitalize()} to move"
         else:
             caption = outcome.describe(self.player_names)
-        labels = [str(i) for i in range(SIZE)]
-        return BoardView(rows, list(reversed(labels)), labels, caption=caption)
+        # labelled as the short form names squares (a1 is the course's (0, 0))
+        rank_labels = [str(y + 1) for y in range(SIZE)]
+        return BoardView(rows, list(reversed(rank_labels)), list("abcdefgh"[:SIZE]), caption=caption)

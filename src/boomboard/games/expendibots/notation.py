@@ -11,6 +11,12 @@ Squares are ``(x, y)``: ``x`` the column 0..7 from the left, ``y`` the row
   ``BOOM at (x, y).`` (:func:`format_action`). :func:`parse_action` reads it
   in any case, with any spacing and with or without the final period, and
   also reads the printed tuple form.
+* **Short form**, for people at a keyboard: squares named like chess, a
+  letter ``a``..``h`` for the column ``x`` 0..7 and a digit ``1``..``8`` for
+  the row ``y`` 0..7 (``b2`` is ``(1, 1)``); ``1 b2 b3`` moves 1 token from
+  b2 to b3 and ``boom b2`` explodes the stack on b2 (:func:`format_short`).
+  :func:`parse_action` reads it in any case, with ``-`` or spaces between the
+  squares.
 * **Colours**: ``"white"`` (player 0, moves first) and ``"black"`` (player 1).
 * **Positions**, the course's JSON: ``{"white": [[n, x, y], ...], "black":
   [[n, x, y], ...]}``. It has no side to move: White moves unless the
@@ -54,6 +60,10 @@ _TEXT_MOVE = re.compile(rf"move\s+(\d{{1,4}})\s+from\s*{_PAIR}\s*to\s*{_PAIR}\s*
 _TEXT_BOOM = re.compile(rf"boom\s+at\s*{_PAIR}\s*\.?", re.I)
 _TUPLE_MOVE = re.compile(rf"\(\s*{_QUOTE}move\1\s*,\s*{_INT}\s*,\s*{_PAIR}\s*,\s*{_PAIR}\s*\)", re.I)
 _TUPLE_BOOM = re.compile(rf"\(\s*{_QUOTE}boom\1\s*,\s*{_PAIR}\s*\)", re.I)
+_NAME = r"([a-z])(\d{1,2})"
+_SHORT_MOVE = re.compile(rf"(\d{{1,4}})\s+{_NAME}(?:\s*-\s*|\s+){_NAME}", re.I)
+_SHORT_BOOM = re.compile(rf"boom\s+{_NAME}", re.I)
+SHORT_FORMS = "'1 b2 b3' (move 1 token from b2 to b3) or 'boom b2'"
 
 
 def _shown(value: Any) -> str:
@@ -78,6 +88,19 @@ def square_of(index: int) -> Square:
 def on_board(square: Square) -> bool:
     x, y = square
     return 0 <= x < SIZE and 0 <= y < SIZE
+
+
+def square_name(square: Square) -> str:
+    """The short name of ``(x, y)``: ``(1, 1)`` is ``b2``."""
+    x, y = square
+    return f"{'abcdefgh'[x]}{y + 1}"
+
+
+def _named(letter: str, digits: str) -> Square:
+    square = (ord(letter.lower()) - ord("a"), int(digits) - 1)
+    if not on_board(square):
+        raise IllegalActionError(f"there is no square {letter.lower()}{digits}; columns run a..h and rows 1..8")
+    return square
 
 
 def colour_name(player: int) -> str:
@@ -188,6 +211,15 @@ def format_action(action: Any) -> str:
     return f"MOVE {count} from ({xa}, {ya}) to ({xb}, {yb})."
 
 
+def format_short(action: Any) -> str:
+    """The short form: ``1 b2 b3`` or ``boom b2``."""
+    action = check_action(action)
+    if action[0] == "BOOM":
+        return f"boom {square_name(action[1])}"
+    _, count, origin, target = action
+    return f"{count} {square_name(origin)} {square_name(target)}"
+
+
 def format_tuple(action: Any) -> str:
     """The tuple form as Python prints it: ``('MOVE', 1, (0, 1), (0, 2))``."""
     return repr(check_action(action))
@@ -195,7 +227,8 @@ def format_tuple(action: Any) -> str:
 
 def parse_action(text: str) -> Action:
     """A referee action from its text form (any case, any spacing, final
-    period optional) or its printed tuple form (either quote)."""
+    period optional), its printed tuple form (either quote) or its short form
+    (``1 b2 b3``, ``boom b2``)."""
     if not isinstance(text, str):
         raise NotationError(f"expected an action as text, got {type(text).__name__}")
     numbers = None
@@ -206,7 +239,13 @@ def parse_action(text: str) -> Action:
             numbers = [int(group) for group in match.groups() if group not in ("'", '"')]
             break
     if numbers is None:
-        raise NotationError(f"expected an action such as {TEXT_FORMS} or {TUPLE_FORMS}; got {_shown(text)}")
+        if match := _SHORT_BOOM.fullmatch(stripped):
+            return check_action(("BOOM", _named(*match.groups())))
+        if match := _SHORT_MOVE.fullmatch(stripped):
+            count, *names = match.groups()
+            return check_action(("MOVE", int(count), _named(*names[:2]), _named(*names[2:])))
+        raise NotationError(f"expected an action such as {SHORT_FORMS}, {TEXT_FORMS} or {TUPLE_FORMS}; "
+                            f"got {_shown(text)}")
     if kind == "BOOM":
         return check_action(("BOOM", tuple(numbers)))
     return check_action(("MOVE", numbers[0], tuple(numbers[1:3]), tuple(numbers[3:5])))

@@ -172,7 +172,9 @@ class _Explocus(Game):
             caption = f"{self.player_names[state.player_to_move()].capitalize()} to move"
         else:
             caption = outcome.describe(self.player_names)
-        return BoardView(rows, board.row_labels, board.column_labels, indents, caption)
+        # the hexagon's columns are its diagonals, numbered 1.. as on Abalone diagrams
+        labels = [str(d + 1) for d in range(widest)] if board.kind == "hex" else board.column_labels
+        return BoardView(rows, board.row_labels, labels, indents, caption)
 
 
 def _setup_help(example: str) -> str:

@@ -2,7 +2,7 @@
 
 * A move names its two cells: ``d2-d4`` on the square board, ``C3-E3`` on the
   hexagonal one (the distance is the number of stones that move). Read in any
-  case; written in lowercase (square) or uppercase (hex).
+  case, with or without the dash (``d2d4``); written in lowercase (square) or uppercase (hex).
 * A position (our own notation; the game has none) lists the rows from the
   top down to White's row, separated by ``/``; each cell, left to right, is
   ``.`` (empty) or ``w``/``b`` and the stack's height; then a space and the
@@ -19,7 +19,7 @@ from boomboard.core.errors import InvalidPositionError, NotationError
 
 from .boards import Board
 
-_MOVE = re.compile(r"^\s*([a-z]\d+)\s*-\s*([a-z]\d+)\s*$", re.I)
+_MOVE = re.compile(r"^\s*([a-z]\d+)\s*-?\s*([a-z]\d+)\s*$", re.I)
 _ROW = re.compile(r"(?:\.|[wb]\d{1,9})*", re.I)
 _TOKEN = re.compile(r"\.|([wb])(\d{1,9})", re.I)
 SIDES = "wb"
@@ -49,7 +49,8 @@ def parse_move(board: Board, text: str) -> tuple[int, int]:
     match = _MOVE.match(text)
     if not match:
         raise NotationError(
-            f"expected a move as from-cell '-' to-cell, like {_move_example(board)!r}; got {text!r}")
+            f"expected a move as from-cell '-' to-cell, like {_move_example(board)!r} "
+            f"(the dash may be left out); got {text!r}")
     return parse_cell(board, match.group(1)), parse_cell(board, match.group(2))
 
 

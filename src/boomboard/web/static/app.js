@@ -1,6 +1,7 @@
 // boomboard's page: one script, no build step, no network beyond this server.
-// Routes: #/ (new game), #/game/ID (play or watch), #/replay/SOURCE/ID,
-// #/games (stored games), #/tournaments and #/tournaments/ID.
+// Routes: #/ (new game), #/game/ID (play or watch), #/replay/SOURCE/ID (from ply 0, or ?ply=N),
+// #/position?game=GAME&position=NOTATION (a shared position, for analysis or to play on),
+// #/games (stored games), #/tournaments and #/tournaments/ID; and the path /rules/GAME.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -34,6 +35,17 @@ const el = (tag, attrs = {}, ...children) => {
 };
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+// One scale for every number the analysis shows: the expected score of a side,
+// 0% a sure loss, 50% even, 100% a sure win. The solver's values are exact
+// (win 100%, tie or draw 50%, lose 0%); a search's evaluation e (hundredths
+// of the game's own units, about one token or piece each) maps to
+// 50% + 50% * tanh(e / 300), as the value chart plots it.
+const SCALE_NOTE = "Expected score for the side named: 100% a sure win, 50% even, 0% a sure loss. "
+  + "Exact where the solver has a table (win, tie or lose, with the plies left under best play after \"in\"), "
+  + "else estimated by a short search.";
+const moveValue = (m) => (m.value === "win" ? 1 : m.value === "lose" ? -1 : m.value ? 0
+  : m.score !== null && m.score !== undefined ? Math.tanh(m.score / 300) : null); // -1..1 for the mover
+const percent = (v) => `${Math.round(50 + 50 * v)}%`;
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const scoreColour = (score) => {
   // Green when better, red when worse, grey near even: yellow stays the colour of a tie.
@@ -41,11 +53,20 @@ const scoreColour = (score) => {
   return `hsl(${t >= 0.5 ? 120 : 0}, ${Math.round(Math.abs(t - 0.5) * 160)}%, 42%)`;
 };
 const moveColour = (m) => (m.value ? VALUE_COLOURS[m.value] : m.score !== null && m.score !== undefined ? scoreColour(m.score) : null);
+// Colours relative to the best move (as GamesmanUni shades them): the best
+// moves bright green, then yellow, orange and red as a move gives more away.
+const relativeColour = (m, bestValue) => {
+  if (m.value) return VALUE_COLOURS[m.value];
+  const v = moveValue(m);
+  if (v === null) return null;
+  const loss = Math.min(1, Math.max(0, (bestValue - v) / 0.3)); // 0: as good as the best, 1: 15 points of expected score worse
+  return `hsl(${Math.round(120 * (1 - loss))}, 75%, ${loss < 0.02 ? 36 : 45}%)`;
+};
 // Best first: quick wins, then scores and ties, then slow losses.
 const rank = (m) => (m.value === "win" ? 3e6 - (m.remoteness || 0) : m.value === "lose" ? -3e6 + (m.remoteness || 0)
   : m.value ? 0 : m.score);
 const describeValue = (m) => (m.value ? `${m.value}${m.remoteness !== null && m.remoteness !== undefined ? " in " + m.remoteness : ""}`
-  : m.score !== null && m.score !== undefined ? (m.score / 100).toFixed(2) : "?");
+  : m.score !== null && m.score !== undefined ? percent(moveValue(m)) : "?");
 
 // ---- the board --------------------------------------------------------------------------
 
@@ -63,13 +84,24 @@ function hexPoints(x, y, r) {
   return points.join(" ");
 }
 
+// The least box around the cells and their labels: on a phone a hexagonal
+// board wastes no width on margins, so its cells are as big as they can be.
+function tightBox(layout) {
+  const xs = [], ys = [];
+  for (const c of layout.cells) { xs.push(c.x - 0.6, c.x + 0.6); ys.push(c.y - 0.6, c.y + 0.6); }
+  for (const l of layout.labels) { xs.push(l.x - 0.2, l.x + 0.2); ys.push(l.y - 0.25, l.y + 0.25); }
+  const x = Math.min(...xs), y = Math.min(...ys);
+  return [x, y, Math.max(...xs) - x, Math.max(...ys) - y];
+}
+
 // Draws `cells` on the game's layout; `marks` maps a cell name to CSS classes,
 // `tints` a cell name to a colour (analysis), `flip` turns the board round.
 function drawBoard(state, cells, { marks = {}, tints = {}, flip = false, onClick = null } = {}) {
   const layout = state.layout;
-  const [bx, by, bw, bh] = layout.box;
+  const box = layout.shape === "hex" && window.matchMedia("(max-width: 600px)").matches ? tightBox(layout) : layout.box;
+  const [bx, by, bw, bh] = box;
   const turn = (x, y) => (flip ? [2 * bx + bw - x, 2 * by + bh - y] : [x, y]);
-  const svg = el("svg:svg", { viewBox: layout.box.join(" "), class: `board ${layout.shape} game-${state.name}`, role: "group", "aria-label": `${state.title} board` });
+  const svg = el("svg:svg", { viewBox: box.join(" "), class: `board ${layout.shape} game-${state.name}`, role: "group", "aria-label": `${state.title} board` });
   const colours = PIECE_COLOURS[state.name];
   layout.cells.forEach((cell, index) => {
     const [x, y] = turn(cell.x, cell.y);
@@ -111,30 +143,51 @@ function drawBoard(state, cells, { marks = {}, tints = {}, flip = false, onClick
 
 // ---- the value chart --------------------------------------------------------------------
 
-function valueChart(points, names, current) {
+function valueChart(points, names, current, onPick) {
   const width = 300, height = 110, pad = 6;
-  const svg = el("svg:svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img",
-    "aria-label": `value history, from ${names[0]}'s side` });
+  const svg = el("svg:svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "group",
+    "aria-label": `expected score of ${names[0]} along the game; click a point to go to that position` });
   const n = Math.max(points.length - 1, 1);
   const px = (ply) => pad + (width - 2 * pad) * ply / n;
   const py = (v) => height / 2 - (height / 2 - pad) * v;
   svg.append(el("svg:line", { x1: pad, x2: width - pad, y1: py(0), y2: py(0), class: "axis" }));
   svg.append(el("svg:polyline", { points: points.map((p) => `${px(p.ply)},${py(p.value)}`).join(" "), class: "history" }));
+  svg.append(el("svg:text", { x: pad, y: 12, class: "chart-label", text: `${capital(names[0])} 100%` }));
+  svg.append(el("svg:text", { x: pad, y: py(0) - 3, class: "chart-label", text: "50%" }));
+  svg.append(el("svg:text", { x: pad, y: height - 4, class: "chart-label", text: `${capital(names[0])} 0% (${names[1]} wins)` }));
   for (const p of points) {
-    svg.append(el("svg:circle", { cx: px(p.ply), cy: py(p.value), r: p.ply === current ? 3.5 : 2, class: "dot" },
-      el("svg:title", { text: `ply ${p.ply}: ${p.label}` })));
+    const text = `ply ${p.ply}: ${capital(names[0])} ${percent(p.value)} (${p.label})`;
+    const group = el("svg:g", { class: `point${p.ply === current ? " current" : ""}`, "data-ply": p.ply, role: "button",
+      tabindex: onPick ? 0 : undefined, "aria-label": text });
+    group.append(el("svg:circle", { cx: px(p.ply), cy: py(p.value), r: 7, class: "hit" }));
+    group.append(el("svg:circle", { cx: px(p.ply), cy: py(p.value), r: p.ply === current ? 3.5 : 2, class: "dot" },
+      el("svg:title", { text })));
+    if (onPick) {
+      group.addEventListener("click", () => onPick(p.ply));
+      group.addEventListener("keydown", (event) => { if (event.key === "Enter") onPick(p.ply); });
+    }
+    svg.append(group);
   }
-  svg.append(el("svg:text", { x: pad, y: 12, class: "chart-label", text: `${capital(names[0])} better` }));
-  svg.append(el("svg:text", { x: pad, y: height - 4, class: "chart-label", text: `${capital(names[1])} better` }));
   return svg;
+}
+
+// A bar split between the two sides at the expected score of the first.
+function evalBar(value, names, colours) {
+  const share = Math.round(50 + 50 * value);
+  return el("div", { class: "eval-bar", role: "img", "aria-label": `${names[0]} ${share}%, ${names[1]} ${100 - share}%` },
+    el("span", { class: "eval-side", style: `width:${share}%;background:${colours[0]}`, text: `${capital(names[0])} ${share}%` }),
+    el("span", { class: "eval-side", style: `width:${100 - share}%;background:${colours[1]}`, text: `${100 - share}%` }));
 }
 
 // ---- the game page (play, watch, replay) ----------------------------------------------
 
 class GamePage {
-  constructor(source, id, ply) {
-    this.source = source; // "live", "web" or "arena"
+  constructor(source, id, ply, line) {
+    this.source = source; // "live", "web", "arena" or "position" (a shared link: `line` is {game, position})
     this.id = id;
+    this.line = line;
+    this.confirmResign = false;
+    this.shareOpen = false;
     this.state = null;
     this.selected = null;
     this.chooser = null; // the moves between which a count is asked
@@ -150,38 +203,95 @@ class GamePage {
     this.ply = ply;
     this.keys = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keys);
-    this.load().then(() => this.poll());
+    if (source === "position") this.analysisOn = true;
+    this.queue = [];
+    this.load().then(() => this.listen());
   }
 
-  kill() { this.alive = false; document.removeEventListener("keydown", this.keys); }
+  kill() {
+    this.alive = false;
+    document.removeEventListener("keydown", this.keys);
+    if (this.events) this.events.close();
+  }
+
+  // A live game's changes (the AI's moves above all) come as server-sent
+  // events, shown in order as they arrive; without them, the page polls.
+  listen() {
+    if (!this.live) return;
+    if (!window.EventSource) { this.poll(); return; }
+    this.events = new EventSource(`/api/games/${this.id}/events`);
+    this.events.onmessage = (event) => { this.queue.push(JSON.parse(event.data)); this.drain(); };
+    this.events.onerror = () => {
+      if (!this.events || this.events.readyState !== EventSource.CLOSED) return; // it reconnects by itself
+      this.events = null;
+      if (this.alive && this.state && !this.state.outcome) this.poll();
+    };
+  }
+
+  async drain() {
+    if (this.draining) return;
+    this.draining = true;
+    while (this.queue.length && this.alive) {
+      const s = this.queue.shift();
+      if (s.outcome && this.events) { this.events.close(); this.events = null; } // the stream ends with the game
+      await this.show(s, true);
+    }
+    this.draining = false;
+  }
 
   get live() { return this.source === "live"; }
 
   async load() {
     try {
+      if (this.source === "position") {
+        await this.show(await api("POST", "/api/position", { game: this.line.game, position: this.line.position, actions: [] }));
+        return;
+      }
       const path = this.live ? `/api/games/${this.id}` : `/api/replay/${this.source}/${this.id}${this.ply === undefined ? "" : "?ply=" + this.ply}`;
       await this.show(await api("GET", path));
     } catch (error) { this.fail(error); }
   }
 
   async poll() {
+    if (this.polling) return;
+    this.polling = true;
     while (this.alive && this.live) {
       await sleep(250);
       const s = this.state;
       if (!s || this.animating || !(s.thinking || (s.to_move !== null && s.players[s.to_move] !== "human" && !s.error))) continue;
-      try { await this.show(await api("GET", `/api/games/${this.id}`)); } catch (error) { this.fail(error); }
+      try { await this.show(await api("GET", `/api/games/${this.id}`), true); } catch (error) { this.fail(error); }
     }
   }
 
-  // Shows a new state, animating the last action's cascade when it is one ply on.
-  async show(state) {
+  // Shows a new state, animating the last action's cascade when it is one ply
+  // on. One at a time: a move's answer and the events never animate at once.
+  // `onward`: the state is the game's latest (an event, a move's answer),
+  // and one older than the state shown is stale (events and answers race);
+  // an undo or a replay's step may go back.
+  show(state, onward = false) {
+    this.showing = (this.showing || Promise.resolve()).then(() => {
+      const now = this.state;
+      if (onward && now && now.id === state.id) {
+        if (state.ply < now.ply) return; // older than what is shown already
+        const changed = state.ply !== now.ply || state.thinking !== now.thinking || state.error !== now.error
+          || JSON.stringify(state.outcome) !== JSON.stringify(now.outcome) || state.to_move !== now.to_move;
+        if (!changed) return;
+      }
+      return this.showNow(state);
+    }).catch((error) => this.fail(error));
+    return this.showing;
+  }
+
+  async showNow(state) {
     const previous = this.state;
     const oneOn = previous && state.ply === previous.ply + 1 && state.last_steps.length;
+    const moved = !previous || state.ply !== previous.ply || state.to_move !== previous.to_move;
     this.state = state;
-    this.selected = null;
+    if (moved) this.selected = null; // a picked stack stays picked while only "thinking" changes
+    if (moved) { this.analysis = this.analysisOn ? { loading: true } : null; this.confirmResign = false; }
     if (oneOn) await this.animate(state.last_steps);
     this.flash = state.last_steps.length ? state.last_steps[state.last_steps.length - 1].flash : [];
-    if (this.analysisOn && state.ply !== (previous && previous.ply)) this.refreshAnalysis();
+    if (this.analysisOn && (moved || !this.analysis || this.analysis.loading)) this.refreshAnalysis();
     this.render();
   }
 
@@ -201,7 +311,9 @@ class GamePage {
   async send(method, path, body) {
     try {
       this.message = "";
-      await this.show(await api(method, path, body));
+      await this.show(await api(method, path, body), !path.endsWith("/undo"));
+      // a finished game taken back (undo) goes on: listen to it again
+      if (this.live && this.alive && !this.events && !this.polling && !this.state.outcome) this.listen();
     } catch (error) { this.fail(error); }
   }
 
@@ -275,16 +387,51 @@ class GamePage {
     this.render();
     try {
       const line = { game: s.game, position: s.start, actions: s.actions };
+      if (s.thinking) { this.analysis = { waiting: true }; this.render(); return; } // the AI moves: analyse after
       const [analysis, values] = this.live
         ? await Promise.all([api("GET", `/api/games/${this.id}/analysis`), api("GET", `/api/games/${this.id}/values`)])
         : await Promise.all([api("POST", "/api/analysis", line),
           this.values && this.valuesFor === this.id ? { values: this.values } : api("POST", "/api/values", { ...line, actions: s.all_actions })]);
       this.valuesFor = this.id;
-      if (this.state.ply !== ply) return;
+      if (this.state !== s && this.state.ply !== ply) return;
       this.analysis = analysis;
       this.values = values.values;
+      // The chart's point for this position agrees with the headline: both from this analysis.
+      const headline = this.headlineValue(analysis);
+      if (headline !== null && this.values) {
+        this.values = this.values.map((p) => (p.ply === ply ? { ...p, value: headline, label: describeValue(analysis) } : p));
+      }
     } catch (error) { this.analysis = null; this.message = error.message; }
     this.render();
+  }
+
+  // The analysis's value of this position for the first player, -1..1 (null if unknown).
+  headlineValue(a) {
+    const s = this.state;
+    if (!a || a.loading || a.waiting) return null;
+    const v = moveValue(a);
+    if (v === null) return null;
+    const mover = s.to_move === null ? 0 : s.to_move;
+    if (s.to_move === null && s.outcome) return s.outcome.winner === null ? 0 : s.outcome.winner === 0 ? 1 : -1;
+    return mover === 0 ? v : -v;
+  }
+
+  pickPly(ply) {
+    if (this.live) location.hash = `#/replay/web/${this.id}?ply=${ply}`;
+    else if (this.source !== "position") this.goto(ply);
+  }
+
+  shareLink() {
+    const s = this.state;
+    return `${location.origin}/#/position?game=${encodeURIComponent(s.game)}&position=${encodeURIComponent(s.position)}`;
+  }
+
+  async playFromHere(players) {
+    const s = this.state;
+    try {
+      const state = await api("POST", "/api/games", { game: s.game, players, position: s.position });
+      location.hash = `#/game/${state.id}`;
+    } catch (error) { this.fail(error); }
   }
 
   marks() {
@@ -309,18 +456,19 @@ class GamePage {
   tints() {
     if (!this.analysisOn || !this.analysis || !this.analysis.moves) return {};
     const byId = new Map(this.analysis.moves.map((m) => [m.id, m]));
+    const bestValue = Math.max(...this.analysis.moves.map((m) => moveValue(m) ?? -1));
     const tints = {};
     const best = {};
     for (const g of this.state.legal) {
       const m = byId.get(g.id);
-      if (!m || !moveColour(m)) continue;
+      if (!m || !relativeColour(m, bestValue)) continue;
       const bomb = this.bombMode;
       let cells = [];
       if (g.from === null && g.to && ((g.kind === "bomb") === bomb)) cells = [g.land || g.to];
       else if (g.from !== null && this.selected === g.from && g.to !== g.from) cells = [g.to];
       else if (g.from !== null && !this.selected) cells = [g.from];
       for (const name of cells) {
-        if (best[name] === undefined || rank(m) > best[name]) { best[name] = rank(m); tints[name] = moveColour(m); }
+        if (best[name] === undefined || rank(m) > best[name]) { best[name] = rank(m); tints[name] = relativeColour(m, bestValue); }
       }
     }
     return tints;
@@ -345,12 +493,14 @@ class GamePage {
       `${capital(s.player_names[p])}: ${spec}`));
     const status = s.outcome ? s.outcome.text : s.thinking ? `${capital(s.player_names[s.to_move])} (${s.players[s.to_move]}) is thinking...` : s.caption;
     const panel = el("section", { class: "panel" },
-      el("h2", { text: `${s.title} ` }, el("small", { text: s.game })),
+      el("h2", { text: `${s.title} ` }, el("small", { text: s.game }), " ",
+        el("a", { href: `/rules/${s.name}`, id: "rules-link", class: "rules-link", text: "Rules" })),
       el("ul", { class: "sides" }, sides),
       el("p", { class: `status ${s.outcome ? "over" : ""}`, id: "status", text: status }),
       this.message ? el("p", { class: "error", role: "alert", text: this.message }) : null,
       s.error ? el("p", { class: "error", text: s.error }) : null,
-      this.live ? this.controls() : this.replayControls(),
+      this.live ? this.controls() : this.source === "position" ? this.positionControls() : this.replayControls(),
+      this.shareOpen ? this.sharePanel() : null,
       this.chooser ? this.countChooser() : null,
       this.analysisOn ? this.analysisPanel() : null,
       this.moveList());
@@ -361,10 +511,13 @@ class GamePage {
     const s = this.state;
     const buttons = [
       el("button", { id: "new-game", on: { click: () => { location.hash = `#/?game=${encodeURIComponent(s.game)}`; } }, text: "New game" }),
-      el("button", { id: "undo", title: "u", on: { click: () => this.send("POST", `/api/games/${this.id}/undo`) }, text: "Undo", disabled: s.ply === 0 }),
-      el("button", { id: "resign", on: { click: () => this.send("POST", `/api/games/${this.id}/resign`, {}) }, text: "Resign", disabled: !!s.outcome || !s.players.includes("human") }),
+      el("button", { id: "undo", title: "u", on: { click: () => this.send("POST", `/api/games/${this.id}/undo`) }, text: "Undo",
+        disabled: s.ply === 0 || !s.players.includes("human") }),
+      el("button", { id: "resign", on: { click: () => { this.confirmResign = true; this.render(); } }, text: "Resign",
+        disabled: !!s.outcome || !s.players.includes("human") || this.confirmResign }),
       el("button", { id: "flip", title: "f", on: { click: () => { this.flip = !this.flip; this.render(); } }, text: "Flip" }),
       el("button", { id: "analysis", title: "a", "aria-pressed": String(this.analysisOn), on: { click: () => this.toggleAnalysis() }, text: this.analysisOn ? "Hide analysis" : "Analysis" }),
+      this.shareButton(),
     ];
     if (s.name === "kaboom" && s.legal.some((m) => m.kind === "bomb")) {
       buttons.push(el("button", { id: "bomb-mode", "aria-pressed": String(this.bombMode), class: this.bombMode ? "on" : "",
@@ -378,7 +531,37 @@ class GamePage {
       "aria-label": "move in notation", disabled: !this.humanToMove() });
     const form = el("form", { class: "move-entry", on: { submit: (event) => { event.preventDefault(); if (input.value.trim()) this.play(input.value.trim()); } } },
       input, el("button", { type: "submit", text: "Play" }));
-    return el("div", { class: "controls" }, el("div", { class: "buttons" }, buttons), form);
+    const confirm = this.confirmResign ? el("div", { class: "confirm", role: "alertdialog", "aria-label": "confirm resignation" },
+      el("span", { text: "Resign this game? " }),
+      el("button", { id: "confirm-resign", class: "boom", on: { click: () => { this.confirmResign = false; this.send("POST", `/api/games/${this.id}/resign`, {}); } }, text: "Yes, resign" }),
+      el("button", { id: "cancel-resign", on: { click: () => { this.confirmResign = false; this.render(); } }, text: "Keep playing" })) : null;
+    return el("div", { class: "controls" }, el("div", { class: "buttons" }, buttons), confirm, form);
+  }
+
+  shareButton() {
+    return el("button", { id: "share", "aria-pressed": String(this.shareOpen), on: { click: () => { this.shareOpen = !this.shareOpen; this.render(); } },
+      text: "Share position" });
+  }
+
+  sharePanel() {
+    const link = this.shareLink();
+    const input = el("input", { id: "share-link", value: link, readonly: true, "aria-label": "link to this position",
+      on: { focus: (event) => event.target.select() } });
+    const copy = el("button", { id: "copy-link", on: { click: () => {
+      if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
+      input.select();
+    } }, text: "Copy" });
+    return el("div", { class: "share" }, el("label", {}, "Link to this position (opens it for analysis): "), el("div", { class: "move-entry" }, input, copy));
+  }
+
+  positionControls() {
+    return el("div", { class: "controls" }, el("p", { class: "note", text: "A shared position. Analyse it, or play on from it." }),
+      el("div", { class: "buttons" },
+        el("button", { id: "play-from-here", class: "primary", on: { click: () => this.playFromHere(["human", "ai:time=0.5"]) }, text: "Play from here against the AI" }),
+        el("button", { id: "play-both", on: { click: () => this.playFromHere(["human", "human"]) }, text: "Play both sides" }),
+        el("button", { id: "flip", on: { click: () => { this.flip = !this.flip; this.render(); } }, text: "Flip" }),
+        el("button", { id: "analysis", "aria-pressed": String(this.analysisOn), on: { click: () => this.toggleAnalysis() }, text: this.analysisOn ? "Hide analysis" : "Analysis" }),
+        this.shareButton()));
   }
 
   countChooser() {
@@ -398,32 +581,58 @@ class GamePage {
       el("button", { id: "forward", on: { click: go(Math.min(s.length, s.ply + 1)) }, text: "›", "aria-label": "forward" }),
       el("button", { id: "last", on: { click: go(s.length) }, text: "»", "aria-label": "last position" }),
       el("button", { id: "flip", on: { click: () => { this.flip = !this.flip; this.render(); } }, text: "Flip" }),
-      el("button", { id: "analysis", "aria-pressed": String(this.analysisOn), on: { click: () => this.toggleAnalysis() }, text: this.analysisOn ? "Hide analysis" : "Analysis" })));
+      el("button", { id: "analysis", "aria-pressed": String(this.analysisOn), on: { click: () => this.toggleAnalysis() }, text: this.analysisOn ? "Hide analysis" : "Analysis" }),
+      this.shareButton()));
   }
 
   analysisPanel() {
     const a = this.analysis;
+    if (a && a.waiting) return el("div", { class: "analysis", text: "The AI is thinking; the analysis follows its move." });
     if (!a || a.loading) return el("div", { class: "analysis", text: "analysing..." });
     const s = this.state;
-    const head = a.source === "solver" ? "solver (perfect play)" : a.source === "search" ? "search estimate" : "game over";
+    const names = s.player_names;
+    const head = a.source === "solver" ? "solver: perfect play" : a.source === "search" ? "search estimate" : "game over";
     const rows = (a.moves || []).slice().sort((x, y) => rank(y) - rank(x));
+    const bestValue = Math.max(...rows.map((m) => moveValue(m) ?? -1));
+    const bestRank = rows.length ? rank(rows[0]) : null;
+    const headline = this.headlineValue(a);
+    const mover = s.to_move === null ? null : names[s.to_move];
+    const valueText = a.value ? describeValue(a) : "";
+    const summary = headline === null ? "?" : mover
+      ? `${capital(mover)} to move: ${percent(s.to_move === 0 ? headline : -headline)}${valueText ? " (" + valueText + ")" : ""}`
+      : s.outcome ? s.outcome.text : "";
     return el("div", { class: "analysis" },
-      el("p", {}, el("strong", { text: `Analysis (${head}): ` }),
-        `${s.to_move === null ? "" : capital(s.player_names[s.to_move]) + " to move: "}${describeValue(a)}`),
-      el("div", { class: "legend" }, Object.entries(VALUE_COLOURS).map(([k, c]) => el("span", {}, el("i", { style: `background:${c}` }), k))),
-      el("p", { class: "note", text: "For each move: its value for the mover and, after \"in\", the plies left to the end once it is played (best play)." }),
-      el("ul", { class: "move-values" }, rows.map((m) => el("li", {},
-        el("button", { class: "value-move", style: `border-color:${moveColour(m) || "#999"}`, disabled: !this.humanToMove(),
-          on: { click: () => this.play(m.id) }, text: m.text }), el("span", { text: describeValue(m) })))),
-      this.values ? valueChart(this.values, s.player_names, s.ply) : null);
+      el("p", { class: "headline" }, el("strong", { text: `Analysis (${head}): ` }), summary),
+      headline === null ? null : evalBar(headline, names, PIECE_COLOURS[s.name]),
+      el("p", { class: "note", text: SCALE_NOTE }),
+      el("div", { class: "legend" },
+        el("span", {}, el("i", { style: `background:${relativeColour({ score: 0 }, 0)}` }), "best"),
+        el("span", {}, el("i", { style: `background:${relativeColour({ score: -50 }, 0)}` }), "weaker"),
+        el("span", {}, el("i", { style: `background:${relativeColour({ score: -900 }, 0)}` }), "much weaker"),
+        Object.entries(VALUE_COLOURS).map(([k, c]) => el("span", {}, el("i", { style: `background:${c}` }), `${k} (exact)`))),
+      rows.length ? el("p", { class: "note", text: `Each move, best first, with the mover's expected score once it is played (${mover || ""}).` }) : null,
+      el("ul", { class: "move-values" }, rows.map((m) => el("li", { class: rank(m) === bestRank ? "best" : "" },
+        el("button", { class: "value-move", style: `border-color:${relativeColour(m, bestValue) || "#999"}`, disabled: !this.humanToMove(),
+          on: { click: () => this.play(m.id) }, text: `${rank(m) === bestRank ? "★ " : ""}${m.text}` }), el("span", { text: describeValue(m) })))),
+      this.values ? el("div", { class: "chart-box" }, el("p", { class: "note", text: `${capital(names[0])}'s expected score along the game; click a point to see that position.` }),
+        valueChart(this.values, names, s.ply, (ply) => this.pickPly(ply))) : null);
   }
 
+  // Numbered in pairs, as game records are read: "1. A B", "2. C D".
   moveList() {
     const s = this.state;
-    const items = s.moves.map((m) => el("li", { class: m.ply === s.ply - 1 ? "current" : "",
-      on: this.live ? {} : { click: () => this.goto(m.ply + 1) } }, m.text));
-    const long = s.moves.some((m) => m.text.length > 8); // Expendibots' sentences: one column
-    return el("div", { class: "moves" }, el("h3", { text: "Moves" }), el("ol", { id: "move-list", class: long ? "long" : "" }, items));
+    const moves = s.moves.slice();
+    const firstMover = moves.length && moves[0].player !== null && moves[0].player !== undefined ? moves[0].player : 0;
+    const cells = firstMover === 1 ? [null, ...moves] : moves;
+    const rows = [];
+    for (let i = 0; i < cells.length; i += 2) {
+      const cell = (m) => (m ? el("td", { class: `move${m.ply === s.ply - 1 ? " current" : ""}`, "data-ply": m.ply + 1,
+        on: this.live ? {} : { click: () => this.goto(m.ply + 1) }, text: m.text }) : el("td", { class: "move empty", text: "…" }));
+      rows.push(el("tr", {}, el("th", { text: `${i / 2 + 1}.` }), cell(cells[i]), i + 1 < cells.length ? cell(cells[i + 1]) : el("td")));
+    }
+    const long = s.moves.some((m) => m.text.length > 12); // Expendibots' sentences: smaller type
+    return el("div", { class: "moves" }, el("h3", { text: "Moves" }),
+      el("div", { class: "move-scroll" }, el("table", { id: "move-list", class: long ? "long" : "" }, rows)));
   }
 }
 
@@ -440,11 +649,27 @@ async function newGamePage(query) {
   const paramsBox = el("div", { class: "params" });
   const sidesBox = el("div", { class: "sides-form" });
   const message = el("p", { class: "error", role: "alert" });
-  const positionInput = el("input", { id: "position", placeholder: "the start position, in the game's notation", autocomplete: "off" });
+  const positionInput = el("input", { id: "position", placeholder: "the start position, in the game's notation", autocomplete: "off",
+    value: query.get("position") || "" });
   const about = el("p", { class: "about" });
+  const rulesLink = el("a", { id: "rules-link", class: "rules-link", text: "Rules" });
+  // The solver is a side only where it has a table for this game and its parameters.
+  const checkSolver = async () => {
+    const params = [...paramsBox.querySelectorAll("input")].map((input) => `${input.name}=${input.type === "checkbox" ? input.checked : input.value}`);
+    const game = `${gameSelect.value}${params.length ? "(" + params.join(",") + ")" : ""}`;
+    const { table } = await api("GET", `/api/solver?game=${encodeURIComponent(game)}`).catch(() => ({ table: false }));
+    for (const option of sidesBox.querySelectorAll('option[value="solver"]')) {
+      option.disabled = !table;
+      option.textContent = table ? "Solver (perfect play)" : "Solver (no table for this game; make one with boomboard solve)";
+      if (!table && option.selected) option.parentElement.value = "ai:time=0.5";
+    }
+  };
   const fill = () => {
     const game = catalog.games.find((g) => g.name === gameSelect.value);
-    about.textContent = game.doc;
+    about.textContent = game.doc + " ";
+    rulesLink.href = `/rules/${game.name}`;
+    rulesLink.textContent = `How to play ${game.title}`;
+    about.append(rulesLink);
     paramsBox.replaceChildren(...game.parameters.map((p) => {
       const id = `param-${p.name}`;
       const value = game.name === wanted && p.name in given ? given[p.name] : p.text;
@@ -463,8 +688,10 @@ async function newGamePage(query) {
       return el("label", {}, `${capital(name)} `, menu, spec);
     }));
   };
-  gameSelect.addEventListener("change", fill);
+  gameSelect.addEventListener("change", () => { fill(); checkSolver(); });
+  paramsBox.addEventListener("change", checkSolver);
   fill();
+  checkSolver();
   const start = async (players) => {
     const params = {};
     for (const input of paramsBox.querySelectorAll("input")) params[input.name] = input.type === "checkbox" ? input.checked : input.value;
@@ -484,8 +711,16 @@ async function newGamePage(query) {
     el("label", { class: "position" }, "Start from (optional) ", positionInput),
     el("div", { class: "buttons" },
       el("button", { id: "start", class: "primary", on: { click: () => start(sides()) }, text: "Start" }),
-      el("button", { id: "watch", on: { click: () => start(["ai:time=0.5", "alphabeta:depth=3"]) }, text: "Watch AI vs AI" })),
+      // AI against AI with the sides chosen above; a side left as Human is played by the medium AI
+      el("button", { id: "watch", on: { click: () => start(sides().map((spec) => (spec === "human" || !spec ? "ai:time=0.5" : spec))) }, text: "Watch AI vs AI" })),
     message));
+}
+
+// An arena game's result: "white won (reason)", "a tie (reason)".
+function resultText(g) {
+  const names = (catalog && catalog.games.find((c) => g.game.startsWith(c.name))?.player_names) || ["first", "second"];
+  const who = g.winner === null || g.winner === undefined ? "a tie" : `${capital(names[g.winner])} won`;
+  return g.status && g.status !== "done" ? g.reason || g.status : `${who}${g.reason ? " (" + g.reason + ")" : ""}`;
 }
 
 async function gamesPage() {
@@ -493,7 +728,7 @@ async function gamesPage() {
   const web = await api("GET", "/api/games");
   const when = (seconds) => (seconds ? new Date(seconds * 1000).toLocaleString() : "");
   const row = (g, href) => el("li", {}, el("a", { href, text: `${g.game}: ${g.players.join(" vs ")}` }),
-    ` ${g.plies} plies, ${g.finished === false ? "in progress" : g.reason || "finished"} ${when(g.updated || g.started)}`);
+    ` ${g.plies} plies, ${g.finished === false ? "in progress" : g.result || resultText(g)} ${when(g.updated || g.started)}`);
   const list = (games, href) => (games.length ? el("ul", { class: "game-list" }, games.map((g) => row(g, href(g))))
     : el("p", { text: "No games yet." }));
   const sections = [el("h2", { text: "Games played here" }),
@@ -552,15 +787,58 @@ async function tournamentsPage(id) {
   view.replaceChildren(el("section", { class: "listing" }, parts));
 }
 
+// /rules/GAME: the game's rules (from its own folder), with its example played out.
+async function rulesPage(name) {
+  const rules = await api("GET", `/api/rules/${encodeURIComponent(name)}`);
+  document.title = `${rules.title} rules - boomboard`;
+  const holder = el("div", { class: "board-holder example-board" });
+  const caption = el("p", { class: "note", id: "example-caption" });
+  const body = el("article", { class: "rules-text" });
+  body.innerHTML = rules.html; // the game's own rules, from the package: trusted text
+  const title = body.querySelector("h1");
+  if (title) title.remove(); // the page's heading says it already
+  let alive = true;
+  current = { kill: () => { alive = false; } };
+  const parts = [el("div", { class: "rules-head" }, el("h2", { text: `How to play ${rules.title}` }),
+    el("a", { href: `/#/?game=${encodeURIComponent(rules.name)}`, id: "play-this", class: "button-link", text: `Play ${rules.title}` }))];
+  if (rules.example) {
+    const ex = rules.example;
+    parts.push(el("figure", { class: "example" }, holder, el("figcaption", {}, caption)));
+    const loop = async () => {
+      while (alive) {
+        holder.replaceChildren(drawBoard(ex.state, ex.state.cells));
+        caption.textContent = `Example: ${ex.move}`;
+        await sleep(1400);
+        for (const [i, step] of ex.steps.entries()) {
+          if (!alive) return;
+          const marks = {};
+          for (const cellName of step.flash) marks[cellName] = ["boom"];
+          holder.replaceChildren(drawBoard(ex.state, step.cells, { marks }));
+          caption.textContent = `Example: ${ex.move}, step ${i + 1} of ${ex.steps.length}`;
+          await sleep(900);
+        }
+        await sleep(1800);
+      }
+    };
+    loop();
+  }
+  parts.push(body);
+  view.replaceChildren(el("section", { class: "rules" }, parts));
+}
+
 async function route() {
   if (current) current.kill();
   current = null;
   const [path, queryText] = location.hash.replace(/^#/, "").split("?");
   const parts = path.split("/").filter(Boolean);
   const query = new URLSearchParams(queryText || "");
+  const rulesPath = location.pathname.match(/^\/rules\/([^/]+)$/);
   try {
-    if (parts[0] === "game") current = window.page = new GamePage("live", parts[1]);
-    else if (parts[0] === "replay") current = window.page = new GamePage(parts[1], parts[2], query.has("ply") ? Number(query.get("ply")) : undefined);
+    if (rulesPath && !location.hash) await rulesPage(decodeURIComponent(rulesPath[1]));
+    else if (rulesPath) { location.replace(`/${location.hash}`); return; }
+    else if (parts[0] === "position") current = window.page = new GamePage("position", null, 0, { game: query.get("game"), position: query.get("position") });
+    else if (parts[0] === "game") current = window.page = new GamePage("live", parts[1]);
+    else if (parts[0] === "replay") current = window.page = new GamePage(parts[1], parts[2], query.has("ply") ? Number(query.get("ply")) : 0);
     else if (parts[0] === "games") await gamesPage();
     else if (parts[0] === "tournaments") await tournamentsPage(parts[1]);
     else await newGamePage(query);
