@@ -70,7 +70,9 @@ function drawBoard(state, cells, { marks = {}, tints = {}, flip = false, onClick
   const [bx, by, bw, bh] = layout.box;
   const turn = (x, y) => (flip ? [2 * bx + bw - x, 2 * by + bh - y] : [x, y]);
   const svg = el("svg:svg", { viewBox: layout.box.join(" "), class: `board ${layout.shape} game-${state.name}`, role: "group", "aria-label": `${state.title} board` });
-  const colours = PIECE_COLOURS[state.name];
+  // A game's layout may name its colours and draw counts (a number in the owner's colour) instead of pieces.
+  const colours = layout.colours || PIECE_COLOURS[state.name] || ["#d33c3c", "#2f62c9"];
+  const counts = layout.counts || state.name === "jump61";
   layout.cells.forEach((cell, index) => {
     const [x, y] = turn(cell.x, cell.y);
     const [owner, text, mark] = cells[index];
@@ -82,10 +84,10 @@ function drawBoard(state, cells, { marks = {}, tints = {}, flip = false, onClick
     const ground = layout.shape === "hex"
       ? el("svg:polygon", { points: hexPoints(x, y, 0.565), class: "ground" })
       : el("svg:rect", { x: x - 0.48, y: y - 0.48, width: 0.96, height: 0.96, rx: 0.06, class: "ground" });
-    if (state.name === "jump61" && owner !== null) ground.setAttribute("style", `fill:${colours[owner]}33`);
+    if (counts && owner !== null) ground.setAttribute("style", `fill:${colours[owner]}33`);
     group.append(ground);
     if (tints[cell.name]) group.append(el("svg:circle", { cx: x, cy: y, r: 0.44, class: "tint", style: `stroke:${tints[cell.name]}` }));
-    if (state.name === "jump61") {
+    if (counts) {
       group.append(el("svg:text", { x, y: y + 0.02, class: `spots ${owner === null ? "neutral" : "p" + owner}`,
         style: owner === null ? "" : `fill:${colours[owner]}`, text }));
     } else if (owner !== null) {
