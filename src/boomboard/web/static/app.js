@@ -54,6 +54,9 @@ const PIECE_COLOURS = {
   expendibots: ["#f6f1e3", "#25252b"], explocus: ["#f6f1e3", "#25252b"], hexplocus: ["#f6f1e3", "#25252b"],
 };
 
+// The players' colours: the game's layout names them, or the table above does.
+const pieceColours = (state) => state.layout.colours || PIECE_COLOURS[state.name] || ["#d33c3c", "#2f62c9"];
+
 function hexPoints(x, y, r) {
   const points = [];
   for (let i = 0; i < 6; i++) {
@@ -71,7 +74,7 @@ function drawBoard(state, cells, { marks = {}, tints = {}, flip = false, onClick
   const turn = (x, y) => (flip ? [2 * bx + bw - x, 2 * by + bh - y] : [x, y]);
   const svg = el("svg:svg", { viewBox: layout.box.join(" "), class: `board ${layout.shape} game-${state.name}`, role: "group", "aria-label": `${state.title} board` });
   // A game's layout may name its colours and draw counts (a number in the owner's colour) instead of pieces.
-  const colours = layout.colours || PIECE_COLOURS[state.name] || ["#d33c3c", "#2f62c9"];
+  const colours = pieceColours(state);
   const counts = layout.counts || state.name === "jump61";
   layout.cells.forEach((cell, index) => {
     const [x, y] = turn(cell.x, cell.y);
@@ -343,7 +346,7 @@ class GamePage {
     const board = drawBoard(s, s.cells, { marks: this.marks(), tints: this.tints(), flip: this.flip,
       onClick: (cell, event) => this.onCell(cell, event) });
     const sides = s.players.map((spec, p) => el("li", { class: s.to_move === p ? "to-move" : "" },
-      el("span", { class: `swatch p${p}`, style: `background:${PIECE_COLOURS[s.name][p]}` }),
+      el("span", { class: `swatch p${p}`, style: `background:${pieceColours(s)[p]}` }),
       `${capital(s.player_names[p])}: ${spec}`));
     const status = s.outcome ? s.outcome.text : s.thinking ? `${capital(s.player_names[s.to_move])} (${s.players[s.to_move]}) is thinking...` : s.caption;
     const panel = el("section", { class: "panel" },
