@@ -33,7 +33,7 @@ def test_bad_specs_say_what_was_expected(spec, message):
         make_agent(spec)
 
 
-@pytest.mark.parametrize("game_name", ["kaboom", "jump61", "expendibots", "explocus", "hexplocus"])
+@pytest.mark.parametrize("game_name", ["kaboom", "jump61", "expendibots", "explocus", "hexplocus", "chain_reaction"])
 def test_ai_picks_its_game_setting_and_plays_legal_moves(game_name):
     game = boomboard.load_game(game_name)
     agent = make_agent("ai:time=0.05", seed=1)

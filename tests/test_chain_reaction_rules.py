@@ -145,7 +145,7 @@ def test_the_cascade_stops_after_the_wave_that_takes_the_opponents_last_orb():
     # wave 1 takes both green cells: the cascade stops, b1 left unstable with 3 orbs
     assert state.to_notation() == ". . .\n2r . .\n. 3r .\ng"
     assert state.orbs("b1") >= state.critical_mass("b1")
-    assert state.outcome() == Outcome(winner=0, reason=Reason.NO_TOKENS)
+    assert state.outcome() == Outcome(winner=0, reason=Reason.NO_TOKENS, detail="Green has no orbs left")
     assert state.legal_actions() == [] and state.returns() == [1.0, -1.0]
 
 
@@ -162,7 +162,9 @@ def test_green_wins_by_wiping_out_red():
     state = load(2, 2, {"a2": "1r", "b2": "1g", "b1": "1g"}, "g")
     state.play("b2")
     assert state.to_notation() == "2g .\n. 2g\nr"
-    assert state.outcome() == Outcome(winner=1, reason=Reason.NO_TOKENS) and state.returns() == [-1.0, 1.0]
+    assert state.outcome() == Outcome(winner=1, reason=Reason.NO_TOKENS, detail="Red has no orbs left")
+    assert state.returns() == [-1.0, 1.0]
+    assert str(state).splitlines()[-1] == "Green wins: Red has no orbs left"
 
 
 def test_a_grid_that_cannot_settle_stops_at_the_wipe_out():
@@ -331,5 +333,5 @@ def test_the_terminal_plays_chain_reaction_between_two_random_players():
                            "--green", "random", "--seed", "5", "--rows", "4", "--cols", "5"],
                           capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
-    assert "wins: the opponent has no tokens left" in done.stdout
+    assert "wins: Red has no orbs left" in done.stdout or "wins: Green has no orbs left" in done.stdout
     assert "   a  b  c  d  e" in done.stdout  # the grid drawn from the board view, columns lettered

@@ -66,7 +66,7 @@ def test_resign_ends_the_game_for_the_opponent():
 
 
 def test_agents_play_each_other_to_the_end():
-    for name in ("expendibots", "jump61", "kaboom", "explocus", "hexplocus"):
+    for name in ("expendibots", "jump61", "kaboom", "explocus", "hexplocus", "chain_reaction(rows=4,cols=4)"):
         match, output = terminal_game(name, [make_agent("random", seed=2), make_agent("random", seed=3)], [])
         outcome = match.run()
         assert outcome is not None and match.state.is_terminal()

@@ -25,6 +25,7 @@ SMALL = [
     "expendibots",
     "explocus(size=4)",
     "hexplocus(side=3)",
+    "chain_reaction(rows=3,cols=3)",
 ]
 
 
@@ -43,7 +44,7 @@ def test_every_game_is_registered_with_every_parameter():
         pyspiel.load_game("boomboard_kaboom(rows=40)")
 
 
-@pytest.mark.parametrize("name", SMALL + ["jump61", "explocus", "hexplocus"])
+@pytest.mark.parametrize("name", SMALL + ["jump61", "explocus", "hexplocus", "chain_reaction"])
 def test_openspiel_random_simulation_checks_pass(name):
     # OpenSpiel's own conformance test: random games, cloning, observation and
     # information strings and tensors, and serialize/deserialize round trips.
@@ -102,6 +103,7 @@ MCTS_GAMES = [
     ("expendibots", 60),
     ("explocus(size=4,setup=b1b1b1./..../..../.w1w1w1 w)", 60),
     ("hexplocus(side=3,setup=b1b2b1/..../...../..../w1w2w1 w)", 60),
+    ("chain_reaction(rows=3,cols=3)", 60),
 ]
 
 
@@ -123,7 +125,7 @@ def brute_force_value(state) -> int:
 
 
 @pytest.mark.parametrize("name", ["kaboom(rows=3,cols=3,connect=3,bombs=0)", "kaboom(rows=2,cols=3,connect=2)",
-                                  "jump61(size=2)"])
+                                  "jump61(size=2)", "chain_reaction(rows=2,cols=2)"])
 def test_openspiel_alpha_beta_solves_small_games_like_brute_force(name):
     game = pyspiel.load_game(bo.spiel_name(name))
     value, action = minimax.alpha_beta_search(game, maximum_depth=100)

@@ -44,7 +44,8 @@ def test_pettingzoo_seed_test_passes(name, module):
 def test_a_random_game_matches_the_state_and_ends_with_opposite_rewards(name, module):
     # Small boards so that every game ends within the loop.
     params = {"kaboom_v0": {}, "jump61_v0": {"size": 3}, "expendibots_v0": {},
-              "explocus_v0": {"size": 4}, "hexplocus_v0": {"side": 3}}[name]
+              "explocus_v0": {"size": 4}, "hexplocus_v0": {"side": 3},
+              "chain_reaction_v0": {"rows": 3, "cols": 3}}[name]
     env = module.env(**params)
     env.reset(seed=3)
     game = env.unwrapped.game

@@ -15,7 +15,8 @@ from boomboard.search.mcts import Mcts
 
 # Small boards keep the reference minimax quick; every game and variant is here.
 GAMES = ["kaboom", "kaboom(misere=true)", "kaboom(superbomb=true,rows=5,cols=5)", "jump61(size=3)",
-         "jump61(size=4)", "expendibots", "explocus(size=5)", "hexplocus(side=3)"]
+         "jump61(size=4)", "expendibots", "explocus(size=5)", "hexplocus(side=3)",
+         "chain_reaction(rows=3,cols=3)"]
 # In Misère Kaboom a win in one (making the opponent connect) is too rare to sample.
 SAMPLED = [name for name in GAMES if "misere" not in name]
 

@@ -22,6 +22,8 @@ GAMES = [
     "explocus(size=4)",
     "explocus",
     "hexplocus(side=3)",
+    "chain_reaction(rows=3,cols=3)",
+    "chain_reaction",
 ]
 
 
@@ -65,7 +67,7 @@ def follow(game_string: str, num_envs: int, steps: int, seed: int) -> dict:
 @pytest.mark.parametrize("game_string", GAMES)
 def test_vector_env_plays_exactly_like_the_python_state(game_string):
     seen = follow(game_string, num_envs=6, steps=60, seed=3)
-    if game_string.startswith(("kaboom", "jump61(size=3)")):
+    if game_string.startswith(("kaboom", "jump61(size=3)", "chain_reaction(rows=3")):
         assert seen["ended"] > 0  # auto-reset was exercised
 
 

@@ -68,7 +68,8 @@ def test_catalog_lists_every_game_with_parameters_and_the_sides_on_offer(client)
 
 
 @pytest.mark.parametrize("game,cells", [("expendibots", 64), ("jump61(size=3)", 9), ("kaboom", 16),
-                                        ("explocus", 64), ("hexplocus", 61)])
+                                        ("explocus", 64), ("hexplocus", 61),
+                                        ("chain_reaction", 54)])
 def test_a_new_game_describes_board_pieces_and_every_legal_move(client, game, cells):
     state = new_game(client, game)
     engine = boomboard.load_game(game).new_initial_state()

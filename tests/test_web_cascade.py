@@ -14,7 +14,8 @@ from boomboard.web.cascade import MAX_STEPS, cascade_steps, record_steps
 from boomboard.web.geometry import cell_contents, layout, move_gestures
 
 GAMES = ["expendibots", "jump61(size=3)", "jump61(size=5)", "kaboom", "kaboom(rows=5,cols=6,bombs=4)",
-         "kaboom(superbomb=true,bombs=3)", "explocus(size=4)", "explocus", "hexplocus(side=3)", "hexplocus"]
+         "kaboom(superbomb=true,bombs=3)", "explocus(size=4)", "explocus", "hexplocus(side=3)", "hexplocus",
+         "chain_reaction(rows=3,cols=3)", "chain_reaction(rows=5,cols=4)", "chain_reaction"]
 
 
 @pytest.mark.parametrize("game_string", GAMES)
@@ -35,7 +36,8 @@ def test_the_last_step_is_the_engines_board(game_string):
     assert exploded > 0  # the random games did set off explosions
 
 
-@pytest.mark.parametrize("game_string", ["kaboom(rows=6,cols=7,bombs=10)", "expendibots", "explocus(size=4)"])
+@pytest.mark.parametrize("game_string", ["kaboom(rows=6,cols=7,bombs=10)", "expendibots", "explocus(size=4)",
+                                         "chain_reaction(rows=4,cols=4)"])
 def test_the_recorder_plays_the_action_exactly_as_apply_action_does(game_string):
     game = boomboard.load_game(game_string)
     rng = random.Random(7)
@@ -73,6 +75,22 @@ def test_a_jump61_cascade_shows_each_jump_in_order():
     assert [step["flash"] for step in steps] == [["1 1"], ["1 1"]]
     assert steps[0]["cells"][0] == [0, "3", ""]  # the spot lands, then the square jumps
     assert steps[-1]["cells"] == cell_contents(game, state.array)
+
+
+def test_a_chain_reaction_cascade_goes_off_wave_by_wave_and_stops_at_the_wipe_out():
+    game = boomboard.load_game("chain_reaction(rows=2,cols=2)")
+    state = game.new_initial_state()
+    for move in ["a1", "b2", "b1"]:
+        state.play(move)
+    before = state.array.copy()
+    # Green's b2 reaches 2 orbs: it explodes onto b1 (now 2 green) and a2; b1 explodes
+    # in the second wave onto a1, Red's last orb, and b2: Red is wiped out, a1 keeps 2.
+    steps = cascade_steps(game, before, state.string_to_action("b2"))
+    assert [step["flash"] for step in steps] == [["b2"], ["b2"], ["b1"]]
+    assert steps[0]["cells"][3] == [1, "2", ""]  # the orb lands, then the waves go off
+    state.play("b2")
+    assert state.outcome().winner == 1 and steps[-1]["cells"] == cell_contents(game, state.array)
+    assert steps[-1]["cells"] == [[1, "2", ""], [None, "", ""], [1, "1", ""], [1, "1", ""]]
 
 
 def test_every_legal_move_has_one_gesture_and_gestures_are_distinct():

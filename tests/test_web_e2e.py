@@ -1,6 +1,6 @@
 """The web app in a real browser: Playwright driving Debian's chromium, headless.
 
-For each of the five games a person's path is followed: open the new-game
+For each of the six games a person's path is followed: open the new-game
 page, choose a small variant and the random player as the opponent, start,
 then play by clicking the board (a stack, then where it goes, then how many
 where a count is asked; Kaboom's bomb button; Expendibots' boom button)
@@ -39,6 +39,7 @@ GAMES = [
     ("kaboom", {}, None),
     ("explocus", {"size": 4}, None),
     ("hexplocus", {"side": 3}, None),
+    ("chain_reaction", {"rows": 4, "cols": 4}, None),
 ]
 
 READY = ("() => window.page && window.page.state && !window.page.animating && "

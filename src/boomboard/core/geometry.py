@@ -34,13 +34,18 @@ LABEL_GAP = 0.85  # from a border cell's centre to its coordinate label
 class Layout:
     """The board's cells (name, centre, and where a click names a group, such
     as Kaboom's columns, the group) and its coordinate labels; ``shape`` is
-    ``"square"`` or ``"hex"``."""
+    ``"square"`` or ``"hex"``. A game may also give its players' colours
+    (``colours``, two CSS colours) and draw each cell as its count written in
+    its owner's colour on a ground of that colour (``counts``) rather than
+    as a piece."""
 
     shape: str
     names: list[str]
     centres: list[tuple[float, float]]
     labels: list[tuple[str, float, float]] = field(default_factory=list)
     groups: list[str] | None = None
+    colours: tuple[str, str] | None = None
+    counts: bool = False
 
     def to_json(self) -> dict:
         margin = 0.62 if self.shape == "hex" else 0.55  # half a cell, and a hexagon's point
@@ -52,13 +57,18 @@ class Layout:
             if self.groups:
                 cell["group"] = self.groups[index]
             cells.append(cell)
-        return {
+        out = {
             "shape": self.shape,
             "cells": cells,
             "labels": [{"text": t, "x": round(x, 4), "y": round(y, 4)} for t, x, y in self.labels],
             "box": [min(xs) - margin, min(ys) - margin, max(xs) - min(xs) + 2 * margin,
                     max(ys) - min(ys) + 2 * margin],
         }
+        if self.colours:
+            out["colours"] = list(self.colours)
+        if self.counts:
+            out["counts"] = True
+        return out
 
 
 def signed_stacks(heights) -> list[list]:

@@ -12,9 +12,8 @@ the opponent's critical cells count against them only where the player to
 move cannot answer by exploding first into them.
 """
 
-from numba import njit
-
 from boomboard.core.layout import PLAYER
+from boomboard.jit import njit
 from boomboard.games.chain_reaction.rules import COUNT, CRITICAL, ORBS, P_CELLS
 
 ORB_VALUE = 10

@@ -10,6 +10,7 @@ from boomboard.core.board_view import BoardView, Cell
 from boomboard.core.errors import IllegalActionError, InvalidPositionError, NotationError, ParameterError
 from boomboard.core.game import Game
 from boomboard.core.layout import PLAYER, REASON, STATUS, win_status
+from boomboard.core.outcome import Outcome, Reason
 from boomboard.core.params import Parameter
 from boomboard.core.state import State
 
@@ -66,6 +67,22 @@ class ChainReactionState(State):
     def orbs_of(self, player: int) -> int:
         """The orbs of ``player`` (0 Red, 1 Green) on the grid."""
         return int(self._array[ORBS + player])
+
+    def outcome(self) -> Outcome | None:
+        """The result, in the game's words: the loser has no orbs left.
+
+        >>> import boomboard
+        >>> state = boomboard.load_game("chain_reaction(rows=2,cols=2)").new_initial_state()
+        >>> for move in ("a1", "b2", "b1", "b2"):
+        ...     _ = state.play(move)
+        >>> state.outcome().describe(state.game.player_names)
+        'Green wins: Red has no orbs left'
+        """
+        outcome = super().outcome()
+        if outcome is None or outcome.reason != Reason.NO_TOKENS:
+            return outcome
+        loser = self._game.player_names[1 - outcome.winner].capitalize()
+        return Outcome(outcome.winner, outcome.reason, f"{loser} has no orbs left")
 
 
 class ChainReactionGame(Game):

@@ -3,7 +3,8 @@
 
 from .codec import decode, encode, layer_of
 from .evaluation import evaluate, is_explosive
-from .rules import apply_action, legal_actions, position_key
+from .observation import encode_observation
+from .rules import apply_action, apply_action_steps, legal_actions, position_key
 
-__all__ = ["apply_action", "decode", "encode", "evaluate", "is_explosive", "layer_of", "legal_actions",
-           "position_key"]
+__all__ = ["apply_action", "apply_action_steps", "decode", "encode", "encode_observation", "evaluate",
+           "is_explosive", "layer_of", "legal_actions", "position_key"]

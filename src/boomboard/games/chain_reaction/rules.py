@@ -66,9 +66,10 @@ past that: that would be a bug, never a long game.
 """
 
 import numpy as np
-from numba import njit
 
 from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, cell_hash, win_status
+from boomboard.core.steps import light, record_step
+from boomboard.jit import njit
 
 ORBS = HEADER  # ORBS + player: that player's orbs on the board
 COUNT = HEADER + 2  # COUNT + cell: its orbs; COUNT + cells + cell: its owner
@@ -151,8 +152,10 @@ def _gain(s, cells, cell, player):
 
 
 @njit(cache=True)
-def _cascade(s, params, player):
-    """Explode in waves until no cell is unstable or the opponent has no orb.
+def _cascade(s, params, player, steps, flashes, n):
+    """Explode in waves until no cell is unstable or the opponent has no orb;
+    returns the step count ``n`` (each wave is a step lighting its exploding
+    cells, see :mod:`boomboard.core.steps`).
 
     Each wave first lists the unstable cells, then explodes each once: it
     loses its critical mass, each neighbour gains one orb and the mover's
@@ -164,17 +167,17 @@ def _cascade(s, params, player):
     wave = np.empty(cells, np.int32)
     waves = 0
     while True:
-        n = 0
+        n_wave = 0
         for cell in range(cells):
             if s[COUNT + cell] >= params[CRITICAL + cell]:
-                wave[n] = cell
-                n += 1
-        if n == 0:
-            return
+                wave[n_wave] = cell
+                n_wave += 1
+        if n_wave == 0:
+            return n
         if waves >= params[P_WAVE_LIMIT]:  # the opponent is on the board, so this cannot be
             raise RuntimeError("chain_reaction: a cascade outran its proven bound")
         waves += 1
-        for i in range(n):
+        for i in range(n_wave):
             cell = wave[i]
             s[COUNT + cell] -= params[CRITICAL + cell]
             s[ORBS + player] -= params[CRITICAL + cell]
@@ -183,29 +186,54 @@ def _cascade(s, params, player):
                 other = params[around + k]
                 if other >= 0:
                     _gain(s, cells, other, player)
-        for i in range(n):
+        for i in range(n_wave):
             cell = wave[i]
             if s[COUNT + cell] == 0:
                 s[owner + cell] = EMPTY
+        if steps is not None:
+            n = record_step(s, steps, flashes, n)
+            for i in range(n_wave):
+                light(flashes, n, wave[i])
         if s[ORBS + 1 - player] == 0:  # wiped out; a cascade needs two orbs in a cell
-            return  # and the opponent's on the board, so both have moved
+            return n  # and the opponent's on the board, so both have moved
 
 
 @njit(cache=True)
-def apply_action(s, params, action):
+def _play(s, params, action, steps, flashes):
     """Put an orb into cell ``action``, explode in waves, pass the turn; the
-    opponent wiped out once both have moved loses."""
+    opponent wiped out once both have moved loses. With ``steps`` (not
+    ``None``) record the steps and return their count."""
     cells = params[P_CELLS]
     player = s[PLAYER]
     _gain(s, cells, action, player)
+    n = 0
+    if steps is not None:
+        n = record_step(s, steps, flashes, n)
+        light(flashes, n, action)
     if s[COUNT + action] >= params[CRITICAL + action]:
-        _cascade(s, params, player)
+        n = _cascade(s, params, player, steps, flashes, n)
     both_moved = s[ORBS] + s[ORBS + 1] >= 2  # the orbs count the moves
     if both_moved and s[ORBS + 1 - player] == 0:
         s[STATUS] = win_status(player)
         s[REASON] = REASON_NO_TOKENS
     s[PLY] += 1
     s[PLAYER] = 1 - player
+    return n
+
+
+@njit(cache=True)
+def apply_action(s, params, action):
+    """Put an orb into cell ``action``, explode in waves, pass the turn; the
+    opponent wiped out once both have moved loses."""
+    _play(s, params, action, None, None)
+
+
+@njit(cache=True)
+def apply_action_steps(s, params, action, steps, flashes):
+    """:func:`apply_action`, recording the orb's placement and then each wave
+    of explosions, in order, as steps (:mod:`boomboard.core.steps`), each wave
+    lighting its exploding cells; returns how many."""
+    return _play(s, params, action, steps, flashes)
 
 
 @njit(cache=True)

@@ -75,6 +75,9 @@ const PIECE_COLOURS = {
   expendibots: ["#f6f1e3", "#25252b"], explocus: ["#f6f1e3", "#25252b"], hexplocus: ["#f6f1e3", "#25252b"],
 };
 
+// The players' colours: the game's layout names them, or the table above does.
+const pieceColours = (state) => state.layout.colours || PIECE_COLOURS[state.name] || ["#d33c3c", "#2f62c9"];
+
 function hexPoints(x, y, r) {
   const points = [];
   for (let i = 0; i < 6; i++) {
@@ -102,7 +105,9 @@ function drawBoard(state, cells, { marks = {}, tints = {}, flip = false, onClick
   const [bx, by, bw, bh] = box;
   const turn = (x, y) => (flip ? [2 * bx + bw - x, 2 * by + bh - y] : [x, y]);
   const svg = el("svg:svg", { viewBox: box.join(" "), class: `board ${layout.shape} game-${state.name}`, role: "group", "aria-label": `${state.title} board` });
-  const colours = PIECE_COLOURS[state.name];
+  // A game's layout may name its colours and draw counts (a number in the owner's colour) instead of pieces.
+  const colours = pieceColours(state);
+  const counts = layout.counts || state.name === "jump61";
   layout.cells.forEach((cell, index) => {
     const [x, y] = turn(cell.x, cell.y);
     const [owner, text, mark] = cells[index];
@@ -114,10 +119,10 @@ function drawBoard(state, cells, { marks = {}, tints = {}, flip = false, onClick
     const ground = layout.shape === "hex"
       ? el("svg:polygon", { points: hexPoints(x, y, 0.565), class: "ground" })
       : el("svg:rect", { x: x - 0.48, y: y - 0.48, width: 0.96, height: 0.96, rx: 0.06, class: "ground" });
-    if (state.name === "jump61" && owner !== null) ground.setAttribute("style", `fill:${colours[owner]}33`);
+    if (counts && owner !== null) ground.setAttribute("style", `fill:${colours[owner]}33`);
     group.append(ground);
     if (tints[cell.name]) group.append(el("svg:circle", { cx: x, cy: y, r: 0.44, class: "tint", style: `stroke:${tints[cell.name]}` }));
-    if (state.name === "jump61") {
+    if (counts) {
       group.append(el("svg:text", { x, y: y + 0.02, class: `spots ${owner === null ? "neutral" : "p" + owner}`,
         style: owner === null ? "" : `fill:${colours[owner]}`, text }));
     } else if (owner !== null) {
@@ -489,7 +494,7 @@ class GamePage {
     const board = drawBoard(s, s.cells, { marks: this.marks(), tints: this.tints(), flip: this.flip,
       onClick: (cell, event) => this.onCell(cell, event) });
     const sides = s.players.map((spec, p) => el("li", { class: s.to_move === p ? "to-move" : "" },
-      el("span", { class: `swatch p${p}`, style: `background:${PIECE_COLOURS[s.name][p]}` }),
+      el("span", { class: `swatch p${p}`, style: `background:${pieceColours(s)[p]}` }),
       `${capital(s.player_names[p])}: ${spec}`));
     const status = s.outcome ? s.outcome.text : s.thinking ? `${capital(s.player_names[s.to_move])} (${s.players[s.to_move]}) is thinking...` : s.caption;
     const panel = el("section", { class: "panel" },
@@ -603,7 +608,7 @@ class GamePage {
       : s.outcome ? s.outcome.text : "";
     return el("div", { class: "analysis" },
       el("p", { class: "headline" }, el("strong", { text: `Analysis (${head}): ` }), summary),
-      headline === null ? null : evalBar(headline, names, PIECE_COLOURS[s.name]),
+      headline === null ? null : evalBar(headline, names, pieceColours(s)),
       el("p", { class: "note", text: SCALE_NOTE }),
       el("div", { class: "legend" },
         el("span", {}, el("i", { style: `background:${relativeColour({ score: 0 }, 0)}` }), "best"),
