@@ -1,15 +1,22 @@
 """Imported once by the server agent processes fork from (see
 :mod:`boomboard.arena.referee`): each game's compiled rules are loaded from
-numba's cache here, so every agent process starts with them ready instead
-of loading them again, game after game."""
+the kernel cache here, so every agent process starts with them ready instead
+of loading them again, game after game. Only games already compiled
+(``boomboard compile``) are loaded: compiling here would make every
+tournament compile every game."""
 
+from ..jit import interpreted, is_cached
 from ..registry import game_names, load_game
 
 
 def _load_rules() -> None:
     for name in game_names():
         try:
-            state = load_game(name).new_initial_state()
+            with interpreted():  # making the game compiles nothing
+                game = load_game(name)
+            if not is_cached([game.rules.apply_action, game.rules.legal_actions]):
+                continue
+            state = game.new_initial_state()
             state.child(state.legal_actions()[0])
         except Exception:  # only a head start: an agent process loads what it needs anyway
             continue
