@@ -98,6 +98,13 @@ def _number(text: str, kind: type) -> int | float:
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """Build the agent a spec string names (not ``human``: interfaces handle that)."""
+    kind, seed, values = agent_settings(spec, seed)
+    return _KINDS[kind](seed=seed, **values)
+
+
+def agent_settings(spec: str, seed: int | None = None) -> tuple[str, int | None, dict]:
+    """``(kind, seed, settings)`` of an agent spec, each setting checked and
+    typed, as :func:`make_agent` builds it (not ``human``)."""
     kind, settings = parse_spec(spec)
     if kind == HUMAN:
         raise ParameterError("'human' is played through an interface, not built as an agent")
@@ -126,4 +133,4 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         if values[key] < 0 or (values[key] == 0 and key not in _MAY_BE_ZERO):
             least = "0 or more" if key in _MAY_BE_ZERO else "positive"
             raise ParameterError(f"agent setting {key}={text!r} in {spec!r} must be {least}")
-    return _KINDS[kind](seed=seed, **values)
+    return kind, seed, values
