@@ -20,14 +20,17 @@ ZOO = Path(__file__).parent / "arena_agents" / "zoo_engine.py"
 # the wall limit leaves room for a loaded machine; the CPU budget is what stops a busy engine
 LIMITS = Limits(move_cpu=0.2, move_wall=6.0, memory_mb=300)
 
-# behaviour -> (kind of fault, words the reason must contain, most wall seconds the game may take)
+# behaviour -> (kind of fault, words the reason must contain). The reason, not the
+# wall time taken, shows which limit stopped it, so no load can change the outcome:
+# a busy loop is stopped by its CPU budget ("time"), not the wall limit
+# ("timeout"), and a line never ended fails by --move-wall, not the 60 s start-up.
 EXPECTED = {
-    "busy": ("time", "s of CPU for one action; the budget is 0.2 s", 20.0),
-    "allocate": ("memory", "allocated past the memory limit", 20.0),  # with a CPU budget for 2 GB
-    "spawn": ("timeout", "no action within 6.00 s", 30.0),
-    "illegal": ("illegal", "A1 holds no", 20.0),
-    "malformed": ("malformed", "this is no move", 20.0),
-    "no-newline": ("timeout", "did not end its line within 6 s", 30.0),
+    "busy": ("time", "s of CPU for one action; the budget is 0.2 s"),
+    "allocate": ("memory", "allocated past the memory limit"),  # with a CPU budget for 2 GB
+    "spawn": ("timeout", "no action within 6.00 s"),
+    "illegal": ("illegal", "A1 holds no"),
+    "malformed": ("malformed", "this is no move"),
+    "no-newline": ("timeout", "did not end its line within 6 s"),
 }
 
 
@@ -54,16 +57,13 @@ def _left_behind(folder: Path, deadline_seconds: float = 3.0) -> list[str]:
 
 @pytest.mark.parametrize("behaviour", list(EXPECTED))
 def test_every_zoo_engine_loses_with_its_reason_and_leaves_no_process(behaviour, tmp_path):
-    kind, words, most_seconds = EXPECTED[behaviour]
+    kind, words = EXPECTED[behaviour]
     spec = f"engine:{sys.executable} {ZOO} {behaviour} {tmp_path}"
     limits = Limits(move_cpu=5.0, move_wall=6.0, memory_mb=300) if behaviour == "allocate" else LIMITS
-    began = time.monotonic()
     result = play_game("kaboom", [spec, "random"], limits, seed=1)
-    seconds = time.monotonic() - began
     assert result.winner == 1, result.reason
     assert f"forfeits: {kind}: " in result.reason, result.reason
     assert words in result.reason, result.reason
-    assert seconds < most_seconds, (seconds, result.reason)
     assert list(tmp_path.iterdir()), "the engine never started"
     assert _left_behind(tmp_path) == []
     if behaviour == "spawn":
@@ -104,7 +104,7 @@ def test_an_engine_that_never_answers_fails_within_the_answer_limit(monkeypatch,
     began = time.monotonic()
     ok, text = session.handle("agent engine:sleep 1000")
     assert not ok and "did not answer" in text
-    assert time.monotonic() - began < 10
+    assert time.monotonic() - began < 60  # not 1000 s: the answer limit, with room for a loaded machine
     assert session.agent_spec == "random"
 
 
@@ -117,7 +117,7 @@ def test_an_engine_that_never_ends_its_line_fails_by_the_move_wall(tmp_path):
     with pytest.raises(EngineError, match="did not end its line within 0.5 s") as caught:
         agent.new_game(boomboard.load_game("kaboom"), 0)
     assert caught.value.arena_fault == "timeout"
-    assert time.monotonic() - began < 10
+    assert time.monotonic() - began < 60  # the message names the 0.5 s limit; this guards against a hang
     assert _left_behind(tmp_path) == []
 
 
