@@ -20,6 +20,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from ..agents import agent_kinds
 from ..core.errors import BoomboardError, GameOverError, ParameterError
@@ -74,6 +75,20 @@ class Resign(BaseModel):
     player: int | None = None
 
 
+class ErrorBody(BaseModel):
+    error: str = Field(description="what was wrong, and what was expected")
+
+
+# Every operation may answer these (documented, so that the schema is what the app does).
+ERROR_RESPONSES = {
+    400: {"model": ErrorBody, "description": "bad input: an unknown game, a bad parameter, bad notation, an "
+                                             "illegal move, a setting past the server's limits"},
+    404: {"model": ErrorBody, "description": "no such game, record or ply"},
+    409: {"model": ErrorBody, "description": "the request does not fit the game's state"},
+    422: {"model": ErrorBody, "description": "a malformed request"},
+}
+
+
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -112,7 +127,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         service.close()
         store.close()
 
-    app = FastAPI(title="boomboard", lifespan=lifespan)
+    app = FastAPI(title="boomboard", lifespan=lifespan, responses=ERROR_RESPONSES)
     app.state.service = service
     app.state.archive = archive
 
@@ -132,7 +147,17 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException):
-        return _error(error.status_code, str(error.detail))
+        response = _error(error.status_code, str(error.detail))
+        response.headers.update(getattr(error, "headers", None) or {})
+        if error.status_code == 405:  # Allow: every method of the path, not only its first route's
+            allowed = set()
+            for route in request.app.router.routes:
+                match, _ = route.matches(request.scope)
+                if match != Match.NONE:
+                    allowed.update(getattr(route, "methods", None) or ())
+            if allowed:
+                response.headers["Allow"] = ", ".join(sorted(allowed))
+        return response
 
     @app.exception_handler(Exception)
     async def unexpected_error(request: Request, error: Exception):
