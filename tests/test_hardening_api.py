@@ -293,3 +293,42 @@ def test_fuzz_agent_specs(data):
 def test_agent_settings_take_ascii_finite_numbers_only(spec):
     with pytest.raises(ParameterError):
         make_agent(spec)
+
+
+# -- the text protocols: any line gets an answer, never an exception -------------------
+
+_ENGINE_LINES = ["protocol_version", "name", "list_commands", "games", "game kaboom(rows=3,cols=3,connect=3)",
+                 "game jump61(size=3)", "position start", "position (x 1 1 --- --- ---)", "play A", "play 2 2",
+                 "go", "go time 0.01", "go time inf", "undo", "legal", "position?", "show", "result", "seed 7"]
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_engine_protocol_lines(data):
+    from boomboard.arena.engine_protocol import EngineSession
+
+    session = EngineSession("random", seed=1)
+    for _ in range(data.draw(st.integers(1, 6))):
+        line = data.draw(mutated(data.draw(st.sampled_from(_ENGINE_LINES))))
+        if line.strip().lower().startswith("agent") or not line.strip():
+            continue  # 'agent' starts programs or loads files: fuzzed with fixed specs elsewhere
+        ok, text = session.handle(line)
+        assert isinstance(ok, bool) and isinstance(text, str)
+
+
+_JUMP61_LINES = ["new", "size 3", "set 1 1 2 r", "auto", "manual", "dump", "seed 3", "quiet", "help", "1 1", "2 2"]
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_jump61_text_program(data):
+    import io
+
+    from boomboard.arena.jump61_text import Jump61Program
+
+    lines = [data.draw(mutated(data.draw(st.sampled_from(_JUMP61_LINES)))) for _ in range(data.draw(st.integers(1, 5)))]
+    lines = [line for line in lines if "auto" not in line.lower()]  # an AI playing a 10x10 game is slow, not wrong
+    out, err = io.StringIO(), io.StringIO()
+    program = Jump61Program(out, err, ai_spec="random")
+    program.auto = [False, False]
+    assert program.run(io.StringIO("\n".join(lines) + "\n")) == 0
