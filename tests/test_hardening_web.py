@@ -104,6 +104,32 @@ def test_ai_work_of_one_client_is_capped_and_other_clients_go_on(tmp_path):
     service.close()
 
 
+def test_a_client_with_too_much_work_queued_gets_a_429_and_cheap_work_is_not_counted(tmp_path):
+    from boomboard.web.service import QUEUE_FACTOR, Busy
+
+    service = GameService(GameStore(tmp_path / "web.sqlite3"), processes=False, limits=AgentLimits(per_client=1))
+    release = threading.Event()
+
+    def slow():
+        release.wait(10)
+        return "slow"
+
+    async def main():
+        queued = [asyncio.ensure_future(service.run_off_loop(slow, client="a")) for _ in range(QUEUE_FACTOR)]
+        await asyncio.sleep(0.05)
+        with pytest.raises(Busy, match="--ai-per-client"):
+            await service.run_off_loop(slow, client="a", queue=False)
+        assert await service.run_off_loop(lambda: "cheap", client="a", cheap=True) == "cheap"
+        other = asyncio.ensure_future(service.run_off_loop(lambda: "b", client="b", queue=False))
+        assert await other == "b"
+        release.set()
+        assert await asyncio.gather(*queued) == ["slow"] * QUEUE_FACTOR
+        assert service._client_load == {}
+
+    asyncio.run(main())
+    service.close()
+
+
 def test_resigning_and_undoing_cancel_the_ai_task(tmp_path):
     service = GameService(GameStore(tmp_path / "web.sqlite3"), processes=False)
 

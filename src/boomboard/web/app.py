@@ -29,7 +29,7 @@ from ..registry import registered_games
 from . import analysis
 from . import archive as archive_module
 from .archive import Archive, open_arena_store
-from .service import AgentLimits, Conflict, GameService, NotFound
+from .service import AgentLimits, Busy, Conflict, GameService, NotFound
 from .store import GameStore
 
 STATIC = Path(__file__).parent / "static"
@@ -85,6 +85,7 @@ ERROR_RESPONSES = {
                                              "illegal move, a setting past the server's limits"},
     404: {"model": ErrorBody, "description": "no such game, record or ply"},
     409: {"model": ErrorBody, "description": "the request does not fit the game's state"},
+    429: {"model": ErrorBody, "description": "this client has too much AI work under way; try again later"},
     422: {"model": ErrorBody, "description": "a malformed request"},
 }
 
@@ -135,6 +136,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     async def boomboard_error(request: Request, error: BoomboardError):
         if isinstance(error, NotFound):
             return _error(404, str(error))
+        if isinstance(error, Busy):
+            return _error(429, str(error))
         if isinstance(error, (Conflict, GameOverError)):
             return _error(409, str(error))
         return _error(400, str(error))
@@ -228,7 +231,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
             points = cached[1] if cached is not None and actions[:len(cached[0])] == cached[0] else []
             points = points + await service.run_off_loop(analysis.value_history, record.game, record.position,
                                                          list(actions), len(points), service.solver_db,
-                                                         client=_client(http))
+                                                         client=_client(http), queue=False)
             cached = session.analyses["values"] = (actions, points)
         return {"values": cached[1]}
 
@@ -237,7 +240,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         """The analysis of any position: a game, its first position and the actions since."""
         _check_line(request)
         return await service.run_off_loop(analysis.analyse, request.game, request.position, request.actions,
-                                          service.solver_db, client=_client(http))
+                                          service.solver_db, client=_client(http), queue=False)
 
     @app.post("/api/values")
     async def values_of_line(request: Line, http: Request):
@@ -245,7 +248,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         _check_line(request)
         return {"values": await service.run_off_loop(analysis.value_history, request.game, request.position,
                                                      request.actions, 0, service.solver_db,
-                                                     client=_client(http))}
+                                                     client=_client(http), queue=False)}
 
     async def _cached(game_id: str, kind: str, client: str | None, function, *extra):
         session = service.get(game_id)
@@ -253,7 +256,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         key = (kind, tuple(record.actions))
         if key not in session.analyses:
             session.analyses[key] = await service.run_off_loop(function, record.game, record.position,
-                                                               list(record.actions), *extra, client=client)
+                                                               list(record.actions), *extra, client=client,
+                                                               queue=False)
         return session.analyses[key]
 
     @app.get("/api/archive/{source}")

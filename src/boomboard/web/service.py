@@ -47,11 +47,16 @@ class Conflict(BoomboardError):
     """The request does not fit the game's state (not your turn, game over)."""
 
 
+class Busy(BoomboardError):
+    """A client asked for more AI work at once than the server lets one client queue (a 429)."""
+
+
 class AgentLimitError(ParameterError):
     """An agent setting past the server's limit (a 400 that names the limit)."""
 
 
 SEED_RANGE = (-(2**63), 2**63 - 1)  # what SQLite's INTEGER holds
+QUEUE_FACTOR = 3  # a client's analyses wait while it has fewer than this many times its share under way
 
 
 @dataclass(frozen=True)
@@ -196,6 +201,7 @@ class GameService:
         self.store = store
         self.limits = limits or AgentLimits()
         self._client_slots: dict[str, asyncio.Semaphore] = {}
+        self._client_load: dict[str | None, int] = {}  # a client's calls running or waiting
         self.solver_db = solver_db  # the solver's folder of tables (None: its default)
         self.sessions: dict[str, Session] = {}
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="boomboard-ai")
@@ -211,20 +217,40 @@ class GameService:
                                                   initializer=worker_init, initargs=(os.getpid(),))
         return self._processes
 
-    async def run_off_loop(self, function, *args, cheap: bool = False, client: str | None = None):
+    async def run_off_loop(self, function, *args, cheap: bool = False, client: str | None = None,
+                           queue: bool = True):
         """Run ``function(*args)`` in a worker; a broken process pool is rebuilt
-        once. At most ``limits.per_client`` calls of one ``client`` run at once;
-        cancelling the caller drops a call that has not started."""
+        once. At most ``limits.per_client`` searching calls of one ``client``
+        run at once (cheap ones, in threads, are not counted); the others wait.
+        With ``queue=False`` (a request waiting for its answer), a client that
+        already has ``QUEUE_FACTOR`` times its share running or waiting gets
+        :class:`Busy` instead. Cancelling the caller drops a call that has not started."""
+        if cheap:
+            return await self._run(function, args, cheap)
+        load = self._client_load.get(client, 0)
+        if not queue and load >= QUEUE_FACTOR * self.limits.per_client:
+            raise Busy(f"this client has {load} AI moves and analyses running or waiting; the server takes at "
+                       f"most {QUEUE_FACTOR * self.limits.per_client} at once from one client "
+                       f"(boomboard serve --ai-per-client): try again when they are done")
         slots = self._client_slots.get(client)
         if slots is None:
             slots = self._client_slots[client] = asyncio.Semaphore(self.limits.per_client)
-        async with slots:
-            loop = asyncio.get_running_loop()
-            try:
-                return await loop.run_in_executor(self._pool(cheap), function, *args)
-            except BrokenProcessPool:
-                self._processes = None
-                return await loop.run_in_executor(self._pool(cheap), function, *args)
+        self._client_load[client] = load + 1
+        try:
+            async with slots:
+                return await self._run(function, args, cheap)
+        finally:
+            self._client_load[client] -= 1
+            if not self._client_load[client]:
+                del self._client_load[client]
+
+    async def _run(self, function, args, cheap: bool):
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(cheap), function, *args)
+        except BrokenProcessPool:
+            self._processes = None
+            return await loop.run_in_executor(self._pool(cheap), function, *args)
 
     def warm_up(self) -> None:
         """Start the worker processes now and load the compiled code in each,
