@@ -59,6 +59,7 @@ class Soak:
         self.base, self.rate, self.seconds = base, rate, seconds
         self.rng = random.Random(seed)
         self.latencies: list[float] = []
+        self.slowest: list[tuple[float, str, str]] = []
         self.statuses: Counter = Counter()
         self.server_errors: list[str] = []
         self.games: dict[str, int] = {}  # id -> the most plies seen
@@ -77,6 +78,7 @@ class Soak:
             self.server_errors.append(f"{method} {path}: {type(problem).__name__} {problem}")
             return None
         self.latencies.append(time.perf_counter() - started)
+        self.slowest.append((self.latencies[-1], method, re.sub(r"/[0-9a-f]{12}", "/ID", path)))
         self.statuses[response.status_code] += 1
         if response.status_code >= 500:
             self.server_errors.append(f"{method} {path} -> {response.status_code}: {response.text[:200]}")
@@ -134,6 +136,7 @@ class Soak:
                 if got and got[0] == 201:
                     self.games[got[1]["id"]] = got[1]["ply"]
             self.latencies.clear()
+            self.slowest.clear()
             self.statuses.clear()
             tasks: set[asyncio.Task] = set()
             began = time.monotonic()
@@ -226,6 +229,11 @@ def main() -> None:
     print(f"server errors (5xx or no answer): {len(soak.server_errors)}; games lost across a restart: {len(lost)} "
           f"of {len(soak.games)}; Ctrl-C stopped the server in {stop_seconds:.2f} s"
           + ("; it printed a traceback" if "Traceback" in stop_err else ""))
+    by_kind: dict[str, list[float]] = {}
+    for seconds, method, path in soak.slowest:
+        by_kind.setdefault(f"{method} {path.split('?')[0]}", []).append(seconds)
+    print("p99 by request: " + "; ".join(f"{kind} {percentile(v, 0.99) * 1000:.0f} ms ({len(v)})"
+                                         for kind, v in sorted(by_kind.items(), key=lambda kv: -len(kv[1]))[:12]))
     for line in [*soak.server_errors[:10], *lost[:10]]:
         print("  " + line)
     failed = soak.server_errors or lost or percentile(lat, 0.99) > args.max_p99 or "Traceback" in stop_err
