@@ -296,8 +296,9 @@ class EngineAgent(Agent):
         if self.process is None or self.process.poll() is not None:
             raise EngineError(f"the engine is not running (exit code {self.process and self.process.returncode})")
         try:
-            self.process.stdin.write((command + "\n").encode())
-            self.process.stdin.flush()
+            data = memoryview((command + "\n").encode())
+            while data:  # an unbuffered pipe may take part of a long line at a time
+                data = data[self.process.stdin.write(data) or 0:]
         except (BrokenPipeError, OSError):
             raise EngineError(f"the engine ended before {command!r}") from None
         lines = self._read_answer(command, seconds)
