@@ -130,6 +130,61 @@ def test_a_client_with_too_much_work_queued_gets_a_429_and_cheap_work_is_not_cou
     service.close()
 
 
+def test_stopping_a_running_call_kills_its_worker_only_and_a_fresh_one_takes_its_place():
+    import operator
+    from concurrent.futures import CancelledError
+
+    from boomboard.web.workers import WorkerPool
+
+    pool = WorkerPool(2)
+    try:
+        assert pool.submit(operator.add, 2, 3).result(timeout=120) == 5
+        slow = pool.submit(time.sleep, 120)
+        deadline = time.monotonic() + 120
+        while not slow.running() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        before = {p.pid for p in pool.processes()}
+        pool.stop(slow)
+        with pytest.raises(CancelledError):
+            slow.result(timeout=60)
+        assert [pool.submit(operator.mul, 6, 7).result(timeout=120) for _ in range(4)] == [42] * 4
+        after = {p.pid for p in pool.processes()}
+        assert len(before & after) == 1 and len(after) == 2  # one worker killed and replaced, one untouched
+        waiting = [pool.submit(time.sleep, 120) for _ in range(3)]
+        pool.stop(waiting[2])  # not started yet: it never starts
+        assert waiting[2].cancelled()
+    finally:
+        pool.close()
+    assert all(not p.is_alive() for p in pool.processes())
+
+
+def test_resigning_a_game_kills_its_running_search(tmp_path):
+    service = GameService(GameStore(tmp_path / "web.sqlite3"), workers=1, processes=True)
+
+    async def main():
+        session = await service.create("jump61(size=10)", {}, ["human", "alphabeta:depth=29"], pace=0)
+        service.play(session.record.id, "1 1")
+        deadline = time.monotonic() + 120
+        while (service._processes is None or not service._processes._running) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        pool = service._processes
+        future = next(iter(pool._running))
+        while not future.running() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        worker = pool.processes()[0]
+        service.resign(session.record.id, 0)
+        await asyncio.sleep(0)
+        while worker.is_alive() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert not worker.is_alive()  # killed, not left to search for its 10 s
+        assert future.done()
+
+    try:
+        asyncio.run(main())
+    finally:
+        service.close()
+
+
 def test_resigning_and_undoing_cancel_the_ai_task(tmp_path):
     service = GameService(GameStore(tmp_path / "web.sqlite3"), processes=False)
 

@@ -3,25 +3,21 @@ background, and what the page is sent about each.
 
 All changes to a game happen on the server's event loop, so no lock is
 needed. An AI's move is computed off the loop: cheap players (``random``,
-``greedy``) in a thread, searching ones in a process pool, because numba's
-compiled search holds the interpreter lock and would otherwise stall every
-other game and request. The page polls the game until ``thinking`` is false.
+``greedy``) in a thread, searching ones in a pool of worker processes
+(:mod:`boomboard.web.workers`), because numba's compiled search holds the
+interpreter lock and would otherwise stall every other game and request. A
+game resigned or undone while its AI searches has that search's worker
+killed. The page polls the game until ``thinking`` is false.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
-import os
 import random
 import secrets
-import signal
-import sys
-import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
 
 from ..agents import HUMAN, make_agent, parse_spec
@@ -34,6 +30,7 @@ from . import analysis
 from .cascade import cascade_steps
 from .geometry import cell_contents, layout, move_gestures, winning_lines
 from .store import GameStore, StoredGame
+from .workers import WorkerPool
 
 CHEAP_AGENTS = {"random", "greedy"}  # fast enough to run in a thread
 SOLVER = "solver"
@@ -147,31 +144,6 @@ class Session:
         return self.task is not None and not self.task.done()
 
 
-def worker_init(parent: int) -> None:
-    """Set up a worker process: Ctrl-C is the server's to handle (no worker
-    tracebacks), and the worker dies with the server, even after a kill -9:
-    at once by the kernel (``PR_SET_PDEATHSIG``, Linux) and otherwise
-    within a second, seen by a thread that watches the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before the signal was asked for
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="boomboard-parent-watch", daemon=True).start()
-
-
 def check_side(spec: str, game_string: str, position: str | None = None, solver_db=None,
                limits: AgentLimits | None = None) -> str:
     """A side's spec, checked: ``human``, ``solver`` (with a table in
@@ -206,15 +178,14 @@ class GameService:
         self.sessions: dict[str, Session] = {}
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="boomboard-ai")
         self._workers, self._use_processes = workers, processes
-        self._processes: Executor | None = None
+        self._processes: WorkerPool | None = None
 
     # -- the pools ---------------------------------------------------------------
-    def _pool(self, cheap: bool) -> Executor:
+    def _pool(self, cheap: bool) -> Executor | WorkerPool:
         if cheap or not self._use_processes:
             return self._threads
         if self._processes is None:
-            self._processes = ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("spawn"),
-                                                  initializer=worker_init, initargs=(os.getpid(),))
+            self._processes = WorkerPool(self._workers, warm_up=analysis.warm_up)
         return self._processes
 
     async def run_off_loop(self, function, *args, cheap: bool = False, client: str | None = None,
@@ -245,20 +216,21 @@ class GameService:
                 del self._client_load[client]
 
     async def _run(self, function, args, cheap: bool):
-        loop = asyncio.get_running_loop()
+        pool = self._pool(cheap)
+        if not isinstance(pool, WorkerPool):
+            return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
+        future = pool.submit(function, *args)
         try:
-            return await loop.run_in_executor(self._pool(cheap), function, *args)
-        except BrokenProcessPool:
-            self._processes = None
-            return await loop.run_in_executor(self._pool(cheap), function, *args)
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            pool.stop(future)  # the game was resigned, undone or closed: its worker is freed now
+            raise
 
     def warm_up(self) -> None:
         """Start the worker processes now and load the compiled code in each,
         in the background, so that the first AI move is quick."""
         if self._use_processes:
-            pool = self._pool(cheap=False)
-            for _ in range(self._workers):
-                pool.submit(analysis.warm_up)
+            self._pool(cheap=False)
 
     def close(self) -> None:
         """Stop at once: cancel every AI task and kill the worker processes
@@ -269,18 +241,7 @@ class GameService:
         self._threads.shutdown(wait=False, cancel_futures=True)
         pool, self._processes = self._processes, None
         if pool is not None:
-            workers = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in workers:
-                try:
-                    process.kill()
-                except (OSError, ValueError, AttributeError):
-                    pass
-            for process in workers:
-                try:
-                    process.join(timeout=1.0)
-                except (OSError, ValueError, AssertionError):
-                    pass
+            pool.close()
 
     # -- games ----------------------------------------------------------------------
     async def create(self, game_string: str, params: dict, players: list[str], position: str | None = None,
