@@ -17,6 +17,7 @@ import json
 import random
 import secrets
 import time
+import weakref
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
 
@@ -172,7 +173,8 @@ class GameService:
                  limits: AgentLimits | None = None):
         self.store = store
         self.limits = limits or AgentLimits()
-        self._client_slots: dict[str, asyncio.Semaphore] = {}
+        # per event loop (a semaphore belongs to one), per client
+        self._client_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._client_load: dict[str | None, int] = {}  # a client's calls running or waiting
         self.solver_db = solver_db  # the solver's folder of tables (None: its default)
         self.sessions: dict[str, Session] = {}
@@ -203,9 +205,10 @@ class GameService:
             raise Busy(f"this client has {load} AI moves and analyses running or waiting; the server takes at "
                        f"most {QUEUE_FACTOR * self.limits.per_client} at once from one client "
                        f"(boomboard serve --ai-per-client): try again when they are done")
-        slots = self._client_slots.get(client)
+        by_client = self._client_slots.setdefault(asyncio.get_running_loop(), {})
+        slots = by_client.get(client)
         if slots is None:
-            slots = self._client_slots[client] = asyncio.Semaphore(self.limits.per_client)
+            slots = by_client[client] = asyncio.Semaphore(self.limits.per_client)
         self._client_load[client] = load + 1
         try:
             async with slots:
