@@ -316,6 +316,25 @@ def test_ctrl_c_with_a_busy_worker_stops_at_once_without_a_traceback(tmp_path):
     assert _alive(workers) == []
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process checks read /proc")
+@pytest.mark.parametrize("gap", [0.05, 0.3])
+def test_a_second_ctrl_c_prints_no_traceback(tmp_path, gap):
+    process, url = _serve(tmp_path)
+    try:
+        _start_a_long_search(process, url)
+        process.send_signal(signal.SIGINT)
+        time.sleep(gap)
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "Traceback" not in err and "CancelledError" not in err, err
+    assert "boomboard stopped" in out
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 def test_workers_die_with_a_killed_server(tmp_path):
     process, url = _serve(tmp_path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import socket
 import webbrowser
 from pathlib import Path
@@ -16,6 +17,26 @@ from ..core.errors import ParameterError
 def default_db_path() -> Path:
     """Where the web app keeps its games unless told otherwise."""
     return Path(user_data_dir("boomboard")) / "web.sqlite3"
+
+
+def _server_class():
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, but a second Ctrl-C does not force the exit halfway
+        through the shutdown (which printed tracebacks): the stop under way
+        takes about a second, workers killed included."""
+
+        def handle_exit(self, sig, frame) -> None:
+            if self.should_exit and sig == signal.SIGINT:
+                return
+            super().handle_exit(sig, frame)
+
+    return Server
+
+
+def _Server(config):
+    return _server_class()(config)
 
 
 def register(app: typer.Typer) -> None:
@@ -66,12 +87,14 @@ def register(app: typer.Typer) -> None:
         url = f"http://{host}:{listener.getsockname()[1]}/"
         web_app = create_app(path, arena_db=arena_db, solver_db=solver_db, workers=max(workers, 1),
                              processes=workers > 0, limits=limits)
-        server = uvicorn.Server(uvicorn.Config(web_app, log_level="warning", timeout_graceful_shutdown=1))
+        server = _Server(uvicorn.Config(web_app, log_level="warning", timeout_graceful_shutdown=1))
         typer.echo(f"boomboard is serving at {url}  (games in {path}; Ctrl-C stops)")
         if open_browser:
             webbrowser.open(url)
         try:
             server.run(sockets=[listener])
-        except KeyboardInterrupt:  # uvicorn raises the signal again once stopped; a 2nd Ctrl-C lands here too
+        except KeyboardInterrupt:  # uvicorn raises the captured Ctrl-C again once stopped
             pass
+        finally:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # the stop is done: no traceback from another Ctrl-C
         typer.echo("boomboard stopped")
