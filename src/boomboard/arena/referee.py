@@ -244,8 +244,8 @@ class _AgentProcess:
 
     def kill(self) -> None:
         """Kill the agent's process, its process group and every descendant seen."""
-        below = self.descendants() if self.process.is_alive() else []
         if self.process.is_alive():
+            self.descendants()  # noted before the kill, which hands them to init
             self.process.kill()
         if self.pgid is not None:
             processes.kill_group(self.pgid)
