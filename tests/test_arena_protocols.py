@@ -77,7 +77,9 @@ def test_an_engine_that_answers_nonsense_loses(tmp_path):
                       "    print('= Q9' if line.startswith('go') else '=', end='\\n\\n', flush=True)\n")
     result = play_game("kaboom", ["random", f"engine:{sys.executable} {script}"], Limits(move_wall=30), seed=1)
     assert result.winner == 0
-    assert "o (engine:" in result.reason and "forfeits: exception: NotationError" in result.reason
+    # unparsable text is "malformed" (issue 15, item 7), not an exception of ours
+    assert "o (engine:" in result.reason and "forfeits: malformed: " in result.reason
+    assert "'Q9'" in result.reason
 
 
 # -- the Expendibots course ---------------------------------------------------------------

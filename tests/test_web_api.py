@@ -33,8 +33,9 @@ def new_game(client, game="kaboom", players=("human", "random"), **extra):
     return response.json()
 
 
-def wait_for(client, game_id, condition, seconds=20.0):
-    """Poll a game (as the page does) until ``condition(state)``."""
+def wait_for(client, game_id, condition, seconds=120.0):
+    """Poll a game (as the page does) until ``condition(state)``: a budget a
+    loaded machine cannot exhaust, returning as soon as the condition holds."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         state = client.get(f"/api/games/{game_id}").json()

@@ -131,7 +131,7 @@ def test_play_a_whole_game_by_clicking(server, browser, tmp_path, name, params, 
     chooser = GreedyAgent(seed=3)  # plays well enough to end games against random quickly
     moves = 0
     while True:
-        page.wait_for_function(READY, timeout=20_000)
+        page.wait_for_function(READY, timeout=90_000)
         data = page.evaluate("window.page.state")
         if data["outcome"] is not None:
             break
@@ -141,10 +141,10 @@ def test_play_a_whole_game_by_clicking(server, browser, tmp_path, name, params, 
         gesture = next(g for g in data["legal"] if g["id"] == action)
         board_before = page.inner_html(".board-holder")
         _click_gesture(page, gesture, data["layout"])
-        page.wait_for_function(f"() => window.page.state.ply > {data['ply']}", timeout=20_000)
+        page.wait_for_function(f"() => window.page.state.ply > {data['ply']}", timeout=90_000)
         after = page.evaluate("window.page.state")
         assert after["moves"][data["ply"]]["text"] == gesture["text"]  # our click made this very move
-        page.wait_for_function(READY, timeout=20_000)
+        page.wait_for_function(READY, timeout=90_000)
         assert page.inner_html(".board-holder") != board_before
         assert page.locator("#move-list td.move").count() == page.evaluate("window.page.state.ply")
         moves += 1

@@ -67,7 +67,7 @@ def registered_games() -> list[GameInfo]:
 _CACHE: dict[str, Game] = {}
 
 
-def load_game(name: str, **params: Any) -> Game:
+def load_game(name: str, /, **params: Any) -> Game:
     """A game by name, OpenSpiel-style: ``load_game("kaboom", rows=5)`` or
     ``load_game("kaboom(rows=5)")``. Games are immutable and cached."""
     base, from_string = parse_game_string(name)

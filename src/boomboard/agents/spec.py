@@ -8,6 +8,8 @@ terminal, the web app), which ask a person instead of an agent.
 from __future__ import annotations
 
 import importlib
+import math
+import re
 from typing import Callable
 
 from ..core.errors import ParameterError
@@ -36,6 +38,7 @@ _SETTINGS: dict[str, dict[str, type]] = {
 
 
 _MAY_BE_ZERO = {"quiescence", "contempt"}  # 0 turns them off
+MAX_TABLE_BITS = 34
 
 # Kinds defined in higher layers, imported the first time a spec names them:
 # the module registers itself with :func:`register_agent_kind`. Agents stay
@@ -63,6 +66,8 @@ def agent_kinds() -> list[str]:
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """``'random:seed=7'`` -> ``('random', {'seed': '7'})``."""
+    if not isinstance(spec, str):
+        raise ParameterError(f"an agent is named by a string such as 'random:seed=7'; got {type(spec).__name__}")
     kind, _, rest = spec.strip().partition(":")
     settings: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
@@ -77,14 +82,35 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return kind, settings
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _number(text: str, kind: type) -> int | float:
+    """An int or a finite float from ASCII text (``int('４')`` and ``float('inf')``
+    would accept what the docs do not promise)."""
+    if kind is int and _INTEGER.fullmatch(text):
+        return int(text)
+    if kind is float and _DECIMAL.fullmatch(text) and math.isfinite(float(text)):
+        return float(text)
+    raise ValueError(text)
+
+
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """Build the agent a spec string names (not ``human``: interfaces handle that)."""
+    kind, seed, values = agent_settings(spec, seed)
+    return _KINDS[kind](seed=seed, **values)
+
+
+def agent_settings(spec: str, seed: int | None = None) -> tuple[str, int | None, dict]:
+    """``(kind, seed, settings)`` of an agent spec, each setting checked and
+    typed, as :func:`make_agent` builds it (not ``human``)."""
     kind, settings = parse_spec(spec)
     if kind == HUMAN:
         raise ParameterError("'human' is played through an interface, not built as an agent")
     if "seed" in settings:
         try:
-            seed = int(settings.pop("seed"))
+            seed = _number(settings.pop("seed"), int)
         except ValueError:
             raise ParameterError(f"agent seed must be an integer in {spec!r}") from None
     values = {}
@@ -97,11 +123,14 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
             values[key] = text
             continue
         try:
-            values[key] = kind_settings[key](text)
+            values[key] = _number(text, kind_settings[key])
         except ValueError:
             raise ParameterError(f"agent setting {key}={text!r} in {spec!r}: expected "
                                  f"{'an integer' if kind_settings[key] is int else 'a number'}") from None
+        if key == "table_bits" and values[key] > MAX_TABLE_BITS:
+            raise ParameterError(f"agent setting {key}={text!r} in {spec!r} must be at most {MAX_TABLE_BITS} "
+                                 f"(a table of 2**{MAX_TABLE_BITS} entries takes 256 GiB)")
         if values[key] < 0 or (values[key] == 0 and key not in _MAY_BE_ZERO):
             least = "0 or more" if key in _MAY_BE_ZERO else "positive"
             raise ParameterError(f"agent setting {key}={text!r} in {spec!r} must be {least}")
-    return _KINDS[kind](seed=seed, **values)
+    return kind, seed, values

@@ -7,15 +7,18 @@ child process and exchanges small tuples with it:
 referee sends             agent process answers
 ========================  ==============================================
 (start, game, position,   ``("ready", cpu)`` once the agent is built and
-player, seed, memory_mb)  warmed up, or ``("fault", kind, message)``
+player, seed, memory_mb,  warmed up, or ``("fault", kind, message)``
+move_wall)
 ``("go", seconds)``       ``("action", id, cpu)``, ``("malformed", text,
                           cpu)`` or ``("fault", kind, message)``
 ``("play", id)``          nothing (the agent observes the action)
 ``("quit",)``             the process ends
 ========================  ==============================================
 
-``cpu`` is the process's CPU seconds so far (user + system, all threads,
-plus an external engine's where the agent runs one). The memory limit is an
+``cpu`` is the CPU seconds so far (user + system, all threads) of the
+process and of every process it started (an external engine, and whatever
+that starts). The process starts a session of its own (``setsid``), so that
+the referee can kill its whole process group at the end of the game. The memory limit is an
 address-space limit (``RLIMIT_AS``) set *after* the agent is built and warmed
 up, at the current size plus ``memory_mb``: loading Python, NumPy and numba
 is not charged to the agent, what it allocates while playing is, and an
@@ -29,16 +32,26 @@ agent processes itself.
 from __future__ import annotations
 
 import numbers
+import os
 import resource
 import signal
 import traceback
 
 FAULT_EXCEPTION = "exception"
 FAULT_MEMORY = "memory"
+# what an agent's error may name as its fault (an external engine's timeout,
+# illegal or unparsable move), besides an exception
+AGENT_FAULTS = ("timeout", "illegal", "malformed")
 
 
 def cpu_seconds(agent=None) -> float:
+    from .processes import psutil, tree_cpu_seconds
+
     usage = resource.getrusage(resource.RUSAGE_SELF)
+    if psutil is not None:
+        tree = tree_cpu_seconds(os.getpid())
+        if tree is not None:  # the process tree: ourselves, an engine, its children
+            return max(tree, usage.ru_utime + usage.ru_stime)
     extra = getattr(agent, "extra_cpu_seconds", None)
     return usage.ru_utime + usage.ru_stime + (extra() if callable(extra) else 0.0)
 
@@ -73,22 +86,32 @@ def _describe(error: BaseException) -> str:
 
 def _fault(error: BaseException) -> tuple:
     kind = FAULT_MEMORY if isinstance(error, MemoryError) else FAULT_EXCEPTION
+    named = getattr(error, "arena_fault", None)
+    if named in AGENT_FAULTS:
+        return ("fault", named, str(error)[:300])
     return ("fault", kind, _describe(error))
 
 
 def agent_main(conn, spec: str) -> None:
     """The agent process's whole life (see the module's description)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        os.setsid()  # a process group of our own, for the referee to kill whole
+    except OSError:
+        pass
     agent = None
     try:
         message = conn.recv()
-        _, game_string, position, player, seed, memory_mb = message
+        _, game_string, position, player, seed, memory_mb, *rest = message
+        move_wall = rest[0] if rest else None
         from ..registry import load_game
         from .specs import build_agent
 
         game = load_game(game_string)
         state = game.new_initial_state() if position is None else game.state_from_notation(position)
         agent = build_agent(spec, seed=seed)
+        if move_wall:
+            agent.arena_move_wall = move_wall  # an external engine's partial lines fail by it
         agent.new_game(game, player)
         if memory_mb:
             limit_memory(memory_mb)

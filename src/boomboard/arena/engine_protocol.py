@@ -27,6 +27,9 @@ command                         answer
 ``quit``                        ``= bye``, and the program ends
 ==============================  ==================================================
 
+Until a ``game`` command, the engine plays the default game, ``kaboom``
+(4x4), from its start: ``play``, ``go`` and the rest act on it.
+
 :func:`serve` is the engine side (``boomboard engine``: our agents, driven by
 any tool); :class:`EngineAgent` is the other side (``engine:COMMAND`` in the
 arena: any program that speaks the protocol, in any language, plays).
@@ -34,12 +37,15 @@ arena: any program that speaks the protocol, in any language, plays).
 
 from __future__ import annotations
 
+import os
+import select
 import shlex
 import subprocess
+import time
 from typing import IO
 
 from ..agents import Agent
-from ..core.errors import BoomboardError, ParameterError
+from ..core.errors import BoomboardError, IllegalActionError, NotationError, ParameterError
 from ..core.game import Game
 from ..core.state import State
 from ..registry import game_names, load_game
@@ -211,8 +217,28 @@ def serve(stdin: IO[str], stdout: IO[str], agent_spec: str = "ai", seed: int | N
             return
 
 
-class EngineError(RuntimeError):
-    """An external engine answered with an error, or stopped answering."""
+class EngineError(BoomboardError, RuntimeError):
+    """An external engine answered with an error, or stopped answering.
+
+    ``arena_fault`` is the arena's name for the fault when it is more precise
+    than an exception: ``timeout``, ``illegal`` or ``malformed``."""
+
+    arena_fault: str | None = None
+
+    def __init__(self, message: str, arena_fault: str | None = None):
+        super().__init__(message)
+        self.arena_fault = arena_fault
+
+
+# Seconds an engine has to answer: the first commands of a game (it may load
+# and warm up its own agent then), any other command but ``go``, and ``go``
+# without a budget. A line begun but not ended is an error after
+# ``PARTIAL_LINE_SECONDS`` of silence (the arena's ``--move-wall`` when set).
+STARTUP_ANSWER_SECONDS = 60.0
+ANSWER_SECONDS = 10.0
+GO_SECONDS = 600.0
+PARTIAL_LINE_SECONDS = 10.0
+_MAX_ANSWER_BYTES = 1 << 20
 
 
 class EngineAgent(Agent):
@@ -232,19 +258,25 @@ class EngineAgent(Agent):
         self.process: subprocess.Popen | None = None
         self._played_by_go: int | None = None
         self._synced = False
+        self._buffer = b""
 
     def new_game(self, game: Game, player: int) -> None:
         super().new_game(game, player)
         self.close()
         try:
-            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                            bufsize=1)
-        except OSError as problem:
+            # in the agent's process group, so that the arena's kill of the
+            # group at the end of a game reaches the engine and its children
+            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        except (OSError, ValueError) as problem:
             raise EngineError(f"cannot start the engine {shlex.join(self.command)!r}: {problem}") from None
-        self._synced, self._played_by_go = False, None
-        self.ask(f"game {game}")
-        if self.seed is not None:
-            self.ask(f"seed {self.seed}")
+        self._synced, self._played_by_go, self._buffer = False, None, b""
+        try:
+            self.ask(f"game {game}", STARTUP_ANSWER_SECONDS)
+            if self.seed is not None:
+                self.ask(f"seed {self.seed}", STARTUP_ANSWER_SECONDS)
+        except EngineError:
+            self.close()
+            raise
 
     def _sync(self, state: State) -> None:
         """Send the game's first position and moves so far, once (the arena may
@@ -258,28 +290,64 @@ class EngineAgent(Agent):
         for word in state.history_strings():
             self.ask(f"play {word}")
 
-    def ask(self, command: str) -> str:
+    def ask(self, command: str, seconds: float | None = ANSWER_SECONDS) -> str:
+        """Send ``command`` and return the answer's text; :class:`EngineError` if
+        the engine refuses it, ends, or does not answer within ``seconds``."""
         if self.process is None or self.process.poll() is not None:
             raise EngineError(f"the engine is not running (exit code {self.process and self.process.returncode})")
         try:
-            self.process.stdin.write(command + "\n")
-            self.process.stdin.flush()
-            lines = []
-            while True:
-                line = self.process.stdout.readline()
-                if not line:
-                    raise EngineError(f"the engine ended while answering {command!r}")
-                if not line.strip():
-                    break
-                lines.append(line.rstrip("\n"))
-        except BrokenPipeError:
+            data = memoryview((command + "\n").encode())
+            while data:  # an unbuffered pipe may take part of a long line at a time
+                data = data[self.process.stdin.write(data) or 0:]
+        except (BrokenPipeError, OSError):
             raise EngineError(f"the engine ended before {command!r}") from None
+        lines = self._read_answer(command, seconds)
         if not lines or lines[0][:1] not in "=?":
             raise EngineError(f"the engine answered {command!r} with {lines!r}; expected '= ...' or '? ...'")
         text = "\n".join(lines)[1:].strip()
         if lines[0].startswith("?"):
             raise EngineError(f"the engine refused {command!r}: {text}")
         return text
+
+    def _read_answer(self, command: str, seconds: float | None) -> list[str]:
+        """The answer's lines, up to the empty line that ends it, read without
+        blocking past ``seconds`` (nor past the partial-line limit)."""
+        partial_seconds = getattr(self, "arena_move_wall", None) or PARTIAL_LINE_SECONDS
+        now = time.monotonic()
+        deadline = None if seconds is None else now + seconds
+        last_byte = now
+        fd = self.process.stdout.fileno()
+        lines: list[str] = []
+        while True:
+            while b"\n" in self._buffer:
+                raw, _, self._buffer = self._buffer.partition(b"\n")
+                line = raw.decode("utf-8", "replace").rstrip("\r")
+                if not line.strip():
+                    return lines
+                lines.append(line)
+            now = time.monotonic()
+            if self._buffer and now - last_byte >= partial_seconds:
+                self._kill()
+                raise EngineError(f"the engine began an answer to {command!r} but did not end its line within "
+                                  f"{partial_seconds:g} s", "timeout")
+            if deadline is not None and now >= deadline:
+                self._kill()
+                raise EngineError(f"the engine did not answer {command!r} within {seconds:g} s", "timeout")
+            waits = [partial_seconds - (now - last_byte)] if self._buffer else []
+            if deadline is not None:
+                waits.append(deadline - now)
+            ready, _, _ = select.select([fd], [], [], max(min(waits), 0.0) if waits else None)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise EngineError(f"the engine ended while answering {command!r}")
+            self._buffer += chunk
+            last_byte = time.monotonic()
+            if len(self._buffer) > _MAX_ANSWER_BYTES:
+                self._kill()
+                raise EngineError(f"the engine's answer to {command!r} runs past {_MAX_ANSWER_BYTES} bytes",
+                                  "malformed")
 
     def observe(self, state: State, action: int) -> None:
         if self._played_by_go == action:
@@ -292,8 +360,14 @@ class EngineAgent(Agent):
         self._sync(state)
         budget = getattr(self, "arena_budget", None)
         # a little under the arena's budget: the engine's clock and ours differ
-        move = self.ask("go" if budget is None else f"go time {max(budget * 0.8, 0.001):.3f}")
-        action = state.string_to_action(move)
+        move = self.ask("go" if budget is None else f"go time {max(budget * 0.8, 0.001):.3f}",
+                        GO_SECONDS if budget is None else 3 * budget + ANSWER_SECONDS)
+        try:
+            action = state.string_to_action(move)
+        except IllegalActionError as error:
+            raise EngineError(f"the engine played {move[:80]!r}: {error}", "illegal") from None
+        except NotationError as error:
+            raise EngineError(f"the engine answered go with {move[:80]!r}: {error}", "malformed") from None
         self._played_by_go = action
         return action
 
@@ -310,14 +384,32 @@ class EngineAgent(Agent):
         except (OSError, ValueError, IndexError):
             return 0.0
 
+    def _kill(self) -> None:
+        """Kill the engine and every process it started (that is still its descendant)."""
+        if self.process is None:
+            return
+        from .processes import kill_tree
+
+        kill_tree(self.process.pid)
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
     def close(self) -> None:
         if self.process is not None:
             if self.process.poll() is None:
                 try:
-                    self.process.stdin.write("quit\n")
+                    self.process.stdin.write(b"quit\n")
                     self.process.stdin.flush()
                     self.process.wait(timeout=2)
                 except (OSError, subprocess.TimeoutExpired):
-                    self.process.kill()
-                    self.process.wait()
+                    pass
+            if self.process.poll() is None:
+                self._kill()
+            for pipe in (self.process.stdin, self.process.stdout):
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
             self.process = None

@@ -232,6 +232,8 @@ def _arguments(args: list[str], count: int, usage: str) -> None:
 
 def _integer(text: str, what: str) -> int:
     try:
+        if not (text.isascii() and text.lstrip("+-").isdigit()):
+            raise ValueError(text)  # not other scripts' digits, '1_000' or ' 1'
         return int(text)
     except ValueError:
         raise CommandError(f"the {what} must be a whole number; got '{text}'") from None

@@ -7,14 +7,20 @@ referee itself only ever returns a result:
 
 * ``exception``: the agent raised (its type, message and line are kept);
 * ``crash``: its process ended (exit code or signal);
-* ``memory``: it allocated past the memory limit;
-* ``time``: it used more CPU than a move's or the game's budget;
+* ``memory``: it allocated past the memory limit (or its process tree, an
+  external engine's included, grew that much past its size at start-up);
+* ``time``: it used more CPU than a move's or the game's budget (counted
+  over its whole process tree);
 * ``timeout``: no answer within the wall-clock limit (the process is killed:
   this is what catches a hang or a sleep);
 * ``illegal``/``malformed``: an action id not legal here, or not an integer.
 
 Wall limits default to generous multiples of the CPU budgets, so a loaded
 machine does not forfeit agents that keep to their CPU time.
+
+Each agent process leads a process group of its own; at the end of every
+game the referee kills the group and every descendant it can see, so no
+engine, nor any process an engine started, outlives its game.
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ from typing import Protocol
 
 from ..core.state import State
 from ..registry import load_game
-from .agent_process import FAULT_MEMORY, agent_main
+from . import processes
+from .agent_process import AGENT_FAULTS, FAULT_MEMORY, agent_main
 
 # Seconds allowed to start an agent process and build and warm up its agent
 # (loading compiled code from numba's cache, starting an external engine).
@@ -148,6 +155,9 @@ class _AgentProcess:
         _start_without_main(self.process)
         child.close()
         self.cpu = self.start_cpu = 0.0
+        self.pgid: int | None = None  # the agent's own process group, once it has made it
+        self.memory_limit: int | None = None  # bytes its descendants may hold together
+        self.seen: dict[int, str | None] = {}  # every descendant seen (pid: start time), to kill at the end
 
     def send(self, message) -> None:
         try:
@@ -156,13 +166,36 @@ class _AgentProcess:
             raise _Forfeit(self.player, "crash", self._exit_text()) from None
 
     def process_cpu(self) -> float | None:
-        """The agent process's CPU seconds as the system counts them (Linux), or ``None``."""
+        """The CPU seconds of the agent's process tree as the system counts
+        them (Linux), or ``None``."""
+        return processes.tree_cpu_seconds(self.process.pid)
+
+    def note_ready(self, memory_mb: float | None) -> None:
+        """Learn the agent's process group, and what its descendants (an
+        external engine) hold once started: the memory limit is on top of that."""
         try:
-            with open(f"/proc/{self.process.pid}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
-        except (OSError, ValueError, IndexError):
+            pgid = os.getpgid(self.process.pid)
+            if pgid == self.process.pid:
+                self.pgid = pgid
+        except OSError:
+            pass
+        below = self.descendants()
+        if memory_mb:
+            self.memory_limit = processes.rss_bytes(below) + int(memory_mb * 2**20)
+
+    def descendants(self) -> list[int]:
+        below = processes.descendants(self.process.pid)
+        for pid in below:
+            if pid not in self.seen:
+                self.seen[pid] = processes.start_time(pid)
+        return below
+
+    def over_memory(self) -> int | None:
+        """The bytes the agent's descendants hold, if past their limit."""
+        if self.memory_limit is None:
             return None
+        held = processes.rss_bytes(self.descendants())
+        return held if held > self.memory_limit else None
 
     def receive(self, seconds: float, stop: threading.Event | None, what: str,
                 cpu_budget: tuple[float, str] | None = None):
@@ -175,6 +208,11 @@ class _AgentProcess:
             left = deadline - time.monotonic()
             if stop is not None and stop.is_set():
                 raise Stopped()
+            held = self.over_memory()  # first: allocating costs CPU too, and this is the cause
+            if held is not None:
+                self.kill()
+                raise _Forfeit(self.player, "memory", f"allocated past the memory limit (its processes hold "
+                                                      f"{held / 2**20:.0f} MB)")
             if cpu_start is not None:
                 used = (self.process_cpu() or cpu_start) - cpu_start
                 if used > cpu_budget[0] + _CPU_GRACE:
@@ -205,8 +243,15 @@ class _AgentProcess:
         return f"the agent process exited with code {code}"
 
     def kill(self) -> None:
+        """Kill the agent's process, its process group and every descendant seen."""
         if self.process.is_alive():
+            self.descendants()  # noted before the kill, which hands them to init
             self.process.kill()
+        if self.pgid is not None:
+            processes.kill_group(self.pgid)
+        for pid, started in self.seen.items():  # those still alive (not a new process with the pid)
+            if started is not None and processes.start_time(pid) == started:
+                processes.kill_tree(pid)
         self.process.join(timeout=5.0)
 
     def close(self) -> None:
@@ -239,9 +284,11 @@ def play_game(game_string: str, specs: list[str], limits: Limits, seed: int | No
         try:
             for agent in agents:
                 agent.send(("start", str(game), position, agent.player,
-                            None if seed is None else seed * 2 + agent.player, limits.memory_mb))
+                            None if seed is None else seed * 2 + agent.player, limits.memory_mb,
+                            limits.move_wall))
             for agent in agents:
                 _expect_ready(agent, agent.receive(STARTUP_SECONDS, stop, "start-up"))
+                agent.note_ready(limits.memory_mb)
             _play(state, agents, limits, result, recorder, stop, on_action)
             outcome = state.outcome()
             result.winner = outcome.winner
@@ -265,7 +312,7 @@ def _expect_ready(agent: _AgentProcess, message) -> None:
 
 def _raise_fault(agent: _AgentProcess, message, when: str = "") -> None:
     if message[0] == "fault":
-        kind = "memory" if message[1] == FAULT_MEMORY else "exception"
+        kind = message[1] if message[1] in (FAULT_MEMORY, *AGENT_FAULTS) else "exception"
         detail = message[2] + (f" {when}" if when else "")
         if kind == "memory":
             detail = f"allocated past the memory limit ({detail})"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import socket
 import webbrowser
 from pathlib import Path
@@ -16,6 +17,26 @@ from ..core.errors import ParameterError
 def default_db_path() -> Path:
     """Where the web app keeps its games unless told otherwise."""
     return Path(user_data_dir("boomboard")) / "web.sqlite3"
+
+
+def _server_class():
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, but a second Ctrl-C does not force the exit halfway
+        through the shutdown (which printed tracebacks): the stop under way
+        takes about a second, workers killed included."""
+
+        def handle_exit(self, sig, frame) -> None:
+            if self.should_exit and sig == signal.SIGINT:
+                return
+            super().handle_exit(sig, frame)
+
+    return Server
+
+
+def _Server(config):
+    return _server_class()(config)
 
 
 def register(app: typer.Typer) -> None:
@@ -33,16 +54,31 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(2, help="processes that compute AI moves and analyses "
                                             "(0: threads of the server, which stall it while an AI searches)"),
         open_browser: bool = typer.Option(False, "--open", help="open the page in a browser"),
+        ai_max_time: float = typer.Option(10.0, "--ai-max-time", help="the most CPU seconds per move an agent "
+                                          "may be given; also the time cap of a search set by depth or size"),
+        ai_max_game_time: float = typer.Option(600.0, "--ai-max-game-time",
+                                               help="the most CPU seconds per game an agent may be given"),
+        ai_max_depth: int = typer.Option(30, "--ai-max-depth", help="the deepest alpha-beta search allowed"),
+        ai_max_simulations: int = typer.Option(5_000_000, "--ai-max-simulations",
+                                               help="the most MCTS simulations per move allowed"),
+        ai_max_table_bits: int = typer.Option(24, "--ai-max-table-bits",
+                                              help="the largest alpha-beta table allowed (2**bits entries)"),
+        ai_per_client: int = typer.Option(1, "--ai-per-client", help="AI moves and analyses one client (an "
+                                          "address) may have running at once; the others wait"),
     ) -> None:
         """Play, watch and analyse games in the browser (FastAPI and uvicorn; games kept in SQLite)."""
         import uvicorn  # imported here: the other commands start faster without the web stack
 
         from ..web import create_app
+        from ..web.service import AgentLimits
 
         if not 0 <= port <= 65535:
             raise ParameterError(f"--port must be 0..65535, got {port}")
         if workers < 0:
             raise ParameterError(f"--workers must be 0 or more, got {workers}")
+        limits = AgentLimits(time=ai_max_time, game_time=ai_max_game_time, depth=ai_max_depth,
+                             simulations=ai_max_simulations, table_bits=ai_max_table_bits,
+                             per_client=ai_per_client)
         path = db or default_db_path()
         try:  # bound first, so that the address printed is the real one (port 0 included)
             listener = socket.create_server((host, port))
@@ -50,9 +86,15 @@ def register(app: typer.Typer) -> None:
             raise ParameterError(f"cannot listen on {host}:{port}: {problem.strerror or problem}") from None
         url = f"http://{host}:{listener.getsockname()[1]}/"
         web_app = create_app(path, arena_db=arena_db, solver_db=solver_db, workers=max(workers, 1),
-                             processes=workers > 0)
-        server = uvicorn.Server(uvicorn.Config(web_app, log_level="warning"))
+                             processes=workers > 0, limits=limits)
+        server = _Server(uvicorn.Config(web_app, log_level="warning", timeout_graceful_shutdown=1))
         typer.echo(f"boomboard is serving at {url}  (games in {path}; Ctrl-C stops)")
         if open_browser:
             webbrowser.open(url)
-        server.run(sockets=[listener])
+        try:
+            server.run(sockets=[listener])
+        except KeyboardInterrupt:  # uvicorn raises the captured Ctrl-C again once stopped
+            pass
+        finally:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # the stop is done: no traceback from another Ctrl-C
+        typer.echo("boomboard stopped")

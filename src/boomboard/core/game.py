@@ -215,19 +215,23 @@ class Game:
         """The inverse of :meth:`State.serialize`."""
         try:
             record = json.loads(text)
+            if not isinstance(record, dict):
+                raise TypeError
             actions = record["actions"]
             recorded_game = record["game"]
-        except (TypeError, ValueError, KeyError):
+        except (TypeError, ValueError, KeyError, RecursionError):
             raise NotationError(
                 'expected a serialized state: {"game": ..., "actions": [...], "position"?: ...}'
             ) from None
         if recorded_game != str(self):
-            raise NotationError(f"the state belongs to {recorded_game!r}, not to {self}")
+            raise NotationError(f"the state belongs to {recorded_game!r:.80}, not to {self}")
         position = record.get("position")
         state = self.new_initial_state() if position is None else self.state_from_notation(position)
         if not isinstance(actions, list):
             raise NotationError("'actions' must be a list of action ids")
         for action in actions:
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise NotationError(f"'actions' must hold integer action ids; got {action!r:.60}")
             state.apply_action(action)
         return state
 

@@ -6,6 +6,7 @@ the registry, the CLI flags and the adapters are all built from that list.
 
 from __future__ import annotations
 
+import numbers
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -36,14 +37,14 @@ class Parameter:
             if kind is bool:
                 value = _parse_bool(value)
             elif kind is int:
-                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
-                    raise ValueError
-                value = int(value)
+                value = _parse_int(value)
+            elif not isinstance(value, str) or not value.isascii():
+                raise TypeError
             else:
                 value = str(value)
         except (TypeError, ValueError):
             raise ParameterError(
-                f"parameter {self.name!r} expects {kind.__name__}, got {value!r}"
+                f"parameter {self.name!r} expects {kind.__name__}, got {value!r:.60}"
             ) from None
         if self.minimum is not None and value < self.minimum:
             raise ParameterError(f"parameter {self.name!r} must be >= {self.minimum}, got {value}")
@@ -70,12 +71,27 @@ class Parameter:
         return f"{self.name}={format_value(self.default)}{bounds}: {self.help}"
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+
+
+def _parse_int(value: Any) -> int:
+    # an int (NumPy's too), or its ASCII digits from a game string or a command
+    # line; never a bool, a float or other scripts' digits such as '４'
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
+        return int(value.strip())
+    raise ValueError(value)
+
+
 def _parse_bool(value: Any) -> bool:
     if isinstance(value, bool):
         return value
     if isinstance(value, int) and value in (0, 1):
         return bool(value)
-    text = str(value).strip().lower()
+    if not isinstance(value, str):
+        raise ValueError(value)
+    text = value.strip().lower()
     if text in ("1", "true", "yes", "on"):
         return True
     if text in ("0", "false", "no", "off"):
@@ -104,7 +120,10 @@ _GAME_STRING = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 def parse_game_string(text: str) -> tuple[str, dict[str, str]]:
     """Split ``'kaboom(rows=5,misere=true)'`` into ``('kaboom', {...})``."""
-    match = _GAME_STRING.match(text)
+    if not isinstance(text, str):
+        raise ParameterError(f"a game is named by a string such as 'kaboom' or 'kaboom(rows=5)'; "
+                             f"got {type(text).__name__}")
+    match = _GAME_STRING.match(text) if text.isascii() else None
     if not match:
         raise ParameterError(f"bad game string {text!r}; expected name or name(key=value,...)")
     name, inside = match.group(1), match.group(2)

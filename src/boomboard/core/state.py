@@ -8,6 +8,7 @@ pickling, equality and a readable board. It follows OpenSpiel's names.
 from __future__ import annotations
 
 import json
+import numbers
 from bisect import bisect_left
 from typing import TYPE_CHECKING, Iterable
 
@@ -21,6 +22,14 @@ if TYPE_CHECKING:
     from .game import Game
 
 TERMINAL_PLAYER = -4  # pyspiel.PlayerId.TERMINAL
+
+
+def action_id(value: object) -> int:
+    """``value`` as an action id: any integer type (NumPy's included), but not a
+    bool, a float or a string, which raise :class:`IllegalActionError`."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    raise IllegalActionError(f"an action id must be an integer, got {value!r:.60}")
 
 
 class State:
@@ -124,11 +133,8 @@ class State:
         """Play the action with this id; raise :class:`IllegalActionError` if it is not legal."""
         if self._array[STATUS]:
             raise GameOverError(f"the game is over ({self._describe_outcome()}); no action can be applied")
+        action = action_id(action)
         legal = self._legal if self._legal is not None else self.legal_actions()
-        try:
-            action = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(f"an action id must be an integer, got {action!r}") from None
         index = bisect_left(legal, action)  # legal actions are sorted
         if index == len(legal) or legal[index] != action:
             raise IllegalActionError(self._illegal_message(action, legal))
@@ -162,6 +168,8 @@ class State:
 
     def undo(self, count: int = 1) -> None:
         """Take back the last ``count`` actions (replays from the first position)."""
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral):
+            raise IllegalActionError(f"the number of actions to undo must be an integer, got {count!r:.60}")
         if count < 0 or count > len(self._history):
             raise IllegalActionError(f"cannot undo {count} action(s); {len(self._history)} played")
         actions = self._history[: len(self._history) - count]
@@ -196,7 +204,7 @@ class State:
     def action_to_string(self, action: int, player: int | None = None) -> str:
         """The action in the game's native notation."""
         del player  # one notation for both players, as in OpenSpiel's signature
-        return self._game.action_to_string(self, int(action))
+        return self._game.action_to_string(self, action_id(action))
 
     def string_to_action(self, text: str, player: int | None = None) -> int:
         """Parse the game's notation into an id that is legal here."""

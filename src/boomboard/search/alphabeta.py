@@ -53,6 +53,10 @@ class SearchResult:
         return f"win in {forced}" if forced > 0 else f"loss in {-forced}"
 
 
+MAX_SECONDS = 3.0e9  # about a century: longer budgets are clamped to it
+MAX_NODES = 2**62  # within the int64 node counter
+
+
 class AlphaBeta:
     """An alpha-beta searcher for one game; keeps its tables between moves.
 
@@ -97,6 +101,12 @@ class AlphaBeta:
             raise ValueError("the game is over; there is nothing to search")
         if depth is None and seconds is None and nodes is None:
             depth = 4
+        # Clamp budgets to what the clocks and int64 counters hold: a budget of
+        # inf, 1e308 (or NaN) seconds is as good as a century's.
+        if seconds is not None and not seconds < MAX_SECONDS:
+            seconds = MAX_SECONDS
+        if nodes is not None:
+            nodes = min(int(nodes), MAX_NODES)
         max_depth = min(depth or MAX_PLY - 2, MAX_PLY - 2)
         legal = state.legal_actions()
         path_keys = np.zeros(state._n_keys + MAX_PLY + 2, np.uint64)

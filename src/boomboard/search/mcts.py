@@ -69,6 +69,8 @@ class Mcts:
             raise ValueError("the game is over; there is nothing to search")
         if simulations is None and seconds is None:
             simulations = 1000
+        if seconds is not None and not seconds < 3.0e9:
+            seconds = 3.0e9  # inf, 1e308 or NaN: as good as a century (and no overflow)
         self.stats[:] = 0
         self.stats[N_NODES] = 1
         self.first_child[0], self.n_children[0], self.visits[0], self.values[0] = -1, 0, 0, 0.0

@@ -103,22 +103,31 @@ class Table:
         self.folder = folder
         try:
             self.meta = json.loads((folder / "meta.json").read_text())
-        except (OSError, ValueError) as problem:
+        except (OSError, ValueError, RecursionError) as problem:
             raise NotSolvedError(f"{folder}: the table's meta.json cannot be read ({problem}); solve it "
                                  "again with --force") from None
+        problem = _meta_problem(self.meta)
+        if problem:
+            raise NotSolvedError(f"{folder}: the table's meta.json is damaged ({problem}); solve it again "
+                                 "with --force")
         if self.meta.get("format") != FORMAT or self.meta.get("game") != str(game):
             raise NotSolvedError(f"{folder} holds no table of {game} in format {FORMAT}; solve it again")
         self.variant = self.meta["variant"]
-        self.spec = codec_spec(game, self.meta.get("tokens", 0))
         try:
-            self.keys = np.load(folder / "keys.npy", mmap_mode="r")
-            self.entries = np.load(folder / "values.npy", mmap_mode="r")
-            self.offsets = np.load(folder / "offsets.npy")
-        except (OSError, ValueError) as problem:
-            raise NotSolvedError(f"{folder}: the table cannot be read ({problem}); solve it again "
+            self.spec = codec_spec(game, self.meta.get("tokens", 0))
+        except (BoomboardError, TypeError, ValueError, OverflowError) as problem:
+            raise NotSolvedError(f"{folder}: the table's meta.json is damaged ({problem}); solve it again "
                                  "with --force") from None
-        if self.keys.shape != self.entries.shape or self.offsets[-1] != self.keys.shape[0]:
-            raise NotSolvedError(f"{folder}: keys and values differ in length; solve it again")
+        self.keys = _load_array(folder, "keys.npy", np.uint64, mmap=True)
+        self.entries = _load_array(folder, "values.npy", np.uint16, mmap=True)
+        self.offsets = _load_array(folder, "offsets.npy", np.int64, mmap=False)
+        if self.keys.shape != self.entries.shape or self.offsets.size == 0 or self.offsets[-1] != self.keys.shape[0]:
+            raise NotSolvedError(f"{folder}: keys and values differ in length; solve it again with --force")
+        if self.offsets[0] != 0 or np.any(np.diff(self.offsets) < 0):
+            raise NotSolvedError(f"{folder}: offsets.npy is damaged (not rising from 0); solve it again with --force")
+        if self.meta["positions"] != self.keys.shape[0]:
+            raise NotSolvedError(f"{folder}: meta.json counts {self.meta['positions']} positions, the arrays "
+                                 f"{self.keys.shape[0]}; solve it again with --force")
 
     @cached_property
     def graph(self) -> ModuleType:
@@ -170,6 +179,44 @@ class Table:
         return self.game.state_from_array(array)
 
 
+# what meta.json must hold (the commands print these), with their types
+_META_FIELDS = {"format": (int, str), "game": (str,), "variant": (str,), "positions": (int,), "values": (dict,),
+                "max_remoteness": (int,), "seconds": (int, float), "bytes": (int,)}
+
+
+def _meta_problem(meta) -> str | None:
+    """What is wrong with a table's decoded ``meta.json``, or ``None``."""
+    if not isinstance(meta, dict):
+        return f"it holds {type(meta).__name__}, not an object"
+    for name, kinds in _META_FIELDS.items():
+        value = meta.get(name)
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            return f"{name!r} is {value!r:.40}, not {' or '.join(k.__name__ for k in kinds)}"
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in meta["values"].values()):
+        return "'values' must count positions with integers"
+    start = meta.get("start")
+    if start is not None and not (isinstance(start, dict) and isinstance(start.get("value"), str)
+                                  and isinstance(start.get("remoteness"), int)):
+        return f"'start' is {start!r:.40}"
+    if not isinstance(meta.get("tokens", 0), int) or isinstance(meta.get("tokens", 0), bool):
+        return f"'tokens' is {meta.get('tokens')!r:.40}"
+    return None
+
+
+def _load_array(folder: Path, name: str, dtype, mmap: bool) -> np.ndarray:
+    """One of the table's arrays, checked to be the 1-D array of ``dtype`` it must be."""
+    try:
+        array = np.load(folder / name, mmap_mode="r" if mmap else None, allow_pickle=False)
+    except Exception as problem:  # an empty file is an EOFError, a bad header a ValueError, ...
+        raise NotSolvedError(f"{folder}: the table cannot be read ({name}: {type(problem).__name__}: "
+                             f"{str(problem)[:120] or 'empty'}); solve it again with --force") from None
+    if not isinstance(array, np.ndarray) or array.dtype != dtype or array.ndim != 1:
+        shown = getattr(array, "dtype", type(array).__name__)
+        raise NotSolvedError(f"{folder}: {name} holds {shown} data of {getattr(array, 'ndim', '?')} dimension(s), "
+                             f"not the 1-D {np.dtype(dtype).name} a table has; solve it again with --force")
+    return array
+
+
 def solved_variants(game: Game, db: str | os.PathLike | None = None) -> list[str]:
     """The complete tables of ``game`` in ``db``: ``start`` first, then endgames by size, then the rest."""
     folder = game_folder(game, db)
@@ -180,7 +227,7 @@ def solved_variants(game: Game, db: str | os.PathLike | None = None) -> list[str
     def order(name: str):
         if name == "start":
             return (0, 0, name)
-        if name.startswith("endgame-"):
+        if name.startswith("endgame-") and name.split("-")[1].isascii() and name.split("-")[1].isdigit():
             return (1, -int(name.split("-")[1]), name)
         return (2, 0, name)
 

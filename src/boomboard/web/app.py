@@ -23,6 +23,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from ..agents import agent_kinds
 from ..core.errors import BoomboardError, GameOverError, ParameterError
@@ -31,7 +32,7 @@ from ..registry import registered_games
 from . import analysis, pages
 from . import archive as archive_module
 from .archive import Archive, open_arena_store
-from .service import Conflict, GameService, NotFound
+from .service import AgentLimits, Busy, Conflict, GameService, NotFound
 from .store import GameStore
 
 STATIC = Path(__file__).parent / "static"
@@ -77,12 +78,28 @@ class Resign(BaseModel):
     player: int | None = None
 
 
+class ErrorBody(BaseModel):
+    error: str = Field(description="what was wrong, and what was expected")
+
+
+# Every operation may answer these (documented, so that the schema is what the app does).
+ERROR_RESPONSES = {
+    400: {"model": ErrorBody, "description": "bad input: an unknown game, a bad parameter, bad notation, an "
+                                             "illegal move, a setting past the server's limits"},
+    404: {"model": ErrorBody, "description": "no such game, record or ply"},
+    409: {"model": ErrorBody, "description": "the request does not fit the game's state"},
+    429: {"model": ErrorBody, "description": "this client has too much AI work under way; try again later"},
+    422: {"model": ErrorBody, "description": "a malformed request"},
+}
+
+
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
 def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None = None,
-               solver_db: str | Path | None = None, workers: int = 2, processes: bool = True) -> FastAPI:
+               solver_db: str | Path | None = None, workers: int = 2, processes: bool = True,
+               limits: AgentLimits | None = None) -> FastAPI:
     """The application, keeping its games in the SQLite file ``db_path``.
 
     The replay and tournament pages read the arena's records: ``arena`` is an
@@ -93,7 +110,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     the folder ``solver_db`` (default: the solver's own, ``BOOMBOARD_DB`` or
     the user's data directory; see ``docs/solver.md``). AI moves
     and analyses run in a pool of ``workers`` processes (``processes=False``:
-    threads, for tests).
+    threads, for tests), within ``limits`` (:class:`AgentLimits`: the most
+    each agent setting may ask, and the AI work one client may run at once).
     """
     if solver_db is not None and not Path(solver_db).is_dir():
         raise ParameterError(f"{solver_db} is not a folder of solved tables (make them with: boomboard solve "
@@ -102,7 +120,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         arena = open_arena_store(arena_db, required=arena_db is not None)
     store = GameStore(db_path)
     service = GameService(store, workers=workers, processes=processes,
-                          solver_db=None if solver_db is None else str(solver_db))
+                          solver_db=None if solver_db is None else str(solver_db), limits=limits)
     archive = Archive(store, arena)
 
     @asynccontextmanager
@@ -113,7 +131,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         service.close()
         store.close()
 
-    app = FastAPI(title="boomboard", lifespan=lifespan)
+    app = FastAPI(title="boomboard", lifespan=lifespan, responses=ERROR_RESPONSES)
     app.state.service = service
     app.state.archive = archive
 
@@ -121,6 +139,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     async def boomboard_error(request: Request, error: BoomboardError):
         if isinstance(error, NotFound):
             return _error(404, str(error))
+        if isinstance(error, Busy):
+            return _error(429, str(error))
         if isinstance(error, (Conflict, GameOverError)):
             return _error(409, str(error))
         return _error(400, str(error))
@@ -133,7 +153,17 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException):
-        return _error(error.status_code, str(error.detail))
+        response = _error(error.status_code, str(error.detail))
+        response.headers.update(getattr(error, "headers", None) or {})
+        if error.status_code == 405:  # Allow: every method of the path, not only its first route's
+            allowed = set()
+            for route in request.app.router.routes:
+                match, _ = route.matches(request.scope)
+                if match != Match.NONE:
+                    allowed.update(getattr(route, "methods", None) or ())
+            if allowed:
+                response.headers["Allow"] = ", ".join(sorted(allowed))
+        return response
 
     @app.exception_handler(Exception)
     async def unexpected_error(request: Request, error: Exception):
@@ -190,14 +220,14 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
                 "arena_chart": archive.arena is not None and archive_module.arena_chart is not None}
 
     @app.post("/api/games", status_code=201)
-    async def new_game(request: NewGame):
+    async def new_game(request: NewGame, http: Request):
         session = await service.create(request.game, request.params, request.players, request.position,
-                                       request.pace, request.seed)
+                                       request.pace, request.seed, client=_client(http))
         return service.describe(session)
 
     @app.get("/api/games")
     async def list_games(limit: int = 50, offset: int = 0):
-        return {"games": archive.list("web", _limit(limit), max(offset, 0))}
+        return {"games": archive.list("web", _limit(limit), _offset(offset))}
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str):
@@ -246,12 +276,12 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         return service.describe(service.resign(game_id, None if request is None else request.player))
 
     @app.get("/api/games/{game_id}/analysis")
-    async def analyse(game_id: str):
+    async def analyse(game_id: str, http: Request):
         """Every legal move's value (solver) or score (search) for the player to move."""
-        return await _cached(game_id, "analysis", analysis.analyse, service.solver_db)
+        return await _cached(game_id, "analysis", _client(http), analysis.analyse, service.solver_db)
 
     @app.get("/api/games/{game_id}/values")
-    async def values(game_id: str):
+    async def values(game_id: str, http: Request):
         """The value of every position so far, from the first player's side;
         only positions not valued before are searched."""
         session = service.get(game_id)
@@ -261,36 +291,39 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         if cached is None or cached[0] != actions:
             points = cached[1] if cached is not None and actions[:len(cached[0])] == cached[0] else []
             points = points + await service.run_off_loop(analysis.value_history, record.game, record.position,
-                                                         list(actions), len(points), service.solver_db)
+                                                         list(actions), len(points), service.solver_db,
+                                                         client=_client(http), queue=False)
             cached = session.analyses["values"] = (actions, points)
         return {"values": cached[1]}
 
     @app.post("/api/analysis")
-    async def analyse_line(request: Line):
+    async def analyse_line(request: Line, http: Request):
         """The analysis of any position: a game, its first position and the actions since."""
         _check_line(request)
         return await service.run_off_loop(analysis.analyse, request.game, request.position, request.actions,
-                                          service.solver_db)
+                                          service.solver_db, client=_client(http), queue=False)
 
     @app.post("/api/values")
-    async def values_of_line(request: Line):
+    async def values_of_line(request: Line, http: Request):
         """The value of every position of any line of play."""
         _check_line(request)
         return {"values": await service.run_off_loop(analysis.value_history, request.game, request.position,
-                                                     request.actions, 0, service.solver_db)}
+                                                     request.actions, 0, service.solver_db,
+                                                     client=_client(http), queue=False)}
 
-    async def _cached(game_id: str, kind: str, function, *extra):
+    async def _cached(game_id: str, kind: str, client: str | None, function, *extra):
         session = service.get(game_id)
         record = session.record
         key = (kind, tuple(record.actions))
         if key not in session.analyses:
             session.analyses[key] = await service.run_off_loop(function, record.game, record.position,
-                                                               list(record.actions), *extra)
+                                                               list(record.actions), *extra, client=client,
+                                                               queue=False)
         return session.analyses[key]
 
     @app.get("/api/archive/{source}")
     async def archive_list(source: str, limit: int = 50, offset: int = 0, tournament: str | None = None):
-        return {"games": archive.list(_source(source), _limit(limit), max(offset, 0), tournament)}
+        return {"games": archive.list(_source(source), _limit(limit), _offset(offset), tournament)}
 
     @app.get("/api/replay/{source}/{game_id}")
     async def replay(source: str, game_id: str, ply: int | None = None):
@@ -320,3 +353,17 @@ def _source(source: str) -> str:
 
 def _limit(limit: int) -> int:
     return min(max(limit, 1), 500)
+
+
+MAX_OFFSET = 2**62  # SQLite's integers are 64-bit
+
+
+def _offset(offset: int) -> int:
+    if offset > MAX_OFFSET:
+        raise ParameterError(f"'offset' must be at most 2**62, got {offset}")
+    return max(offset, 0)
+
+
+def _client(request: Request) -> str | None:
+    """Who sent a request, for the per-client cap on AI work: its address."""
+    return request.client.host if request.client is not None else None

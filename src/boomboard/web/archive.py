@@ -183,11 +183,17 @@ class Archive:
 
 
 def _arena_id(text: Any) -> Any:
-    """Arena ids are integers in its store; web ids are text."""
+    """Arena ids are integers in its store; web ids are text. An integer too
+    large for the store (SQLite's 64 bits) names no record: a 404."""
+    if isinstance(text, str) and not (text.isascii() and text.strip().lstrip("+-").isdigit()):
+        return text
     try:
-        return int(text)
+        number = int(text)
     except (TypeError, ValueError):
         return text
+    if not -(2**63) <= number < 2**63:
+        raise NotFound(f"no arena record with id {text!r:.40}")
+    return number
 
 
 def _web_result(record) -> str:

@@ -3,24 +3,26 @@ background, and what the page is sent about each.
 
 All changes to a game happen on the server's event loop, so no lock is
 needed. An AI's move is computed off the loop: cheap players (``random``,
-``greedy``) in a thread, searching ones in a process pool, because numba's
-compiled search holds the interpreter lock and would otherwise stall every
-other game and request. The page polls the game until ``thinking`` is false.
+``greedy``) in a thread, searching ones in a pool of worker processes
+(:mod:`boomboard.web.workers`), because numba's compiled search holds the
+interpreter lock and would otherwise stall every other game and request. A
+game resigned or undone while its AI searches has that search's worker
+killed. The page polls the game until ``thinking`` is false.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 import random
 import secrets
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+import weakref
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field, fields
 
 from ..agents import HUMAN, make_agent, parse_spec
+from ..agents.spec import agent_settings
 from ..core.errors import BoomboardError, GameOverError, IllegalActionError, ParameterError
 from ..core.outcome import Outcome, Reason
 from ..core.state import State
@@ -29,6 +31,7 @@ from . import analysis
 from .cascade import cascade_steps
 from .geometry import cell_contents, layout, move_gestures, winning_lines
 from .store import GameStore, StoredGame
+from .workers import WorkerPool
 
 CHEAP_AGENTS = {"random", "greedy"}  # fast enough to run in a thread
 SOLVER = "solver"
@@ -42,6 +45,75 @@ class Conflict(BoomboardError):
     """The request does not fit the game's state (not your turn, game over)."""
 
 
+class Busy(BoomboardError):
+    """A client asked for more AI work at once than the server lets one client queue (a 429)."""
+
+
+class AgentLimitError(ParameterError):
+    """An agent setting past the server's limit (a 400 that names the limit)."""
+
+
+SEED_RANGE = (-(2**63), 2**63 - 1)  # what SQLite's INTEGER holds
+QUEUE_FACTOR = 3  # a client's analyses wait while it has fewer than this many times its share under way
+
+
+@dataclass(frozen=True)
+class AgentLimits:
+    """The server's limits on every agent setting a request may give
+    (``boomboard serve --ai-max-...``), so that no request can hold a worker
+    for long: ``time`` and ``game_time`` are CPU seconds per move and per
+    game; a search bounded only by ``depth``, ``simulations`` or ``game_time``
+    also stops after ``time``. ``per_client`` is how many AI moves and
+    analyses of one client run at once (the others wait their turn)."""
+
+    time: float = 10.0
+    game_time: float = 600.0
+    depth: int = 30
+    simulations: int = 5_000_000
+    table_bits: int = 24
+    quiescence: int = 16
+    playout: int = 500
+    contempt: int = 100_000
+    exploration: float = 100.0
+    per_client: int = 1
+
+    # the serve option that sets each limit (the others are fixed)
+    OPTIONS = {"time": "--ai-max-time", "game_time": "--ai-max-game-time", "depth": "--ai-max-depth",
+               "simulations": "--ai-max-simulations", "table_bits": "--ai-max-table-bits"}
+
+    def __post_init__(self):
+        for limit in fields(self):
+            value = getattr(self, limit.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+                raise ParameterError(f"the limit {limit.name} must be a positive number, got {value!r}")
+
+    def check(self, spec: str) -> None:
+        """Raise :class:`AgentLimitError` for a setting of ``spec`` past its limit."""
+        kind, _, values = agent_settings(spec)
+        if kind == SOLVER and "db" in values:
+            raise AgentLimitError("the solver's 'db' setting is not taken here: the server's tables are "
+                                  "those of boomboard serve --solver-db")
+        for key, value in values.items():
+            limit = getattr(self, key, None)
+            if limit is not None and isinstance(value, (int, float)) and abs(value) > limit:
+                option = self.OPTIONS.get(key)
+                how = f" (set by boomboard serve {option})" if option else ""
+                raise AgentLimitError(f"agent setting {key}={value:g} in {spec!r} is past this server's limit: "
+                                      f"{key} <= {limit:g}{how}")
+
+    def bounded(self, spec: str) -> str:
+        """``spec`` with a time per move where its search would otherwise be
+        bounded only by depth, simulations or the game's time (a fresh agent
+        plays each web move, so a game budget alone would not shrink)."""
+        if spec == SOLVER or spec == HUMAN:
+            return spec
+        kind, settings = parse_spec(spec)
+        if kind in ("alphabeta", "mcts", "ai") and "time" not in settings and (
+                {"depth", "simulations", "game_time"} & set(settings)):
+            return f"{spec}{',' if ':' in spec else ':'}time={self.time:g}"
+        return spec
+
+
 @dataclass
 class Session:
     """One game being played: its stored record and its live state."""
@@ -52,6 +124,7 @@ class Session:
     task: asyncio.Task | None = None
     error: str = ""
     analyses: dict = field(default_factory=dict)  # analyses of this game's line, cached
+    client: str | None = None  # who created it: its AI moves count against that client's cap
 
     @property
     def outcome(self) -> Outcome | None:
@@ -72,15 +145,18 @@ class Session:
         return self.task is not None and not self.task.done()
 
 
-def check_side(spec: str, game_string: str, position: str | None = None, solver_db=None) -> str:
+def check_side(spec: str, game_string: str, position: str | None = None, solver_db=None,
+               limits: AgentLimits | None = None) -> str:
     """A side's spec, checked: ``human``, ``solver`` (with a table in
-    ``solver_db`` holding ``position``) or an agent."""
+    ``solver_db`` holding ``position``) or an agent (within ``limits``)."""
     if not isinstance(spec, str) or not spec.strip():
         raise ParameterError("each side must be 'human', 'solver' or an agent spec such as 'ai:time=1'")
     spec = spec.strip()
     kind, settings = parse_spec(spec)
     if kind != HUMAN:
         make_agent(spec)  # raises ParameterError for bad settings
+        if limits is not None:
+            limits.check(spec)
     if kind == SOLVER and not analysis.has_table(game_string, position, settings.get("db", solver_db)):
         where = "this position of " if position else ""
         raise ParameterError(f"the solver has no table for {where}{game_string}; choose 'human' or an AI "
@@ -93,55 +169,96 @@ def check_side(spec: str, game_string: str, position: str | None = None, solver_
 class GameService:
     """Creates, loads, plays and saves the web games."""
 
-    def __init__(self, store: GameStore, workers: int = 2, processes: bool = True, solver_db=None):
+    def __init__(self, store: GameStore, workers: int = 2, processes: bool = True, solver_db=None,
+                 limits: AgentLimits | None = None):
         self.store = store
+        self.limits = limits or AgentLimits()
+        # per event loop (a semaphore belongs to one), per client
+        self._client_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._client_load: dict[str | None, int] = {}  # a client's calls running or waiting
         self.solver_db = solver_db  # the solver's folder of tables (None: its default)
         self.sessions: dict[str, Session] = {}
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="boomboard-ai")
         self._workers, self._use_processes = workers, processes
-        self._processes: Executor | None = None
+        self._processes: WorkerPool | None = None
 
     # -- the pools ---------------------------------------------------------------
-    def _pool(self, cheap: bool) -> Executor:
+    def _pool(self, cheap: bool) -> Executor | WorkerPool:
         if cheap or not self._use_processes:
             return self._threads
         if self._processes is None:
-            self._processes = ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("spawn"))
+            self._processes = WorkerPool(self._workers, warm_up=analysis.warm_up)
         return self._processes
 
-    async def run_off_loop(self, function, *args, cheap: bool = False):
-        """Run ``function(*args)`` in a worker; a broken process pool is rebuilt once."""
-        loop = asyncio.get_running_loop()
+    async def run_off_loop(self, function, *args, cheap: bool = False, client: str | None = None,
+                           queue: bool = True):
+        """Run ``function(*args)`` in a worker; a broken process pool is rebuilt
+        once. At most ``limits.per_client`` searching calls of one ``client``
+        run at once (cheap ones, in threads, are not counted); the others wait.
+        With ``queue=False`` (a request waiting for its answer), a client that
+        already has ``QUEUE_FACTOR`` times its share running or waiting gets
+        :class:`Busy` instead. Cancelling the caller drops a call that has not started."""
+        if cheap:
+            return await self._run(function, args, cheap)
+        load = self._client_load.get(client, 0)
+        if not queue and load >= QUEUE_FACTOR * self.limits.per_client:
+            raise Busy(f"this client has {load} AI moves and analyses running or waiting; the server takes at "
+                       f"most {QUEUE_FACTOR * self.limits.per_client} at once from one client "
+                       f"(boomboard serve --ai-per-client): try again when they are done")
+        by_client = self._client_slots.setdefault(asyncio.get_running_loop(), {})
+        slots = by_client.get(client)
+        if slots is None:
+            slots = by_client[client] = asyncio.Semaphore(self.limits.per_client)
+        self._client_load[client] = load + 1
         try:
-            return await loop.run_in_executor(self._pool(cheap), function, *args)
-        except BrokenProcessPool:
-            self._processes = None
-            return await loop.run_in_executor(self._pool(cheap), function, *args)
+            async with slots:
+                return await self._run(function, args, cheap)
+        finally:
+            self._client_load[client] -= 1
+            if not self._client_load[client]:
+                del self._client_load[client]
+
+    async def _run(self, function, args, cheap: bool):
+        pool = self._pool(cheap)
+        if not isinstance(pool, WorkerPool):
+            return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
+        future = pool.submit(function, *args)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            pool.stop(future)  # the game was resigned, undone or closed: its worker is freed now
+            raise
 
     def warm_up(self) -> None:
         """Start the worker processes now and load the compiled code in each,
         in the background, so that the first AI move is quick."""
         if self._use_processes:
-            pool = self._pool(cheap=False)
-            for _ in range(self._workers):
-                pool.submit(analysis.warm_up)
+            self._pool(cheap=False)
 
     def close(self) -> None:
+        """Stop at once: cancel every AI task and kill the worker processes
+        (a search in progress is not waited for; its game resumes at the next start)."""
         for session in self.sessions.values():
             if session.task is not None:
                 session.task.cancel()
         self._threads.shutdown(wait=False, cancel_futures=True)
-        if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+        pool, self._processes = self._processes, None
+        if pool is not None:
+            pool.close()
 
     # -- games ----------------------------------------------------------------------
     async def create(self, game_string: str, params: dict, players: list[str], position: str | None = None,
-                     pace: float | None = None, seed: int | None = None) -> Session:
+                     pace: float | None = None, seed: int | None = None, client: str | None = None) -> Session:
+        if not isinstance(params or {}, dict):
+            raise ParameterError("'params' must be an object of the game's parameters")
         game = load_game(game_string, **(params or {}))
         if not isinstance(players, list) or len(players) != 2:
             raise ParameterError("'players' must list two sides, e.g. [\"human\", \"random\"]")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
+                                 or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]):
+            raise ParameterError(f"'seed' must be an integer from -2**63 to 2**63-1, got {seed!r:.40}")
         state = game.new_initial_state() if not position else game.state_from_notation(position)
-        sides = [check_side(spec, str(game), position or None, self.solver_db) for spec in players]
+        sides = [check_side(spec, str(game), position or None, self.solver_db, self.limits) for spec in players]
         if pace is None:
             pace = 0.6 if HUMAN not in sides else 0.0
         if not 0 <= pace <= 10:
@@ -149,7 +266,7 @@ class GameService:
         record = StoredGame(secrets.token_hex(6), str(game), sides, [], position or None,
                             seed=random.randrange(2**31) if seed is None else int(seed), pace=float(pace),
                             finished=state.is_terminal())
-        session = Session(record, state)
+        session = Session(record, state, client=client)
         self.store.save(record)
         self.sessions[record.id] = session
         self._drive(session)
@@ -266,8 +383,9 @@ class GameService:
             kind = side if side == SOLVER else parse_spec(side)[0]
             try:
                 action = await self.run_off_loop(analysis.choose_action, record.game, record.position,
-                                                 list(record.actions), side, record.seed * 7919 + ply,
-                                                 self.solver_db, cheap=kind in CHEAP_AGENTS)
+                                                 list(record.actions), self.limits.bounded(side),
+                                                 record.seed * 7919 + ply, self.solver_db,
+                                                 cheap=kind in CHEAP_AGENTS, client=session.client)
             except Exception as problem:  # an agent's failure is shown on the page, not a dead server
                 session.error = f"{side} failed to move: {problem}"
                 return

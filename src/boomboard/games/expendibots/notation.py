@@ -232,7 +232,7 @@ def parse_action(text: str) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"expected an action as text, got {type(text).__name__}")
     numbers = None
-    stripped = text.strip()
+    stripped = text.strip() if text.isascii() else ""  # not other scripts' digits
     for pattern, kind in ((_TEXT_MOVE, "MOVE"), (_TEXT_BOOM, "BOOM"), (_TUPLE_MOVE, "MOVE"), (_TUPLE_BOOM, "BOOM")):
         match = pattern.fullmatch(stripped)
         if match:

@@ -46,7 +46,7 @@ def parse_cell(board: Board, name: str) -> int:
 
 def parse_move(board: Board, text: str) -> tuple[int, int]:
     """``(from cell, to cell)`` of a move such as ``d2-d4``."""
-    match = _MOVE.match(text)
+    match = _MOVE.match(text) if text.isascii() else None  # not other scripts' digits
     if not match:
         raise NotationError(
             f"expected a move as from-cell '-' to-cell, like {_move_example(board)!r} "
@@ -72,7 +72,7 @@ def write_position(board: Board, cells, player: int) -> str:
 
 def parse_position(board: Board, text: str) -> tuple[list[int], int]:
     """Signed heights per cell and the player to move, checked as in :func:`check_position`."""
-    fields = text.split()
+    fields = text.split() if text.isascii() else []  # not other scripts' digits
     if len(fields) != 2 or fields[1].lower() not in SIDES:
         raise NotationError(
             "expected the rows (top row first, separated by '/'), a space and the side to move "

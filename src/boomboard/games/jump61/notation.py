@@ -47,7 +47,7 @@ def parse_move(text: str) -> tuple[int, int]:
     Only the form is checked here; whether the square is on the board and
     free to play is the game's business.
     """
-    match = _MOVE.match(text)
+    match = _MOVE.match(text) if text.isascii() else None
     if not match:
         raise NotationError(f"expected a square as row and column, like '2 3' or '2:3'; got {text!r}")
     return int(match.group(1)), int(match.group(2))
@@ -85,7 +85,7 @@ def write_dump(size: int, spots, colours) -> str:
 
 def parse_dump(text: str) -> tuple[int, list[int], list[int]]:
     """``(size, spots, colours)`` of a ``dump`` block, checked by :func:`check_position`."""
-    lines = text.replace("\r\n", "\n").strip().split("\n")
+    lines = text.replace("\r\n", "\n").strip().split("\n") if text.isascii() else []
     if len(lines) < 2 or lines[0].strip() != FRAME or lines[-1].strip() != FRAME:
         raise NotationError(
             "expected a dump: a line '===', one line per row of squares such as '    2r 1- 1b', "

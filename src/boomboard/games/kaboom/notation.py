@@ -55,7 +55,7 @@ def _bomb_count(token: str, whose: str) -> int:
 def parse_position(text: str) -> Position:
     """Read ``(P xb ob ROW ROW ...)``; check each part on its own (the board's
     size and the bomb limit are :func:`check_position`'s business)."""
-    match = _POSITION.match(text)
+    match = _POSITION.match(text) if text.isascii() else None
     tokens = match.group(1).split() if match else []
     if len(tokens) < 3:
         raise NotationError(f"expected a position {POSITION_FORM}; got {text!r}")
@@ -139,7 +139,7 @@ def _row(digits: str, letter: str, rows: int, error: type[Exception] = IllegalAc
 def parse_cell(text: str, rows: int, cols: int) -> tuple[int, int]:
     """``(row, column)``, both from 0, of a cell name such as ``C2`` (a name
     off the board is a :class:`NotationError` here, not an illegal action)."""
-    match = _CELL.match(text.strip().lower())
+    match = _CELL.match(text.strip().lower()) if text.isascii() else None
     if not match:
         raise NotationError(f"expected a cell: a column letter and a row number from 1 at the bottom "
                             f"(C2); got {text!r}")
@@ -161,7 +161,7 @@ def parse_action(text: str, rows: int, cols: int) -> int:
     Raises :class:`NotationError` for text in no action's form and
     :class:`IllegalActionError` for a column or cell off the board.
     """
-    word = text.strip().lower()
+    word = text.strip().lower() if text.isascii() else ""
     if word == "pass":
         return 2 * cols + rows * cols
     match = _ACTION.match(word)

@@ -1,0 +1,201 @@
+"""The web server's worker processes: AI moves and analyses, each of which
+can be stopped while it runs.
+
+A :class:`concurrent.futures.ProcessPoolExecutor` cannot stop a task once it
+has started, and numba's compiled search cannot be interrupted from inside,
+so a resigned game's search would hold its worker to the end. Here each
+worker process is driven by a thread of the server: :meth:`WorkerPool.stop`
+on a running call kills that one process (and the thread starts a fresh one,
+which loads the compiled code again); the other workers go on untouched.
+
+Every worker ignores Ctrl-C (the server's to handle) and dies with the
+server, even after a ``kill -9``: at once by the kernel
+(``PR_SET_PDEATHSIG``, Linux) and otherwise within a second, seen by a
+thread that watches its parent.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import CancelledError, Future
+
+
+class WorkerDied(RuntimeError):
+    """The worker process ended while it ran the call (not stopped on purpose)."""
+
+
+def worker_init(parent: int) -> None:
+    """Set up a worker process (see the module's description)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="boomboard-parent-watch", daemon=True).start()
+
+
+def _worker_main(conn, parent: int, warm_up) -> None:
+    worker_init(parent)
+    if warm_up is not None:
+        try:
+            warm_up()
+        except Exception:
+            pass
+    while True:
+        try:
+            function, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply = ("ok", function(*args))
+        except BaseException as error:  # noqa: BLE001 - sent back to the caller
+            reply = ("error", error)
+        try:
+            conn.send(reply)
+        except Exception as problem:  # an unpicklable result or exception
+            conn.send(("error", RuntimeError(f"{type(reply[1]).__name__}: {reply[1]} ({problem})")))
+
+
+class _Call:
+    __slots__ = ("function", "args", "future", "stop")
+
+    def __init__(self, function, args):
+        self.function, self.args = function, args
+        self.future: Future = Future()
+        self.stop = threading.Event()
+
+
+class WorkerPool:
+    """``workers`` processes (spawned), each running one call at a time."""
+
+    def __init__(self, workers: int, warm_up=None):
+        self._context = multiprocessing.get_context("spawn")
+        self._calls: queue.Queue[_Call | None] = queue.Queue()
+        self._warm_up = warm_up
+        self._closed = threading.Event()
+        self._lock = threading.Lock()
+        self._processes: dict[int, multiprocessing.Process] = {}  # the slot -> its process
+        self._running: dict[Future, _Call] = {}
+        self._threads = [threading.Thread(target=self._drive, args=(slot,), daemon=True,
+                                          name=f"boomboard-worker-{slot}") for slot in range(workers)]
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, function, *args) -> Future:
+        if self._closed.is_set():
+            raise RuntimeError("the worker pool is closed")
+        call = _Call(function, args)
+        with self._lock:
+            self._running[call.future] = call
+        call.future.add_done_callback(self._forget)
+        self._calls.put(call)
+        return call.future
+
+    def _forget(self, future: Future) -> None:
+        with self._lock:
+            self._running.pop(future, None)
+
+    def stop(self, future: Future) -> None:
+        """Stop a call: one still waiting never starts; one running has its
+        worker process killed (a fresh one takes its place)."""
+        if future.cancel():
+            return
+        with self._lock:
+            call = self._running.get(future)
+        if call is not None:
+            call.stop.set()
+
+    def processes(self) -> list[multiprocessing.Process]:
+        with self._lock:
+            return list(self._processes.values())
+
+    def close(self) -> None:
+        """Kill every worker at once; calls not finished are cancelled."""
+        self._closed.set()
+        for _ in self._threads:
+            self._calls.put(None)
+        for process in self.processes():
+            _kill(process)
+        with self._lock:
+            calls = list(self._running.values())
+        for call in calls:
+            call.future.cancel() or call.stop.set()
+
+    # -- a slot's thread ---------------------------------------------------------------
+    def _start(self, slot: int):
+        conn, child = self._context.Pipe()
+        process = self._context.Process(target=_worker_main, args=(child, os.getpid(), self._warm_up),
+                                        daemon=True, name=f"boomboard-worker-{slot}")
+        process.start()
+        child.close()
+        with self._lock:
+            self._processes[slot] = process
+        return process, conn
+
+    def _drive(self, slot: int) -> None:
+        process, conn = self._start(slot)  # at once: it loads the compiled code before the first call
+        while not self._closed.is_set():
+            call = self._calls.get()
+            if call is None or self._closed.is_set():
+                break
+            if not call.future.set_running_or_notify_cancel():
+                continue  # cancelled while it waited
+            if process is None or not process.is_alive():
+                process, conn = self._start(slot)
+            try:
+                conn.send((call.function, call.args))
+            except Exception as problem:  # an argument that cannot be pickled, or a dead worker
+                call.future.set_exception(problem if not isinstance(problem, OSError)
+                                          else WorkerDied(f"the worker process ended: {problem}"))
+                continue
+            while True:
+                if call.stop.is_set() or self._closed.is_set():
+                    _kill(process)
+                    process = None
+                    call.future.set_exception(CancelledError())
+                    break
+                try:
+                    if conn.poll(0.05):
+                        kind, value = conn.recv()
+                        if kind == "ok":
+                            call.future.set_result(value)
+                        else:
+                            call.future.set_exception(value)
+                        break
+                except (EOFError, OSError):
+                    code = process.exitcode if process is not None else None
+                    process = None
+                    call.future.set_exception(WorkerDied(f"the worker process ended (exit code {code})"))
+                    break
+            if process is None and conn is not None:
+                conn.close()
+                conn = None
+        if process is not None:
+            _kill(process)
+
+
+def _kill(process) -> None:
+    try:
+        if process.is_alive():
+            process.kill()
+        process.join(timeout=1.0)
+    except (OSError, ValueError, AssertionError):
+        pass

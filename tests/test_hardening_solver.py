@@ -1,0 +1,111 @@
+"""Issue 15, item 15: every solver command refuses a damaged table with one
+clear line and exit code 2 (no traceback, no bare ``aborted.``)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import boomboard
+from boomboard import solver
+from boomboard.cli.main import main
+
+GAME = "jump61(size=2)"
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory):
+    db = tmp_path_factory.mktemp("solved")
+    table = solver.solve(boomboard.load_game(GAME), db=db, progress=False)
+    return db, table.folder
+
+
+def _damage(folder: Path, how: str) -> None:
+    if how == "empty values":
+        (folder / "values.npy").write_bytes(b"")
+    elif how == "float values":
+        np.save(folder / "values.npy", np.load(folder / "values.npy").astype(np.float64))
+    elif how == "2-d keys":
+        keys = np.load(folder / "keys.npy")
+        np.save(folder / "keys.npy", keys.reshape(1, -1))
+    elif how == "pickled keys":
+        np.save(folder / "keys.npy", np.array([object()], dtype=object), allow_pickle=True)
+    elif how == "empty offsets":
+        np.save(folder / "offsets.npy", np.zeros(0, np.int64))
+    elif how == "meta a list":
+        (folder / "meta.json").write_text("[1, 2, 3]")
+    elif how == "meta without positions":
+        meta = json.loads((folder / "meta.json").read_text())
+        del meta["positions"]
+        (folder / "meta.json").write_text(json.dumps(meta))
+    elif how == "meta with a wrong count":
+        meta = json.loads((folder / "meta.json").read_text())
+        meta["positions"] += 1
+        (folder / "meta.json").write_text(json.dumps(meta))
+    elif how == "meta not json":
+        (folder / "meta.json").write_text("{")
+    elif how == "meta tokens a string":
+        meta = json.loads((folder / "meta.json").read_text())
+        meta["tokens"] = "many"
+        (folder / "meta.json").write_text(json.dumps(meta))
+    else:
+        raise AssertionError(how)
+
+
+DAMAGES = ["empty values", "float values", "2-d keys", "pickled keys", "empty offsets", "meta a list",
+           "meta without positions", "meta with a wrong count", "meta not json", "meta tokens a string"]
+
+
+def _run(monkeypatch, capsys, *argv) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "argv", ["boomboard", *argv])
+    with pytest.raises(SystemExit) as exit_:
+        main()
+    captured = capsys.readouterr()
+    return exit_.value.code, captured.out + captured.err
+
+
+@pytest.mark.parametrize("how", DAMAGES)
+def test_every_command_refuses_a_damaged_table_with_one_line_and_code_2(how, solved, tmp_path, monkeypatch, capsys):
+    db, folder = solved
+    copy = tmp_path / "db"
+    shutil.copytree(db, copy)
+    damaged = copy / folder.relative_to(db)
+    _damage(damaged, how)
+    solver.table._OPENED.clear()
+    for argv in (["solve", GAME, "--db", str(copy), "--quiet"], ["analyze", GAME, "--db", str(copy)]):
+        code, out = _run(monkeypatch, capsys, *argv)
+        assert code == 2, out
+        # one message (rich wraps it at the console's width when it is not a terminal)
+        assert out.lstrip().startswith("error: ") and out.count("error:") == 1, out
+        assert "Traceback" not in out and "aborted" not in out, out
+        assert str(damaged) in out.replace("\n", "") and "--force" in out, out
+    with pytest.raises(solver.NotSolvedError):
+        solver.open_table(boomboard.load_game(GAME), db=copy)
+
+
+def test_a_damaged_table_on_the_real_command_line(solved, tmp_path):
+    db, folder = solved
+    copy = tmp_path / "db"
+    shutil.copytree(db, copy)
+    _damage(copy / folder.relative_to(db), "empty values")
+    boomboard_command = Path(sys.executable).parent / "boomboard"
+    done = subprocess.run([str(boomboard_command), "analyze", GAME, "--db", str(copy)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2, done
+    assert "Traceback" not in done.stderr and "aborted" not in done.stdout, done
+    assert "error:" in done.stdout and "values.npy" in done.stdout, done
+
+
+def test_force_solves_a_damaged_table_again(solved, tmp_path):
+    db, folder = solved
+    copy = tmp_path / "db"
+    shutil.copytree(db, copy)
+    _damage(copy / folder.relative_to(db), "meta a list")
+    table = solver.solve(boomboard.load_game(GAME), db=copy, progress=False, force=True)
+    assert len(table) == json.loads((table.folder / "meta.json").read_text())["positions"]

@@ -1,0 +1,57 @@
+"""Issue 15: Schemathesis fuzzes the web app against its own OpenAPI schema
+(in process, no server): every operation, with checks for server errors,
+status codes and response conformance. No request may cause a 5xx."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+schemathesis = pytest.importorskip("schemathesis")
+from hypothesis import HealthCheck, settings  # noqa: E402
+from schemathesis.specs.openapi.checks import positive_data_acceptance  # noqa: E402
+
+from boomboard.web import create_app  # noqa: E402
+from boomboard.web.service import AgentLimits  # noqa: E402
+from web_fakes import FakeArena  # noqa: E402
+
+# 30 examples an operation keep CI under a minute; BOOMBOARD_FUZZ_EXAMPLES=500 searches deeper (random seeds)
+EXAMPLES = int(os.environ.get("BOOMBOARD_FUZZ_EXAMPLES", "30"))
+DEEP = "BOOMBOARD_FUZZ_EXAMPLES" in os.environ
+_FOLDER = Path(tempfile.mkdtemp(prefix="boomboard-schemathesis-"))
+# small limits: AIs that the fuzzer starts answer at once (threads, no worker processes)
+APP = create_app(_FOLDER / "web.sqlite3", arena=FakeArena(), processes=False,
+                 limits=AgentLimits(time=0.05, game_time=0.5, depth=2, simulations=50, table_bits=12,
+                                    per_client=2))
+
+
+async def without_lifespan(scope, receive, send):
+    """The app, its start-up and shutdown done once for the whole test module
+    (Schemathesis's client runs them around every call; the app's shutdown
+    closes its database)."""
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            kind = message["type"].rsplit(".", 1)[-1]
+            await send({"type": f"lifespan.{kind}.complete"})
+            if kind == "shutdown":
+                return
+    await APP(scope, receive, send)
+
+
+schema = schemathesis.openapi.from_asgi("/openapi.json", without_lifespan)
+
+
+@schema.parametrize()
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=not DEEP)
+def test_no_request_makes_a_server_error(case):
+    response = case.call()
+    assert response.status_code < 500, f"{case.method} {case.formatted_path} -> {response.status_code}: " \
+                                       f"{response.text[:500]}"
+    # positive_data_acceptance: the schema cannot say which strings are games,
+    # notations or agent specs, so schema-valid requests may rightly get a 400
+    case.validate_response(response, excluded_checks=[positive_data_acceptance])
