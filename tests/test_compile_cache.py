@@ -15,11 +15,12 @@ import boomboard
 PACKAGE = Path(boomboard.__file__).parent
 
 
-def run(script: str, **env: str) -> dict:
+def run(script: str, unset: tuple[str, ...] = (), **env: str) -> dict:
+    environment = {key: value for key, value in {**os.environ, **env}.items() if key not in unset}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=900,
-                          env={**os.environ, **env})
+                          env=environment)
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return {**json.loads(done.stdout.strip().splitlines()[-1]), "stderr": done.stderr}
 
 
 ONE_GAME = """
@@ -74,8 +75,14 @@ def test_editing_a_source_another_kernel_calls_recompiles_the_caller(tmp_path):
     copy = tmp_path / "src" / "boomboard"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__kernels__", "__pycache__"))
     env = {"PYTHONPATH": str(tmp_path / "src"), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    before = run(KEY, **env)["key"]
-    assert run(KEY, **env)["key"] == before  # the same source: from the cache
+    first = run(KEY, **env)
+    before = first["key"]
+    # A cold cache says so, once, in one line; a warm one says nothing.
+    assert [line for line in first["stderr"].splitlines() if line.startswith("boomboard: compiling Kaboom")] == [
+        line for line in first["stderr"].splitlines() if line.strip()]
+    assert len(first["stderr"].strip().splitlines()) == 1
+    second = run(KEY, **env)
+    assert second["key"] == before and second["stderr"].strip() == ""  # the same source: from the cache
     layout = copy / "core" / "layout.py"
     source = layout.read_text()
     assert "_GOLDEN = np.uint64(0x9E3779B97F4A7C15)" in source
@@ -114,3 +121,29 @@ def test_people_s_moves_and_small_puzzles_need_no_compiler(tmp_path):
     solved = run(QUICK_COMMANDS.format(argv=["expendibots", "puzzle", str(puzzle)], stdin=""))
     assert not solved["numba"]
     assert solved["printed"].splitlines() == ["BOOM at (3, 3)."]
+
+
+WHERE = """
+import json
+from boomboard.jit import cache_dir
+print(json.dumps({"cache": str(cache_dir())}))
+"""
+
+
+def test_the_cache_goes_to_the_user_s_cache_folder_when_the_package_folder_is_not_writable(tmp_path):
+    copy = tmp_path / "src" / "boomboard"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__kernels__", "__pycache__"))
+    env = {"PYTHONPATH": str(tmp_path / "src"), "XDG_CACHE_HOME": str(tmp_path / "user-cache")}
+    assert run(WHERE, unset=("NUMBA_CACHE_DIR",), **env)["cache"].startswith(str(copy / "__kernels__"))
+    shutil.rmtree(copy / "__kernels__")
+    # Not writable: as the root user ignores permissions, a file stands in the folder's way.
+    (copy / "__kernels__").write_text("")
+    if os.geteuid() != 0:
+        (copy / "__kernels__").unlink()
+        copy.chmod(0o555)
+    try:
+        found = Path(run(WHERE, unset=("NUMBA_CACHE_DIR",), **env)["cache"])
+    finally:
+        copy.chmod(0o755)
+    assert found.parent == tmp_path / "user-cache" / "boomboard" / "kernels"
+    assert found.name.startswith("boomboard-")
