@@ -94,6 +94,15 @@ def _repeats(path_keys, n, key):
     return False
 
 
+@njit(cache=True)
+def _lower_bound(ply, alpha, root_margin):
+    """The score a move must beat to be searched exactly: alpha, or at the root
+    alpha less the margin (while alpha is no forced result)."""
+    if ply == 0 and root_margin > 0 and -MATE_BOUND < alpha < MATE_BOUND:
+        return alpha - root_margin
+    return alpha
+
+
 # What the search loop does next with the node at ``ply``.
 _ENTER, _NEXT_CHILD, _RETURN = 0, 1, 2
 # How the current child of a node is being searched.
@@ -133,7 +142,7 @@ def _pick_next(moves, order, ply, i, n):
 @njit(cache=True)
 def search_depth(rules, params, stack, moves, order, depth, path_keys, n_history, tt_keys, tt_data,
                  history, killers, stats, check_repetition, action_limit, quiescence, contempt, clock_address,
-                 clock_id, timespec, deadline_ns):
+                 clock_id, timespec, deadline_ns, root_margin, root_scores):
     """One iteration of iterative deepening from ``stack[0]`` to ``depth``; returns
     the root's score, and puts the best root action and its score in ``stats``.
 
@@ -145,6 +154,10 @@ def search_depth(rules, params, stack, moves, order, depth, path_keys, n_history
     A tie by history (a repetition, the action limit) scores ``-contempt``
     for the side to move at the root: with contempt, a side that can play on
     does, rather than repeat.
+    With ``root_margin`` > 0, a root move is searched exactly (its score put
+    in ``root_scores``) when it scores more than the best so far less the
+    margin, not only more than the best: the near-equal moves an agent may
+    choose between. The margin applies only while the best is no forced result.
     """
     for i in range(history.shape[0]):
         history[i] >>= 2  # older iterations count less
@@ -229,7 +242,8 @@ def search_depth(rules, params, stack, moves, order, depth, path_keys, n_history
                 f_alpha[ply + 1], f_beta[ply + 1] = -f_beta[ply], -f_alpha[ply]
             else:
                 f_phase[ply] = _NULL_WINDOW
-                f_alpha[ply + 1], f_beta[ply + 1] = -f_alpha[ply] - 1, -f_alpha[ply]
+                lower = _lower_bound(ply, f_alpha[ply], root_margin)
+                f_alpha[ply + 1], f_beta[ply + 1] = -lower - 1, -lower
             ply += 1
             step = _ENTER
 
@@ -242,16 +256,19 @@ def search_depth(rules, params, stack, moves, order, depth, path_keys, n_history
             score = -value
             alpha, beta = f_alpha[ply], f_beta[ply]
             action = f_action[ply]
-            if f_phase[ply] == _NULL_WINDOW and alpha < score < beta:
-                # Better than the first move after all: search it again, fully.
+            lower = _lower_bound(ply, alpha, root_margin)
+            if f_phase[ply] == _NULL_WINDOW and lower < score < beta:
+                # Better than the first move after all (or near it, at the root): search it again, fully.
                 f_phase[ply] = _RESEARCH
                 stack[ply + 1, :] = stack[ply]
                 apply_action(rules, stack[ply + 1], params, action)
                 f_depth[ply + 1] = f_depth[ply] - 1
-                f_alpha[ply + 1], f_beta[ply + 1] = -beta, -alpha
+                f_alpha[ply + 1], f_beta[ply + 1] = -beta, -lower
                 ply += 1
                 step = _ENTER
                 continue
+            if ply == 0 and root_margin > 0 and f_phase[0] != _NULL_WINDOW:
+                root_scores[action] = score
             if score > f_best[ply]:
                 f_best[ply], f_best_move[ply] = score, action
                 if ply == 0:
@@ -328,6 +345,9 @@ class SearchResult:
     nodes: int
     seconds: float  # CPU seconds
     principal_variation: list[int] = field(default_factory=list)
+    # With a margin: the root moves scored within it of the best (the best
+    # first), all searched to ``depth``; otherwise just the best.
+    near_best: list[int] = field(default_factory=list)
 
     @property
     def forced_result(self) -> int | None:
@@ -371,6 +391,7 @@ class AlphaBeta:
         self.history = np.zeros(actions, np.int64)
         self.killers = np.full((MAX_PLY, 2), -1, np.int32)
         self.stats = np.zeros(STATS_SIZE, np.int64)
+        self.root_scores = np.zeros(actions, np.int64)
         self.check_repetition = game.repetition_limit > 0
         self.nodes_per_second = 300_000.0  # refined by every search
 
@@ -381,10 +402,12 @@ class AlphaBeta:
         self.killers[:] = -1
 
     def search(self, state: State, depth: int | None = None, seconds: float | None = None,
-               nodes: int | None = None, on_iteration=None) -> SearchResult:
+               nodes: int | None = None, on_iteration=None, margin: int = 0) -> SearchResult:
         """Search ``state`` to ``depth`` plies, or for ``seconds`` of CPU time, or
         ``nodes`` nodes (whichever comes first; with none given, depth 4).
-        ``on_iteration(result)`` is called after every finished iteration."""
+        ``on_iteration(result)`` is called after every finished iteration.
+        With ``margin`` > 0, ``result.near_best`` lists every root move scored
+        within ``margin`` of the best (never when the best is a forced result)."""
         if state.is_terminal():
             raise ValueError("the game is over; there is nothing to search")
         if depth is None and seconds is None and nodes is None:
@@ -420,12 +443,13 @@ class AlphaBeta:
             self.stats[:] = 0
             self.stats[NODE_LIMIT] = limit
             self.stats[BEST_ACTION] = -1
+            self.root_scores[:] = -INFINITY
             began = time.process_time()
             score = search_depth(self.rules, self.params, self.stack, self.moves, self.order, iteration,
                                  path_keys, n_history, self.tt_keys, self.tt_data, self.history, self.killers,
                                  self.stats, self.check_repetition, action_limit, self.quiescence,
                                  self.contempt, CLOCK_ADDRESS, CLOCK_ID, timespec,
-                                 deadline_ns if iteration > 1 else 0)
+                                 deadline_ns if iteration > 1 else 0, margin, self.root_scores)
             spent = time.process_time() - began
             searched = int(self.stats[NODES])
             total_nodes += searched
@@ -438,8 +462,10 @@ class AlphaBeta:
                 best = int(self.stats[BEST_ACTION])
                 if best >= 0 and best != result.action:
                     result.action, result.score, result.depth = best, int(self.stats[BEST_SCORE]), iteration
+                    result.near_best = self._near_best(result, margin)
                 break
             result.action, result.score, result.depth = int(self.stats[BEST_ACTION]), int(score), iteration
+            result.near_best = self._near_best(result, margin)
             result.nodes, result.seconds = total_nodes, time.process_time() - started
             result.principal_variation = self.principal_variation(state, iteration)
             if on_iteration is not None:
@@ -448,6 +474,14 @@ class AlphaBeta:
                 break  # a forced result within the horizon: deeper search cannot change it
         result.nodes, result.seconds = total_nodes, time.process_time() - started
         return result
+
+    def _near_best(self, result: SearchResult, margin: int) -> list[int]:
+        """The best move, then the other root moves the last iteration scored
+        within ``margin`` of it (exactly: see :func:`search_depth`)."""
+        if margin <= 0 or abs(result.score) > MATE_BOUND:
+            return [result.action]
+        near = np.flatnonzero((self.root_scores >= result.score - margin) & (self.root_scores >= -MATE_BOUND))
+        return [result.action, *(int(a) for a in near if a != result.action)]
 
     def principal_variation(self, state: State, length: int) -> list[int]:
         """The expected line, read from the transposition table."""
