@@ -80,6 +80,26 @@ class Program:
             if match:
                 return int(match.group(1)), int(match.group(2))
 
+    def dump(self, timeout: float = 10.0) -> list[list[str]] | None:
+        """The board as this program sees it (its ``dump``), one list of squares a row."""
+        self.send("dump")
+        rows: list[list[str]] | None = None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                return None
+            if line is None:
+                return None
+            if "===" in line:
+                if rows is not None:
+                    return rows
+                rows = []
+            elif rows is not None and line.strip():
+                rows.append(line.split())
+        return None
+
     def close(self) -> None:
         self.send("quit")
         try:
@@ -102,6 +122,7 @@ class Game:
     moves: list[int] = field(default_factory=lambda: [0, 0])
     record: list[str] = field(default_factory=list)  # the moves after the opening
     lost_anyway: bool = False  # a forfeit in a position lost by force
+    diverged: bool = False  # a forfeit by a program whose board is not the rules' board
 
 
 def random_opening(size: int, plies: int, rng: random.Random) -> list[str]:
@@ -147,6 +168,10 @@ def play_game(commands: tuple[str, str], first_colour: int, size: int, opening: 
                 state.play(text)
             except BoomboardError as error:
                 result.winner, result.forfeit = 1 - mover, f"program {mover + 1} played {text}: {error}"
+                seen = programs[mover].dump()
+                if seen is not None and seen != [line.split() for line in state.to_notation().splitlines()[1:-1]]:
+                    result.forfeit += " (its board differs from the rules' board)"
+                    result.diverged = True
                 break
             result.record.append(text)
             if not state.is_terminal():
@@ -211,12 +236,13 @@ def main() -> None:
         counts = [sum(1 for colour, _ in played if colour == c) for c in (0, 1)]
         forfeits = sum(1 for _, game in played if game.forfeit)
         lost_anyway = sum(1 for _, game in played if game.lost_anyway)
+        diverged = sum(1 for _, game in played if game.diverged)
         seconds = [sum(game.seconds[i] for _, game in played) / max(1, sum(game.moves[i] for _, game in played))
                    for i in (0, 1)]
         plies = sum(game.plies for _, game in played) / len(played)
         rows.append((name, str(len(played)), f"{wins[0]}/{counts[0]}", f"{wins[1]}/{counts[1]}",
                      f"{100 * sum(wins) / len(played):.0f}%", f"{plies:.0f}", f"{seconds[0]:.2f}",
-                     f"{seconds[1]:.3f}", f"{forfeits} ({lost_anyway} lost anyway)", f"{time.monotonic() - began:.0f}"))
+                     f"{seconds[1]:.3f}", f"{forfeits} ({lost_anyway} lost anyway, {diverged} on a different board)", f"{time.monotonic() - began:.0f}"))
     header = ("opponent", "games", "won as Red", "won as Blue", "won", "plies", "s/move", "opp. s/move",
               "forfeits", "wall s")
     print("| " + " | ".join(header) + " |")
