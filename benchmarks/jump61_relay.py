@@ -11,7 +11,10 @@ entered on both programs as manual moves), once with the first program as Red
 and once as Blue. The relay keeps the game itself with boomboard's rules: it
 checks every move, and decides who has won, so a program that stops, prints
 an illegal move or takes longer than ``--move-timeout`` seconds loses (a
-forfeit). Each game starts fresh processes.
+forfeit). After a forfeit the relay says whether the position was lost by
+force anyway (a 6-ply search) and whether the program's board (its ``dump``)
+has parted from the rules' board, as happens with programs whose jumps
+follow other rules. Each game starts fresh processes.
 
     python benchmarks/jump61_relay.py "boomboard jump61" "java -cp /tmp/a jump61.Main" \\
         "java -cp /tmp/b jump61.Main" --games 10
@@ -161,6 +164,8 @@ def play_game(commands: tuple[str, str], first_colour: int, size: int, opening: 
             result.moves[mover] += 1
             if isinstance(answer, str):
                 result.winner, result.forfeit = 1 - mover, f"program {mover + 1} {answer}"
+                if answer == "timeout":
+                    _check_board(programs[mover], state, result)
                 break
             row, col = answer
             text = f"{row} {col}"
@@ -168,10 +173,7 @@ def play_game(commands: tuple[str, str], first_colour: int, size: int, opening: 
                 state.play(text)
             except BoomboardError as error:
                 result.winner, result.forfeit = 1 - mover, f"program {mover + 1} played {text}: {error}"
-                seen = programs[mover].dump()
-                if seen is not None and seen != [line.split() for line in state.to_notation().splitlines()[1:-1]]:
-                    result.forfeit += " (its board differs from the rules' board)"
-                    result.diverged = True
+                _check_board(programs[mover], state, result)
                 break
             result.record.append(text)
             if not state.is_terminal():
@@ -186,6 +188,15 @@ def play_game(commands: tuple[str, str], first_colour: int, size: int, opening: 
         for program in programs:
             program.close()
     return result
+
+
+def _check_board(program: Program, state, result: Game) -> None:
+    """After a forfeit: note whether the program's board (its ``dump``) has
+    parted from the rules' board (a program still thinking does not answer)."""
+    seen = program.dump()
+    if seen is not None and seen != [line.split() for line in state.to_notation().splitlines()[1:-1]]:
+        result.forfeit += " (its board differs from the rules' board)"
+        result.diverged = True
 
 
 def match(commands: tuple[str, str], games: int, size: int, opening_plies: int, seed: int,
