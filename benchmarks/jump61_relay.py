@@ -253,7 +253,8 @@ def main() -> None:
         plies = sum(game.plies for _, game in played) / len(played)
         rows.append((name, str(len(played)), f"{wins[0]}/{counts[0]}", f"{wins[1]}/{counts[1]}",
                      f"{100 * sum(wins) / len(played):.0f}%", f"{plies:.0f}", f"{seconds[0]:.2f}",
-                     f"{seconds[1]:.3f}", f"{forfeits} ({lost_anyway} lost anyway, {diverged} on a different board)", f"{time.monotonic() - began:.0f}"))
+                     f"{seconds[1]:.3f}", f"{forfeits} ({lost_anyway} lost anyway, {diverged} on a different board)",
+                     f"{time.monotonic() - began:.0f}"))
     header = ("opponent", "games", "won as Red", "won as Blue", "won", "plies", "s/move", "opp. s/move",
               "forfeits", "wall s")
     print("| " + " | ".join(header) + " |")
