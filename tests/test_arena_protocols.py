@@ -327,7 +327,7 @@ def relay(first: subprocess.Popen, second: subprocess.Popen, limit: int = 400):
 
 
 def test_two_instances_play_each_other_by_relaying_moves():
-    command = [*BOOMBOARD, "jump61"]
+    command = [*BOOMBOARD, "jump61", "--ai", "ai:time=0.1"]
     red = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     blue = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:

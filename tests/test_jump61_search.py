@@ -1,19 +1,24 @@
 """Jump61 as its course demands: on boards up to 6x6, a forced win within 4 of
-the mover's own moves (7 plies) is found within 10 s, and a lost position is
-dragged out as long as it can be."""
+the mover's own moves (7 plies) is found within 10 s by the course program's
+default AI, a lost position is dragged out as long as it can be, and the
+default AI beats the students' usual design."""
 
 from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 
 import pytest
 
 import boomboard
-from boomboard.agents import make_agent
+from boomboard.agents import make_agent, parse_spec
+from boomboard.arena.jump61_text import AI_SPEC
+from boomboard.arena.specs import load_class
 from boomboard.search.alphabeta import AlphaBeta
 
 PLIES = 7  # 4 own moves
+STUDENT = Path(__file__).parent / "arena_agents" / "jump61_student.py"
 
 
 def sample_positions(game, count, seed):
@@ -35,12 +40,12 @@ def proven(searcher, state, plies):
 
 
 @pytest.mark.parametrize("size", [4, 5, 6])
-def test_ai_finds_a_forced_win_within_four_own_moves_in_ten_seconds(size):
+def test_the_default_ai_finds_a_forced_win_within_four_own_moves_in_ten_seconds(size):
     game = boomboard.load_game(f"jump61(size={size})")
     checker = AlphaBeta(game, table_bits=18)
     wins = [s for s in sample_positions(game, 60, seed=size) if (proven(checker, s, PLIES) or 0) > 0]
     assert len(wins) >= 5
-    agent = make_agent("ai:time=10", seed=0)
+    agent = make_agent(AI_SPEC, seed=0)  # the course program's auto player, at most 1 s a move
     agent.new_game(game, 0)
     for state in wins[:8]:
         began = time.process_time()
@@ -68,3 +73,29 @@ def test_ai_delays_a_forced_loss_as_long_as_possible(size):
         child = state.child(action)
         chosen = 0 if child.is_terminal() else (proven(checker, child, PLIES - 1) or 0)
         assert chosen == longest, (state.to_notation(), chosen, longest)
+
+
+def test_the_default_auto_player_beats_the_students_alphabeta_on_square_counts():
+    """20 games from random 4-move openings, each opening played with both
+    colours, against alpha-beta to 4 plies scoring squares (red less blue):
+    at least 18 won, at a tenth of the default budget a move."""
+    StudentAgent = load_class(str(STUDENT), "StudentAgent")
+    kind, settings = parse_spec(AI_SPEC)
+    assert kind == "ai" and float(settings["time"]) <= 1.0
+    game = boomboard.load_game("jump61")
+    rng = random.Random(61)
+    won = 0
+    for pair in range(10):
+        opening = game.new_initial_state()
+        for _ in range(4):
+            opening.apply_action(rng.choice(opening.legal_actions()))
+        for ours in (0, 1):
+            agents = [StudentAgent(), StudentAgent()]
+            agents[ours] = make_agent("ai:time=0.1", seed=2 * pair + ours)
+            for player, agent in enumerate(agents):
+                agent.new_game(game, player)
+            state = opening.clone()
+            while not state.is_terminal():
+                state.apply_action(agents[state.current_player()].choose_action(state.clone()))
+            won += state.outcome().winner == ours
+    assert won >= 18, won

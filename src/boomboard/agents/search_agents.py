@@ -106,16 +106,25 @@ class _BudgetedAgent(Agent):
 
 class AlphaBetaAgent(_BudgetedAgent):
     """Iterative-deepening alpha-beta (see :mod:`boomboard.search.alphabeta`):
-    to ``depth`` plies, or within the time budget."""
+    to ``depth`` plies, or within the time budget.
+
+    With ``margin`` > 0 it chooses at random (from its seed) among the root
+    moves the search scored within ``margin`` of the best (the evaluations
+    count 100 for a unit of material), so the seed changes its games; never
+    when the best is a forced result, so a forced win stays the fastest and a
+    forced loss is never chosen over a move that does not lose.
+    """
 
     name = "alphabeta"
 
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
-                 game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0):
+                 game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
+                 margin: int = 0):
         super().__init__(seed, time, game_time)
         if depth is None and time is None and game_time is None:
             time = self.move_time = 1.0
         self.depth = depth
+        self.margin = margin
         self.table_bits = table_bits
         self.quiescence, self.contempt = quiescence, contempt
         self.searcher: AlphaBeta | None = None
@@ -133,11 +142,15 @@ class AlphaBetaAgent(_BudgetedAgent):
     def _search(self, state: State) -> tuple[int, float]:
         if self.searcher is None or self.searcher.game is not state.game:
             self._warm_up(state.game)
-        result = self.searcher.search(state, depth=self.depth, seconds=self.budget())
+        result = self.searcher.search(state, depth=self.depth, seconds=self.budget(), margin=self.margin)
+        action = result.action
         pv = " ".join(_line_strings(state, result.principal_variation))
+        if len(result.near_best) > 1:
+            action = self.rng.choice(result.near_best)
+            pv += f"; chose {state.action_to_string(action)} of {len(result.near_best)} within {self.margin}"
         self.last_thinking = (f"depth {result.depth}, score {result.describe_score()}, nodes {result.nodes:,}, "
                               f"{result.seconds:.2f} s, pv {pv}")
-        return result.action, result.seconds
+        return action, result.seconds
 
 
 class MctsAgent(_BudgetedAgent):
@@ -185,6 +198,11 @@ def _line_strings(state: State, actions: list[int]) -> list[str]:
     return words
 
 
+# How near the best a root move's score must be for ``ai`` to choose it at
+# random: a tenth of a unit of material (a token, a stone, a square).
+AI_MARGIN = 10
+
+
 class AiAgent(Agent):
     """``ai``: the strongest setting measured for the game it is given (the
     game's ``ai_settings``, docs/strength.md), with any settings given
@@ -200,8 +218,12 @@ class AiAgent(Agent):
     def new_game(self, game: Game, player: int) -> None:
         super().new_game(game, player)
         kind, defaults = game.ai_settings
-        agent_class = AlphaBetaAgent if kind == "alphabeta" else MctsAgent
-        self.delegate = agent_class(seed=self.seed, **{**defaults, **self.settings})
+        settings = {"margin": AI_MARGIN, **defaults, **self.settings}
+        if kind == "alphabeta":
+            self.delegate = AlphaBetaAgent(seed=self.seed, **settings)
+        else:  # the alpha-beta settings do not apply
+            settings = {key: value for key, value in settings.items() if key not in ("depth", "margin")}
+            self.delegate = MctsAgent(seed=self.seed, **settings)
         self.delegate.new_game(game, player)
 
     def observe(self, state: State, action: int) -> None:

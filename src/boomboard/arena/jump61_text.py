@@ -7,7 +7,16 @@ line, the end of input acting as ``quit``:
 ``R C`` a move; ``new``; ``size N`` (2..10, clears the board);
 ``set R C N P`` (N spots of colour P: b, r, B or R); ``auto P`` and
 ``manual P`` (red or blue; Red is manual and Blue the AI at first);
-``dump``; ``seed N``; ``verbose``; ``quiet``; ``help``; ``quit``.
+``dump``; ``seed N``; ``verbose``; ``quiet``; ``help``; ``quit``; and one of
+our own, ``ai SPEC`` (the full word: ``a`` still means ``auto``), which
+changes the agent playing the auto sides.
+
+The AI is :data:`AI_SPEC`, our strongest player (``ai``) at most 1 s of CPU
+time a move (``--ai`` or ``ai SPEC`` change it). ``seed N`` seeds it: it
+chooses at random among moves it scores near-equal, so different seeds give
+different games and the same seed, with a search limited by depth rather
+than time (``ai ai:depth=6``), replays a game move for move. Without a seed
+its choices differ from run to run.
 
 Whenever the side to move is an AI and the game is not over, the AI moves
 at once (the game starts as soon as a move is needed from an AI) and prints
@@ -29,12 +38,15 @@ from ..agents import Agent
 from ..core.errors import BoomboardError
 from ..games.jump61.notation import neighbour_count, parse_dump, write_dump
 from ..registry import load_game
-from .specs import build_agent
+from .specs import build_agent, check_spec
 
 COMMANDS = ("new", "size", "set", "auto", "manual", "dump", "seed", "verbose", "quiet", "help", "quit")
+# Commands matched only as whole words, so the course's prefixes keep their meaning.
+WHOLE_WORD_COMMANDS = ("ai",)
 COLOUR_WORDS = ("red", "blue")
-# The AI: alpha-beta to a fixed depth, so its moves are quick and repeatable.
-AI_SPEC = "alphabeta:depth=3"
+# The AI: the strongest agent, within the course's time (the course's forced
+# wins, 4 own moves deep on boards up to 6x6, take well under a second).
+AI_SPEC = "ai:time=1"
 
 HELP = """Commands (case-insensitive; any unique prefix will do):
   R C          add a spot to row R (1 = top), column C (1 = left)
@@ -45,6 +57,7 @@ HELP = """Commands (case-insensitive; any unique prefix will do):
   manual P     player P is played from the input
   dump         print the board
   seed N       seed the AI's random choices
+  ai SPEC      the agent playing the auto sides (default ai:time=1)
   verbose      print the board after every move
   quiet        stop printing the board after every move
   help         this text
@@ -101,7 +114,7 @@ class Jump61Program:
     @staticmethod
     def command_name(word: str) -> str:
         word = word.lower()
-        if word in COMMANDS:
+        if word in COMMANDS or word in WHOLE_WORD_COMMANDS:
             return word
         matches = [c for c in COMMANDS if c.startswith(word)]
         if len(matches) == 1:
@@ -208,6 +221,14 @@ class Jump61Program:
     def do_seed(self, args: list[str]) -> None:
         _arguments(args, 1, "seed N")
         self.seed = _integer(args[0], "seed")
+        self.ais = [None, None]
+
+    def do_ai(self, args: list[str]) -> None:
+        if not args:
+            raise CommandError("usage: ai SPEC")
+        spec = " ".join(args)
+        check_spec(spec)
+        self.ai_spec = spec
         self.ais = [None, None]
 
     def do_verbose(self, args: list[str]) -> None:

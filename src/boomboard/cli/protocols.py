@@ -23,7 +23,7 @@ def engine(
 
 
 def jump61(
-    ai: str = typer.Option("alphabeta:depth=3", "--ai", help="The agent playing the auto sides."),
+    ai: str = typer.Option("ai:time=1", "--ai", help="The agent playing the auto sides (any agent spec)."),
 ) -> None:
     """The Jump61 course's text program: commands on standard input (type help)."""
     from ..arena.jump61_text import Jump61Program

@@ -23,7 +23,7 @@ from ..core.layout import STATUS
 from ..core.state import State
 from .clock import CLOCK_ADDRESS, CLOCK_ID, cpu_nanoseconds, new_timespec
 from .negamax import ABORTED, BEST_ACTION, BEST_SCORE, MAX_PLY, MOVE_BITS, NODE_LIMIT, NODES, STATS_SIZE
-from .scores import MATE_BOUND, WIN
+from .scores import INFINITY, MATE_BOUND, WIN
 
 
 @dataclass
@@ -36,6 +36,9 @@ class SearchResult:
     nodes: int
     seconds: float  # CPU seconds
     principal_variation: list[int] = field(default_factory=list)
+    # With a margin: the root moves scored within it of the best (the best
+    # first), all searched to ``depth``; otherwise just the best.
+    near_best: list[int] = field(default_factory=list)
 
     @property
     def forced_result(self) -> int | None:
@@ -83,6 +86,7 @@ class AlphaBeta:
         self.history = np.zeros(actions, np.int64)
         self.killers = np.full((MAX_PLY, 2), -1, np.int32)
         self.stats = np.zeros(STATS_SIZE, np.int64)
+        self.root_scores = np.zeros(actions, np.int64)
         self.check_repetition = game.repetition_limit > 0
         self.nodes_per_second = 300_000.0  # refined by every search
 
@@ -93,10 +97,12 @@ class AlphaBeta:
         self.killers[:] = -1
 
     def search(self, state: State, depth: int | None = None, seconds: float | None = None,
-               nodes: int | None = None, on_iteration=None) -> SearchResult:
+               nodes: int | None = None, on_iteration=None, margin: int = 0) -> SearchResult:
         """Search ``state`` to ``depth`` plies, or for ``seconds`` of CPU time, or
         ``nodes`` nodes (whichever comes first; with none given, depth 4).
-        ``on_iteration(result)`` is called after every finished iteration."""
+        ``on_iteration(result)`` is called after every finished iteration.
+        With ``margin`` > 0, ``result.near_best`` lists every root move scored
+        within ``margin`` of the best (never when the best is a forced result)."""
         if state.is_terminal():
             raise ValueError("the game is over; there is nothing to search")
         if depth is None and seconds is None and nodes is None:
@@ -138,12 +144,13 @@ class AlphaBeta:
             self.stats[:] = 0
             self.stats[NODE_LIMIT] = limit
             self.stats[BEST_ACTION] = -1
+            self.root_scores[:] = -INFINITY
             began = time.process_time()
             score = self.kernels.search_depth(self.params, self.stack, self.moves, self.order, iteration,
                                  path_keys, n_history, self.tt_keys, self.tt_data, self.history, self.killers,
                                  self.stats, self.check_repetition, action_limit, self.quiescence,
                                  self.contempt, CLOCK_ADDRESS, CLOCK_ID, timespec,
-                                 deadline_ns if iteration > 1 else 0)
+                                 deadline_ns if iteration > 1 else 0, margin, self.root_scores)
             spent = time.process_time() - began
             searched = int(self.stats[NODES])
             total_nodes += searched
@@ -156,8 +163,10 @@ class AlphaBeta:
                 best = int(self.stats[BEST_ACTION])
                 if best >= 0 and best != result.action:
                     result.action, result.score, result.depth = best, int(self.stats[BEST_SCORE]), iteration
+                    result.near_best = self._near_best(result, margin)
                 break
             result.action, result.score, result.depth = int(self.stats[BEST_ACTION]), int(score), iteration
+            result.near_best = self._near_best(result, margin)
             result.nodes, result.seconds = total_nodes, time.process_time() - started
             result.principal_variation = self.principal_variation(state, iteration)
             if on_iteration is not None:
@@ -166,6 +175,14 @@ class AlphaBeta:
                 break  # a forced result within the horizon: deeper search cannot change it
         result.nodes, result.seconds = total_nodes, time.process_time() - started
         return result
+
+    def _near_best(self, result: SearchResult, margin: int) -> list[int]:
+        """The best move, then the other root moves the last iteration scored
+        within ``margin`` of it (exactly: see :func:`boomboard.search.negamax.search_depth`)."""
+        if margin <= 0 or abs(result.score) > MATE_BOUND:
+            return [result.action]
+        near = np.flatnonzero((self.root_scores >= result.score - margin) & (self.root_scores >= -MATE_BOUND))
+        return [result.action, *(int(a) for a in near if a != result.action)]
 
     def principal_variation(self, state: State, length: int) -> list[int]:
         """The expected line, read from the transposition table."""

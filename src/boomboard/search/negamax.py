@@ -91,6 +91,15 @@ def _repeats(path_keys, n, key):
     return False
 
 
+@njit(cache=True)
+def _lower_bound(ply, alpha, root_margin):
+    """The score a move must beat to be searched exactly: alpha, or at the root
+    alpha less the margin (while alpha is no forced result)."""
+    if ply == 0 and root_margin > 0 and -MATE_BOUND < alpha < MATE_BOUND:
+        return alpha - root_margin
+    return alpha
+
+
 # What the search loop does next with the node at ``ply``.
 _ENTER, _NEXT_CHILD, _RETURN = 0, 1, 2
 # How the current child of a node is being searched.
@@ -130,7 +139,7 @@ def _pick_next(moves, order, ply, i, n):
 @njit(cache=True)
 def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_keys, tt_data,
                  history, killers, stats, check_repetition, action_limit, quiescence, contempt, clock_address,
-                 clock_id, timespec, deadline_ns):
+                 clock_id, timespec, deadline_ns, root_margin, root_scores):
     """One iteration of iterative deepening from ``stack[0]`` to ``depth``; returns
     the root's score, and puts the best root action and its score in ``stats``.
 
@@ -142,6 +151,10 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
     A tie by history (a repetition, the action limit) scores ``-contempt``
     for the side to move at the root: with contempt, a side that can play on
     does, rather than repeat.
+    With ``root_margin`` > 0, a root move is searched exactly (its score put
+    in ``root_scores``) when it scores more than the best so far less the
+    margin, not only more than the best: the near-equal moves an agent may
+    choose between. The margin applies only while the best is no forced result.
     """
     for i in range(history.shape[0]):
         history[i] >>= 2  # older iterations count less
@@ -226,7 +239,8 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
                 f_alpha[ply + 1], f_beta[ply + 1] = -f_beta[ply], -f_alpha[ply]
             else:
                 f_phase[ply] = _NULL_WINDOW
-                f_alpha[ply + 1], f_beta[ply + 1] = -f_alpha[ply] - 1, -f_alpha[ply]
+                lower = _lower_bound(ply, f_alpha[ply], root_margin)
+                f_alpha[ply + 1], f_beta[ply + 1] = -lower - 1, -lower
             ply += 1
             step = _ENTER
 
@@ -239,16 +253,19 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
             score = -value
             alpha, beta = f_alpha[ply], f_beta[ply]
             action = f_action[ply]
-            if f_phase[ply] == _NULL_WINDOW and alpha < score < beta:
-                # Better than the first move after all: search it again, fully.
+            lower = _lower_bound(ply, alpha, root_margin)
+            if f_phase[ply] == _NULL_WINDOW and lower < score < beta:
+                # Better than the first move after all (or near it, at the root): search it again, fully.
                 f_phase[ply] = _RESEARCH
                 stack[ply + 1, :] = stack[ply]
                 apply_action(stack[ply + 1], params, action)
                 f_depth[ply + 1] = f_depth[ply] - 1
-                f_alpha[ply + 1], f_beta[ply + 1] = -beta, -alpha
+                f_alpha[ply + 1], f_beta[ply + 1] = -beta, -lower
                 ply += 1
                 step = _ENTER
                 continue
+            if ply == 0 and root_margin > 0 and f_phase[0] != _NULL_WINDOW:
+                root_scores[action] = score
             if score > f_best[ply]:
                 f_best[ply], f_best_move[ply] = score, action
                 if ply == 0:
