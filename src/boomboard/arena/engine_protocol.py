@@ -48,7 +48,7 @@ from ..agents import Agent
 from ..core.errors import BoomboardError, IllegalActionError, NotationError, ParameterError
 from ..core.game import Game
 from ..core.state import State
-from ..registry import game_names, load_game
+from ..registry import DEFAULT_GAME, game_names, load_game
 
 PROTOCOL_VERSION = "1"
 COMMANDS = ("protocol_version", "name", "version", "list_commands", "games", "game", "position", "play", "go",

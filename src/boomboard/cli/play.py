@@ -190,16 +190,10 @@ class TerminalGame:
 def cascade_frames(before: State, action: int) -> list[tuple]:
     """``(board view, names of the cells lit)`` for each step of ``action``
     from ``before``: the move, then each explosion of its cascade in the
-    rules' order; the last frame is the result. One frame when the game has
-    no step-by-step picture."""
-    from ..web import cascade  # the web app's step-by-step replay of the rules (plain Python)
+    rules' order; the last frame is the result."""
+    from ..web import cascade  # the steps the game's kernels record, as the web page animates them
 
     game = before.game
-    recorder = cascade._RECORDERS.get(game.name)
-    if recorder is None:
-        after = before.clone()
-        after.apply_action(action)
-        return [(after.board_view(), [])]
     names = cascade.layout(game).names
-    steps = cascade._merge(recorder(game, before.array.copy(), int(action)))
-    return [(game.state_from_array(picture).board_view(), [names[c] for c in flash]) for picture, flash in steps]
+    steps = cascade.step_pictures(game, before.array.copy(), int(action))
+    return [(game.state_from_array(picture).board_view(), [names[c] for c in sorted(flash)]) for picture, flash in steps]

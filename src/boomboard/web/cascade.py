@@ -25,9 +25,14 @@ def cascade_steps(game: Game, before, action: int) -> list[dict]:
     ``{"cells": [[owner, text, mark], ...], "flash": [cell names]}``; ``flash``
     names the cells exploding (or, for a plain move, moved) in that step."""
     names = layout(game).names
-    steps = _merge(record_steps(game, before, action))
     return [{"cells": cell_contents(game, picture), "flash": [names[c] for c in flash]}
-            for picture, flash in steps]
+            for picture, flash in step_pictures(game, before, action)]
+
+
+def step_pictures(game: Game, before, action: int) -> list[tuple[np.ndarray, list[int]]]:
+    """The engine arrays of ``action``'s steps from ``before`` (a long cascade's
+    merged, as the page shows them), each with the cell ids it lights."""
+    return _merge(record_steps(game, before, action))
 
 
 def record_steps(game: Game, before, action: int) -> list[tuple[np.ndarray, list[int]]]:

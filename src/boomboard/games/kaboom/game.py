@@ -31,7 +31,7 @@ from .notation import (
     parse_position,
     write_position,
 )
-from .rules import ARMED, BOMB, FILLED, HAND, HEIGHT
+from .rules import ARMED, BOMB, FILLED, HAND, HEIGHT, PRIMED
 
 
 class KaboomState(State):
@@ -201,7 +201,8 @@ class KaboomGame(Game):
         """The board as position-string rows, bottom first."""
         cols = self["cols"]
         cells = state.array[HEIGHT + cols:]
-        return ["".join(CELL_CHARS[int(v)] for v in cells[row * cols:(row + 1) * cols])
+        # A bomb primed in a recorded animation step (PRIMED or more) has left the board.
+        return ["".join(CELL_CHARS[int(v)] if v < PRIMED else "-" for v in cells[row * cols:(row + 1) * cols])
                 for row in range(self["rows"])]
 
     def position_to_notation(self, state: State) -> str:
