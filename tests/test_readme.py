@@ -49,8 +49,9 @@ def console_commands() -> list[tuple[str, list[str]]]:
 
 
 def varying(line: str) -> bool:
-    """A progress bar (the tables' own borders aside)."""
-    return "━" in line and line.lstrip()[:1] not in ("┏", "┡", "┗")
+    """A progress bar (the tables' own borders aside), or the one-line note that
+    a game is being compiled (once per machine, so not in every run)."""
+    return ("━" in line and line.lstrip()[:1] not in ("┏", "┡", "┗")) or line.startswith("boomboard: compiling ")
 
 
 def normalise(line: str) -> str:

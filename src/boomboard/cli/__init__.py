@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
+# The command line never multiplies matrices: one BLAS thread, not a pool
+# started (and paid for) at every start. The user's own setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 
 def _flags_take_no_value() -> None:
     """Help lists an on/off flag as ``--open``, not ``--open <bool>`` (recent

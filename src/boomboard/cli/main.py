@@ -49,7 +49,7 @@ def play(
     think: bool = typer.Option(False, "--think", help="Show the AI's thinking after each of its moves."),
     animate: bool = typer.Option(False, "--animate", help="Show each move's cascade as successive boards."),
 ) -> None:
-    """Play a game in the terminal: a person against the AI by default.
+    """Play a game in the terminal: a person against the AI (ai:time=0.5) by default.
 
     Each side (named as the game names its players, e.g. --white, --x) is
     'human' or an agent spec: random, greedy, alphabeta:time=1.0, alphabeta:depth=6,
@@ -63,7 +63,7 @@ def play(
     game = game or DEFAULT_GAME
     options = parse_game_options(_base_name(game), ctx.args)
     loaded = load_game(game, **options.params)
-    sides: list = [HUMAN, "ai"]
+    sides: list = [HUMAN, DEFAULT_OPPONENT]
     for player, spec in options.sides.items():
         sides[player] = spec
     built = []
@@ -144,6 +144,11 @@ register_serve(app)
 app.command("compile")(compile_games)
 register_solver_commands(app)
 register_arena(app)
+
+
+# The AI a person plays by default: half a second a move, as in the web app,
+# so that no reply keeps them waiting a second ('--o ai' is 1 s a move).
+DEFAULT_OPPONENT = "ai:time=0.5"
 
 
 def _base_name(game: str) -> str:
