@@ -21,18 +21,23 @@ from .specs import build_agent
 DEFAULT_AGENT = "ai:game_time=45"
 
 
-def _prepared_agent():
-    """The agent, built and with its compiled search loaded (from the cache
-    ``boomboard compile`` fills), at import: the course's referee measures a
-    player's time and memory from after the import on, as it does for any
-    library a player imports."""
+def _settings() -> tuple[str, int | None]:
     seed = os.environ.get("BOOMBOARD_SEED")
-    agent = build_agent(os.environ.get("BOOMBOARD_AGENT", DEFAULT_AGENT), seed=int(seed) if seed else None)
+    return os.environ.get("BOOMBOARD_AGENT", DEFAULT_AGENT), int(seed) if seed else None
+
+
+def _prepared_agent(settings: tuple[str, int | None]):
+    """The agent, built and with its compiled search loaded (from the cache
+    ``boomboard compile`` fills). Done once at import: the course's referee
+    measures a player's time and memory from after the import on, as it does
+    for any library a player imports."""
+    spec, seed = settings
+    agent = build_agent(spec, seed=seed)
     agent.new_game(load_game("expendibots"), 0)
     return agent
 
 
-_prepared = [_prepared_agent()]
+_prepared = {_settings(): _prepared_agent(_settings())}
 
 
 class Player:
@@ -44,8 +49,10 @@ class Player:
         self.colour = colour
         self.game = load_game("expendibots")
         self.state = self.game.new_initial_state()
-        # The first Player of the process takes the agent prepared at import.
-        self.agent = _prepared.pop() if _prepared else _prepared_agent()
+        # The first Player of the process takes the agent prepared at import
+        # (unless the settings changed since).
+        settings = _settings()
+        self.agent = _prepared.pop(settings, None) or _prepared_agent(settings)
         self.agent.new_game(self.game, COLOURS.index(colour))
 
     def action(self):

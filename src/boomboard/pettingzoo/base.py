@@ -13,7 +13,8 @@ try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as missing:  # pragma: no cover - depends on the environment
-    raise ImportError("boomboard.pettingzoo needs PettingZoo: pip install 'boomboard[pettingzoo]'") from missing
+    raise ImportError("boomboard.pettingzoo needs PettingZoo: pip install 'boomboard[pettingzoo]' "
+                      "(from a clone: scripts/setup pettingzoo)") from missing
 
 from ..core.state import State
 from ..observation import observation_layout

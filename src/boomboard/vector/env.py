@@ -264,5 +264,5 @@ def _gymnasium_spaces():
         from gymnasium import spaces
     except ImportError:
         raise ImportError("VectorEnv's spaces need gymnasium: pip install 'boomboard[pettingzoo]' "
-                          "or pip install gymnasium") from None
+                          "(from a clone: scripts/setup pettingzoo) or pip install gymnasium") from None
     return spaces
