@@ -9,6 +9,7 @@ from pathlib import Path
 
 import boomboard
 from no_jit import run_json_script
+from test_game_folders import docstrings
 
 PACKAGE = Path(boomboard.__file__).parent
 # What each layer may import besides itself; anything unlisted is a top layer.
@@ -103,19 +104,14 @@ COURSE_PROGRAMS = {"arena/course.py", "arena/course_player.py", "arena/course_pu
 def _names_in_code(path: Path) -> set[str]:
     """Identifiers and string constants of a module, docstrings left out."""
     tree = ast.parse(path.read_text())
-    docstrings = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                docstrings.add(id(first.value))
+    skip = docstrings(tree)
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             found.add(node.id.lower())
         elif isinstance(node, ast.Attribute):
             found.add(node.attr.lower())
-        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
               and not any(char.isspace() for char in node.value)):  # prose (help, examples) may name games
             found.add(node.value.lower())
         elif isinstance(node, (ast.Import, ast.ImportFrom)):

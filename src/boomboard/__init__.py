@@ -16,7 +16,6 @@ them) load when the game is first loaded, not before.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
 from .core.errors import (
@@ -28,6 +27,7 @@ from .core.errors import (
     ParameterError,
     UnknownGameError,
 )
+from .core.lazy import lazy_names
 
 __version__ = "0.1.0"
 
@@ -49,17 +49,7 @@ if TYPE_CHECKING:
     from .core.state import State
     from .registry import GameInfo, game_names, load_game, registered_games
 
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'boomboard' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ command line needs to start) costs no NumPy."""
 
 from __future__ import annotations
 
-import importlib
+from .lazy import lazy_names
 
 _LAZY = {
     "BoardView": ".board_view", "Cell": ".board_view",
@@ -19,13 +19,7 @@ _LAZY = {
     "State": ".state", "TERMINAL_PLAYER": ".state",
 }
 
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'boomboard.core' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = sorted(_LAZY)
