@@ -31,7 +31,7 @@ from rich.table import Table  # noqa: E402
 import boomboard  # noqa: E402
 from boomboard.core.playout import random_playouts  # noqa: E402
 
-GAMES = ["expendibots", "jump61", "kaboom", "explocus", "hexplocus"]
+GAMES = boomboard.game_names()
 
 
 def python_loop_rate(new_state, seconds: float, seed: int = 0) -> float:

@@ -26,7 +26,7 @@ from boomboard.search.mcts import Mcts  # noqa: E402
 
 from rules_speed import commit, machine  # noqa: E402
 
-GAMES = ["expendibots", "jump61", "kaboom", "explocus", "hexplocus"]
+GAMES = boomboard.game_names()
 MIDGAME_PLIES = (10, 30)
 
 

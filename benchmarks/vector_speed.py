@@ -40,7 +40,7 @@ from rules_speed import commit, machine, print_table  # noqa: E402
 
 from boomboard.vector import VectorEnv  # noqa: E402
 
-GAMES = ["kaboom", "jump61", "expendibots", "explocus", "hexplocus"]
+GAMES = boomboard.game_names()
 TARGET = 10.0  # times PettingZoo's connect_four_v3, checked with the masks refilled every step
 
 
