@@ -38,6 +38,7 @@ from rich.progress import Progress  # noqa: E402
 sys.path.insert(0, str(Path(__file__).parent))
 from rules_speed import commit, machine, print_table  # noqa: E402
 
+import boomboard  # noqa: E402
 from boomboard.vector import VectorEnv  # noqa: E402
 
 GAMES = boomboard.game_names()
