@@ -164,11 +164,6 @@ def njit(function=None, **options):
     return Kernel(function, options)
 
 
-def numba_loaded() -> bool:
-    """Whether numba has been imported for boomboard's kernels."""
-    return _state["numba"] is not None
-
-
 @contextmanager
 def interpreted():
     """Run the game kernels that have not been compiled yet as plain Python
