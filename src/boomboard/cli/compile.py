@@ -28,8 +28,9 @@ def compile_games(
     games: Optional[List[str]] = typer.Argument(None, help="Games to compile (default: all)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Games compiled at once (default: one per core)."),
 ) -> None:
-    """Compile every game's rules, evaluation, searches and batched environment
-    for this machine, once, so that no later command waits on a compile."""
+    """Compile every game's rules, evaluation, searches, batched environment,
+    random playouts and animation steps for this machine, once, so that no
+    later command waits on a compile (the solver compiles on a game's first solve)."""
     from ..jit import cache_dir
     from ..registry import game_class, game_names
     from ..warmup import PARTS
