@@ -125,6 +125,7 @@ class Kernel:
         self.py_func = self.__wrapped__ = py_func
         self._options = options
         self._dispatcher = None
+        self._call = self._first_call
         self.interpretable = True  # False for heavy kernels (searches), never worth interpreting
         self.__name__, self.__qualname__ = py_func.__name__, py_func.__qualname__
         self.__doc__, self.__module__ = py_func.__doc__, py_func.__module__
@@ -149,9 +150,13 @@ class Kernel:
         return self._dispatcher
 
     def __call__(self, *args):
+        return self._call(*args)
+
+    def _first_call(self, *args):
         if self._dispatcher is None and _state["interpreted"] and self.interpretable:
             return self.py_func(*args)
-        return self.dispatcher(*args)
+        self._call = self.dispatcher  # from now on, straight to numba's dispatcher
+        return self._call(*args)
 
     def __repr__(self) -> str:
         return f"<boomboard kernel {self.__module__}.{self.__qualname__}>"
