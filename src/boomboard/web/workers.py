@@ -138,6 +138,13 @@ class WorkerPool:
             calls = list(self._running.values())
         for call in calls:
             call.future.cancel() or call.stop.set()
+        # A slot's thread may have been starting a fresh worker meanwhile: wait for
+        # the threads (they end within a poll), then for every worker to be gone.
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout=10)
+        for process in self.processes():
+            _kill(process, wait=10)
 
     # -- a slot's thread ---------------------------------------------------------------
     def _start(self, slot: int):
@@ -192,10 +199,10 @@ class WorkerPool:
             _kill(process)
 
 
-def _kill(process) -> None:
+def _kill(process, wait: float = 1.0) -> None:
     try:
         if process.is_alive():
             process.kill()
-        process.join(timeout=1.0)
+        process.join(timeout=wait)
     except (OSError, ValueError, AssertionError):
         pass
