@@ -44,7 +44,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, 
                            TimeElapsedColumn, TimeRemainingColumn)
 
 from boomboard.arena.specs import build_agent  # noqa: E402
-from boomboard.openspiel import boomboard_state, spiel_name  # noqa: E402
+from boomboard.openspiel import PlayoutEvaluator, boomboard_state, spiel_name  # noqa: E402
 
 GAMES = ["jump61", "kaboom", "explocus", "hexplocus"]
 RESULTS = Path(__file__).parent / "results" / "openspiel-mcts.jsonl"
@@ -96,19 +96,26 @@ class TimedMCTSBot(mcts.MCTSBot):
 
 
 def play_game(game_name: str, index: int, seconds: float, opening: int = 2, ai: str = "ai",
-              rollouts: int = 1) -> dict:
+              rollouts: int = 1, evaluator: str = "random") -> dict:
     """Game ``index`` of ``game_name`` between ``ai`` (first when ``index`` is
     even) and :class:`TimedMCTSBot`, ``seconds`` CPU seconds a move each.
 
     The game is the ``pyspiel`` game our adapter registers; the MCTS bot
     searches it through ``pyspiel`` calls, ``ai`` is given the boomboard
     state under it (as :class:`boomboard.openspiel.BoomboardBot` does).
+    ``evaluator``: ``random`` is OpenSpiel's ``RandomRolloutEvaluator``;
+    ``playout`` is our :class:`boomboard.openspiel.PlayoutEvaluator` (the same
+    estimate, its rollouts compiled), to see what MCTS does with more simulations.
     """
     game = pyspiel.load_game(spiel_name(game_name))
     ai_player = index % 2
     ai_agent = build_agent(f"{ai}{',' if ':' in ai else ':'}time={seconds:g}", seed=1000 * index + 17)
     rng = np.random.RandomState(1000 * index + 29)
-    bot = TimedMCTSBot(game, seconds, mcts.RandomRolloutEvaluator(rollouts, rng), random_state=rng)
+    if evaluator == "random":
+        leaf_evaluator = mcts.RandomRolloutEvaluator(rollouts, rng)
+    else:
+        leaf_evaluator = PlayoutEvaluator(rollouts, seed=1000 * index + 31)
+    bot = TimedMCTSBot(game, seconds, leaf_evaluator, random_state=rng)
 
     state = game.new_initial_state()
     opening_rng = random.Random(index // 2)  # the same opening for both colourings
@@ -119,7 +126,8 @@ def play_game(game_name: str, index: int, seconds: float, opening: int = 2, ai: 
         state.apply_action(action)
     if state.is_terminal():  # an opening that ends the game: play from the start instead
         state, opening_actions = game.new_initial_state(), []
-    ai_agent.new_game(boomboard_state(state).game, ai_player)
+    ai_agent.new_game(boomboard_state(state).game, ai_player)  # loads ai's compiled search before the clock
+    leaf_evaluator.evaluate(state.clone())  # likewise the playouts' compiled code, off MCTS's first move
 
     cpu = [0.0, 0.0]  # ai, mcts
     moves = [0, 0]
@@ -140,7 +148,8 @@ def play_game(game_name: str, index: int, seconds: float, opening: int = 2, ai: 
     outcome = boomboard_state(state).outcome()
     ai_points = 0.5 if outcome.winner is None else float(outcome.winner == ai_player)
     return {"game": game_name, "index": index, "time": seconds, "ai": ai, "rollouts": rollouts,
-            "opening": opening, "opening_actions": opening_actions, "ai_player": ai_player,
+            "evaluator": evaluator, "opening": opening, "opening_actions": opening_actions,
+            "ai_player": ai_player,
             "winner": outcome.winner, "ai_points": ai_points, "plies": boomboard_state(state).ply(),
             "reason": outcome.reason.name, "returns": state.returns(),
             "ai_moves": moves[0], "mcts_moves": moves[1], "ai_cpu": round(cpu[0], 4), "mcts_cpu": round(cpu[1], 4),
@@ -149,7 +158,7 @@ def play_game(game_name: str, index: int, seconds: float, opening: int = 2, ai: 
 
 def key(record: dict) -> tuple:
     return (record["game"], record["index"], record["time"], record["ai"], record["rollouts"],
-            record["opening"])
+            record["evaluator"], record["opening"])
 
 
 def environment() -> dict:
@@ -173,7 +182,7 @@ def environment() -> dict:
 
 def scheduled(args) -> list[dict]:
     return [{"game": name, "index": i, "time": args.time, "ai": args.ai, "rollouts": args.rollouts,
-             "opening": args.opening} for name in args.games for i in range(args.n)]
+             "evaluator": args.evaluator, "opening": args.opening} for name in args.games for i in range(args.n)]
 
 
 def run(args) -> list[dict]:
@@ -194,7 +203,7 @@ def run(args) -> list[dict]:
               ProcessPoolExecutor(args.workers) as pool, path.open("a") as out):
             task = progress.add_task("ai vs OpenSpiel MCTS", total=len(todo), rate=0.0)
             futures = {pool.submit(play_game, job["game"], job["index"], job["time"], job["opening"], job["ai"],
-                                   job["rollouts"]): job for job in todo}
+                                   job["rollouts"], job["evaluator"]): job for job in todo}
             for future in as_completed(futures):
                 record = {**future.result(), **env}
                 out.write(json.dumps(record) + "\n")
@@ -237,6 +246,9 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=0.1, help="CPU seconds a move, for both sides")
     parser.add_argument("--ai", default="ai", help="our agent's spec (the time is added)")
     parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per MCTS leaf")
+    parser.add_argument("--evaluator", choices=["random", "playout"], default="random",
+                        help="MCTS leaf evaluator: OpenSpiel's RandomRolloutEvaluator, or boomboard's compiled "
+                             "PlayoutEvaluator (the same estimate, faster)")
     parser.add_argument("--opening", type=int, default=2, help="random actions before the players take over")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--only", dest="games", nargs="*", default=GAMES, help="games to play")
@@ -245,8 +257,9 @@ def main() -> None:
     records = run(args)
     first = records[0] if records else environment()
     runs = sorted({(r["date"], r["commit"]) for r in records})
+    leaf = "RandomRolloutEvaluator" if args.evaluator == "random" else "boomboard's PlayoutEvaluator"
     print(f"`ai` (spec `{args.ai}`) against OpenSpiel {first['openspiel']} `MCTSBot` (UCT c={UCT_C:g}, "
-          f"{args.rollouts} random rollout a leaf, solver on), {args.time:g} CPU s a move each, "
+          f"{args.rollouts} random rollout a leaf with {leaf}, solver on), {args.time:g} CPU s a move each, "
           f"{args.opening}-action random openings, each with both colours.\n")
     print(f"Machine: {first['machine']}; Python {first['python']}, numba {first['numba']}; "
           f"played {', '.join(f'{d} at {c}' for d, c in runs)}.\n")
