@@ -131,6 +131,7 @@ def play_game(game_name: str, index: int, seconds: float, opening: int = 2, ai: 
 
     cpu = [0.0, 0.0]  # ai, mcts
     moves = [0, 0]
+    actions = []  # after the opening, for replaying a game (with the solver, say)
     while not state.is_terminal():
         player = state.current_player()
         began = process_time()
@@ -143,6 +144,7 @@ def play_game(game_name: str, index: int, seconds: float, opening: int = 2, ai: 
         cpu[side] += process_time() - began
         moves[side] += 1
         ai_agent.observe(boomboard_state(state), action)
+        actions.append(action)
         state.apply_action(action)  # through the adapter's pyspiel state
 
     outcome = boomboard_state(state).outcome()
@@ -153,7 +155,7 @@ def play_game(game_name: str, index: int, seconds: float, opening: int = 2, ai: 
             "winner": outcome.winner, "ai_points": ai_points, "plies": boomboard_state(state).ply(),
             "reason": outcome.reason.name, "returns": state.returns(),
             "ai_moves": moves[0], "mcts_moves": moves[1], "ai_cpu": round(cpu[0], 4), "mcts_cpu": round(cpu[1], 4),
-            "mcts_simulations": bot.simulations}
+            "mcts_simulations": bot.simulations, "actions": actions}
 
 
 def key(record: dict) -> tuple:

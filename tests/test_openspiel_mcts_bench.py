@@ -29,7 +29,7 @@ def test_a_short_game_is_recorded_with_both_sides_moving(bench, game_name):
     assert record["winner"] in (0, 1, None)
     assert record["ai_points"] == (0.5 if record["winner"] is None else float(record["winner"] == 1))
     assert len(record["opening_actions"]) == 2
-    assert record["plies"] == 2 + record["ai_moves"] + record["mcts_moves"]
+    assert record["plies"] == 2 + record["ai_moves"] + record["mcts_moves"] == 2 + len(record["actions"])
     # MCTS made its moves through the adapter, each after at least two
     # simulations (the root evaluated, then expanded), the clock stopping it
     # long before its unreachable max_simulations.
