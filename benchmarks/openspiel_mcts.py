@@ -242,6 +242,51 @@ def table(records: list[dict]) -> str:
     return "\n".join(lines)
 
 
+_FOR_THE_MOVER = {"win": "lose", "lose": "win", "tie": "tie", "draw": "draw"}  # a child's value, for its parent's mover
+_WORSE = {("win", "tie"), ("win", "lose"), ("win", "draw"), ("tie", "lose"), ("draw", "lose")}
+
+
+def solved_review(records: list[dict], db: str | None) -> str:
+    """Where a game is solved (``boomboard solve``), the perfect-play value of
+    each game's start (after its opening) and every move that gave a value
+    away (a win let go, a tie turned into a loss), by side: what separates a
+    score from what flawless play would get."""
+    import boomboard
+    from boomboard import solver
+
+    lines = ["| game | starts: side to move wins / ties / loses | games replayed | ai: wins let go "
+             "| ai: ties lost | MCTS: wins let go | MCTS: ties lost |", "|---|---|---|---|---|---|---|"]
+    for name in dict.fromkeys(r["game"] for r in records):
+        game = boomboard.load_game(name)
+        solved = solver.open_table(game, db)
+        if solved is None:
+            continue
+        starts = {"win": 0, "tie": 0, "lose": 0, "draw": 0}
+        given_away = {("ai", "win"): 0, ("ai", "tie"): 0, ("mcts", "win"): 0, ("mcts", "tie"): 0}
+        replayed = 0
+        for record in (r for r in records if r["game"] == name):
+            state = game.new_initial_state()
+            for action in record["opening_actions"]:
+                state.apply_action(action)
+            starts[solved.lookup(state).value] += 1
+            if "actions" not in record:  # recorded before the actions were kept
+                continue
+            replayed += 1
+            for action in record["actions"]:
+                side = "ai" if state.current_player() == record["ai_player"] else "mcts"
+                before = solved.lookup(state).value
+                state.apply_action(action)
+                if state.is_terminal():
+                    continue  # a finished game's result is its value: no loss of value here
+                after = _FOR_THE_MOVER[solved.lookup(state).value]
+                if (before, after) in _WORSE:
+                    given_away[side, "win" if before == "win" else "tie"] += 1
+        lines.append(f"| {name} | {starts['win']} / {starts['tie']} / {starts['lose']} | {replayed} "
+                     f"| {given_away['ai', 'win']} | {given_away['ai', 'tie']} "
+                     f"| {given_away['mcts', 'win']} | {given_away['mcts', 'tie']} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", dest="n", type=int, default=20, help="games per game (both colours alternated)")
@@ -255,6 +300,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--only", dest="games", nargs="*", default=GAMES, help="games to play")
     parser.add_argument("--results", default=str(RESULTS), help="JSON lines, one game each; resumed if it exists")
+    parser.add_argument("--solved", metavar="DB", nargs="?", const="", default=None,
+                        help="also review the games of solved games (Kaboom: boomboard solve kaboom) against "
+                             "perfect play, from the solver's tables in DB (default: its usual folder)")
     args = parser.parse_args()
     records = run(args)
     first = records[0] if records else environment()
@@ -266,6 +314,9 @@ def main() -> None:
     print(f"Machine: {first['machine']}; Python {first['python']}, numba {first['numba']}; "
           f"played {', '.join(f'{d} at {c}' for d, c in runs)}.\n")
     print(table(records))
+    if args.solved is not None:
+        print("\nAgainst perfect play (moves that gave a value away, counted by side):\n")
+        print(solved_review(records, args.solved or None))
 
 
 if __name__ == "__main__":
