@@ -16,8 +16,11 @@ shared by a pair of games (game ``i`` and ``i + 1``, ``i`` even), in which
 is played with both colours. Each finished game is appended to a JSON-lines
 file at once (``--results``); a run that is stopped resumes where it was,
 and running the command again prints the table without playing a game.
+``--solved`` replays the games of a solved game (Kaboom, after ``boomboard
+solve kaboom``) against perfect play, to tell ties the game forces from
+mistakes; docs/strength.md ("Against OpenSpiel's MCTS") has the results.
 
-Run: ``python benchmarks/openspiel_mcts.py --games 20 --time 0.1``
+Run: ``python benchmarks/openspiel_mcts.py --games 40 --time 0.1``
 """
 
 from __future__ import annotations
