@@ -1,63 +1,174 @@
 """A static evaluation of Expendibots positions, for the player to move.
 
-Tokens are everything: the game ends when a side has none, so the token
-difference dominates (100 a token). A boom destroys every stack chained to
-it through the 8 neighbours, friend and foe, so the next most important
-thing is what a boom by the player to move would trade right now: for each
-cluster of stacks chained together that contains both colours, the player
-to move can boom it and win the enemy tokens in it for their own; the best
-such trade is counted at half value (the opponent may still answer), and a
-cluster that would lose tokens is simply not booming. Stacks of one colour
-standing together are slightly worse than spread ones (one enemy token can
-boom them all), and a little mobility (own stacks) breaks ties.
+The evaluation is a weighted sum of a few counts (:func:`features`), each
+from the point of view of the player to move ("mine") against the other
+("theirs"). A boom destroys every stack chained to it through the 8
+neighbours, friend and foe, so the stacks fall into *clusters* (chains of
+neighbouring stacks), and most of the counts are about what a boom would
+trade:
+
+``MATERIAL``
+    tokens, mine less theirs: the game ends when a side has none.
+``TRADE``
+    the best trade a boom of mine wins right now: over the clusters holding
+    both colours, their tokens less mine.
+``HANGING``
+    the same for them: what their best boom would win on their next turn,
+    unless I answer it.
+``RAID``
+    the best trade I could set up in two moves: one token of one of my
+    stacks moved (a stack of ``n`` reaches ``n`` squares in a line) onto a
+    square next to a cluster of theirs, then boomed. Everything chained to
+    the landing square goes.
+``RAIDED``
+    the same for them against me: the threat a search a few plies deep
+    cannot see, since a tall stack far away is still two of their moves
+    from the blow-up.
+``STACKS``
+    stacks, mine less theirs: spread tokens are harder to catch together
+    and move more.
+
+Each weight multiplies its count (those of ``HANGING`` and ``RAIDED``, a
+cost, are negative). The weights live in the game's ``params`` array (from ``P_WEIGHTS`` on), so
+a tuning run can change them without recompiling; their defaults
+(:data:`WEIGHTS`) come from fitting to game results
+(``benchmarks/expendibots_tune.py``, ``docs/strength.md``).
 """
 
 import numpy as np
 from boomboard.jit import njit
 
 from boomboard.core.layout import PLAYER
-from boomboard.games.expendibots.rules import BOARD, MOVES, P_NEIGHBOURS, SQUARES, TOKENS
+from boomboard.games.expendibots.rules import (BOARD, MAX_DISTANCE, MOVES, P_LANDING, P_NEIGHBOURS, PARAMS_SIZE,
+                                               SQUARES, TOKENS)
 
-TOKEN_VALUE = 100
-STACK_VALUE = 4
+MATERIAL, TRADE, HANGING, RAID, RAIDED, STACKS = range(6)
+FEATURE_NAMES = ("material", "trade", "hanging", "raid", "raided", "stacks")
+# 100 a token anchors the scale that the searches' scores and margins use.
+WEIGHTS = (100, 37, -11, 17, -13, -14)
+P_WEIGHTS = PARAMS_SIZE  # params[P_WEIGHTS + feature]: that feature's weight
+
+
+def params_with_weights(rules_params: np.ndarray, weights=WEIGHTS) -> np.ndarray:
+    """The rules' tables followed by the evaluation's weights."""
+    return np.concatenate([rules_params, np.asarray(weights, np.int32)])
 
 
 @njit(cache=True)
-def evaluate(s, params):
-    player = s[PLAYER]
-    sign = 1 - 2 * player  # the player to move's stacks are sign * height > 0
-    material = s[TOKENS + player] - s[TOKENS + 1 - player]
-    cluster = np.full(SQUARES, -1, np.int32)
+def _clusters(s, params, cluster, mine, theirs, sign):
+    """Label every stack with its cluster (the square its flood started from)
+    and total each cluster's tokens by colour; returns stacks, mine less theirs."""
     stack = np.empty(SQUARES, np.int32)
-    best_trade = 0
     stacks = 0
     for start in range(SQUARES):
         if s[BOARD + start] == 0 or cluster[start] >= 0:
             continue
-        # Flood the chain of stacks a boom at ``start`` would destroy.
         cluster[start] = start
         stack[0] = start
         size = 1
-        mine = theirs = 0
         while size:
             size -= 1
             square = stack[size]
             height = s[BOARD + square] * sign
             if height > 0:
-                mine += height
+                mine[start] += height
                 stacks += 1
             else:
-                theirs -= height
+                theirs[start] -= height
                 stacks -= 1
-            for k in range(8):
-                other = params[P_NEIGHBOURS + 8 * square + k]
-                if other >= 0 and s[BOARD + other] != 0 and cluster[other] < 0:
+            for k in range(P_NEIGHBOURS + 8 * square, P_NEIGHBOURS + 8 * square + 8):
+                other = params[k]
+                if other < 0:
+                    break
+                if s[BOARD + other] != 0 and cluster[other] < 0:
                     cluster[other] = start
                     stack[size] = other
                     size += 1
-        if mine > 0 and theirs - mine > best_trade:
-            best_trade = theirs - mine
-    return TOKEN_VALUE * material + TOKEN_VALUE // 2 * best_trade + STACK_VALUE * stacks
+    return stacks
+
+
+@njit(cache=True)
+def _best_raid(s, params, cluster, own, enemy, sign):
+    """The best trade the player whose stacks are ``sign * height > 0`` sets up
+    by moving one token next to enemy stacks and booming it there; ``own``
+    and ``enemy`` total each cluster's tokens for that player and the other."""
+    joined = np.empty(9, np.int32)
+    best = 0
+    for origin in range(SQUARES):
+        height = s[BOARD + origin] * sign
+        if height <= 0:
+            continue
+        for line in range(origin * 4 * MAX_DISTANCE, (origin * 4 + 4) * MAX_DISTANCE, MAX_DISTANCE):
+            for step in range(min(height, MAX_DISTANCE)):
+                target = params[P_LANDING + line + step]
+                if target < 0:
+                    break
+                if s[BOARD + target] * sign < 0:
+                    continue
+                # The clusters the landed token chains together.
+                n = 0
+                if s[BOARD + target] != 0:
+                    joined[0] = cluster[target]
+                    n = 1
+                for k in range(P_NEIGHBOURS + 8 * target, P_NEIGHBOURS + 8 * target + 8):
+                    other = params[k]
+                    if other < 0:
+                        break
+                    if s[BOARD + other] == 0:
+                        continue
+                    c = cluster[other]
+                    seen = False
+                    for i in range(n):
+                        if joined[i] == c:
+                            seen = True
+                    if not seen:
+                        joined[n] = c
+                        n += 1
+                lost, won = 1, 0  # the moved token goes up too
+                for i in range(n):
+                    lost += own[joined[i]]
+                    won += enemy[joined[i]]
+                    if joined[i] == cluster[origin]:
+                        lost -= 1  # the moved token, counted twice
+                if won > 0 and won - lost > best:
+                    best = won - lost
+    return best
+
+
+@njit(cache=True)
+def features(s, params, out):
+    """Write the evaluation's counts (``MATERIAL`` ... ``STACKS``) into ``out``."""
+    _count(s, params, out, True)
+
+
+@njit(cache=True)
+def _count(s, params, out, raids):
+    """:func:`features`, the raids left at 0 unless ``raids`` (they cost the most)."""
+    player = s[PLAYER]
+    sign = 1 - 2 * player  # the player to move's stacks are sign * height > 0
+    cluster = np.full(SQUARES, -1, np.int32)
+    mine = np.zeros(SQUARES, np.int32)
+    theirs = np.zeros(SQUARES, np.int32)
+    out[MATERIAL] = s[TOKENS + player] - s[TOKENS + 1 - player]
+    out[STACKS] = _clusters(s, params, cluster, mine, theirs, sign)
+    trade = hanging = 0
+    for c in range(SQUARES):
+        if mine[c] > 0 and theirs[c] > 0:
+            trade = max(trade, theirs[c] - mine[c])
+            hanging = max(hanging, mine[c] - theirs[c])
+    out[TRADE], out[HANGING] = trade, hanging
+    out[RAID] = _best_raid(s, params, cluster, mine, theirs, sign) if raids else 0
+    out[RAIDED] = _best_raid(s, params, cluster, theirs, mine, -sign) if raids else 0
+
+
+@njit(cache=True)
+def evaluate(s, params):
+    counts = np.zeros(6, np.int32)
+    _count(s, params, counts, params[P_WEIGHTS + RAID] != 0 or params[P_WEIGHTS + RAIDED] != 0)
+    score = 0
+    for i in range(6):
+        score += params[P_WEIGHTS + i] * counts[i]
+    return score
 
 
 @njit(cache=True)

@@ -13,7 +13,7 @@ from boomboard.core.game import Game
 from boomboard.core.layout import PLAYER
 from boomboard.core.state import State
 
-from . import codec, rules
+from . import codec, evaluation, rules
 from .notation import (
     COLOURS,
     START_POSITION,
@@ -111,7 +111,7 @@ class ExpendibotsGame(Game):
     action_limit = 500  # 250 turns each
 
     def _build_params_array(self, values: dict[str, Any]) -> np.ndarray:
-        return rules.build_params()
+        return evaluation.params_with_weights(rules.build_params())
 
     # -- the strong solver (endgame keys: codec.py; no layers: positions repeat) -----
     solver_min_tokens = 2  # solved as endgames of at most --tokens tokens, one of each colour at least

@@ -1,0 +1,185 @@
+"""Expendibots `ai` against course agents, under the course's own staff referee.
+
+The 2020 COMP30024 referee (``matomatical/AI-games``, folder
+``2020-expendibots/project``) plays two ``Player`` classes in one process,
+charging each its CPU time (``-t``, construction included) and memory
+(``-s``). This script plays boomboard's course ``Player``
+(:mod:`boomboard.arena.course_player`) against each agent package given,
+with both colours, one referee process a game, and keeps every game as a
+JSON line (resumable: games already in ``--results`` are not played again).
+It prints the table ``docs/strength.md`` records.
+
+Nothing third-party is kept in this repository: fetch the referee and the
+agents' repositories outside it (see docs/strength.md) and point at them::
+
+    python benchmarks/expendibots_course_match.py --referee /tmp/ex/2020-expendibots/project \\
+        --agents /tmp/ex/arena --agent NeCho=CokerCoder/expendibots@9cbed5a \\
+        --games 2 --results benchmarks/results/expendibots-course.jsonl
+
+``--cold`` gives every game an empty numba cache (``NUMBA_CACHE_DIR`` in a
+new temporary folder), as on a fresh install.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+OURS = "boomboard.arena.course_player"
+COLOURS = ("white", "black")
+_TOTAL = re.compile(r"time:\s+\+\s*([\d.]+)s\s+\(just elapsed\)\s+([\d.]+)s\s+\(game total\)")
+_WHO = re.compile(r"(?:asking|updating|initialising) (?:player (\d) \((white|black)\)|(white|black) player)")
+
+
+def parse_referee_output(text: str) -> dict:
+    """The result, the plies and each colour's CPU totals from the referee's
+    ``-v 1`` output (the format of referee 1.1)."""
+    totals = {"white": 0.0, "black": 0.0}
+    longest = {"white": 0.0, "black": 0.0}
+    plies = 0
+    current, asking = None, False
+    for line in text.splitlines():
+        who = _WHO.search(line)
+        if who:
+            current = who.group(2) or who.group(3)
+            asking = "asking" in line
+            continue
+        if "returned action" in line:
+            plies += 1
+        total = _TOTAL.search(line)
+        if total and current:
+            totals[current] = float(total.group(2))
+            if asking:
+                longest[current] = max(longest[current], float(total.group(1)))
+    winner, reason = None, "unfinished"
+    if match := re.search(r"\* winner: (white|black)", text):
+        winner, reason = match.group(1), "no tokens"
+    elif match := re.search(r"\* draw detected: (.*)", text):
+        reason = match.group(1).strip()
+    elif "resource limit exceeded" in text or "invalid action" in text:
+        # The player at fault is the one asked or updated last.
+        loser = current or "white"
+        winner = "black" if loser == "white" else "white"
+        reason = "time or space limit" if "resource limit" in text else "invalid action"
+        if match := re.search(r"\* (.*exceeded.*)", text):
+            reason += f": {match.group(1).strip()}"
+    return {"winner": winner, "reason": reason, "plies": plies, "cpu": totals, "longest_move": longest}
+
+
+def play_game(referee: Path, agents: Path, package: str, ours_colour: str, spec: str, seed: int,
+              time_limit: float, space_limit: float, cold: bool, timeout: float) -> dict:
+    """One game under the staff referee; returns its record."""
+    players = [package, package]
+    players[COLOURS.index(ours_colour)] = OURS
+    env = dict(os.environ, BOOMBOARD_AGENT=spec, BOOMBOARD_SEED=str(seed), PYTHONHASHSEED="0",
+               PYTHONPATH=os.pathsep.join([str(referee), str(agents), os.environ.get("PYTHONPATH", "")]))
+    with tempfile.TemporaryDirectory() as cache:
+        if cold:
+            env["NUMBA_CACHE_DIR"] = cache
+        began = time.monotonic()
+        try:
+            run = subprocess.run([sys.executable, "-m", "referee", *players, "-t", str(time_limit),
+                                  "-s", str(space_limit), "-v", "1", "-C"], cwd=agents, env=env,
+                                 capture_output=True, text=True, timeout=timeout)
+            output = run.stdout + run.stderr
+        except subprocess.TimeoutExpired as expired:
+            output = (expired.stdout or b"").decode(errors="replace") if isinstance(expired.stdout, bytes) \
+                else (expired.stdout or "")
+            output += "\n* wall-clock timeout"
+        wall = time.monotonic() - began
+    record = parse_referee_output(output)
+    their_colour = COLOURS[1 - COLOURS.index(ours_colour)]
+    record.update(ours=ours_colour, spec=spec, seed=seed, cold=cold, wall=round(wall, 1),
+                  our_cpu=record["cpu"][ours_colour], their_cpu=record["cpu"][their_colour],
+                  our_longest_move=record["longest_move"][ours_colour],
+                  score=1.0 if record["winner"] == ours_colour else 0.5 if record["winner"] is None else 0.0)
+    if record["reason"] == "unfinished":
+        record["tail"] = output[-2000:]
+    return record
+
+
+def summary_table(records: list[dict], agents: dict[str, str]) -> str:
+    rows = ["| agent | repository | games | as White | as Black | score | plies | our CPU s (max) | their CPU s | forfeits |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    for name, repository in agents.items():
+        games = [r for r in records if r["agent"] == name]
+        if not games:
+            continue
+        def won(colour):
+            mine = [g for g in games if g["ours"] == colour]
+            return f"+{sum(g['score'] == 1 for g in mine)} ={sum(g['score'] == 0.5 for g in mine)} " \
+                   f"-{sum(g['score'] == 0 for g in mine)}"
+        score = sum(g["score"] for g in games) / len(games)
+        forfeits = sum("limit" in g["reason"] or "invalid" in g["reason"] for g in games)
+        rows.append(f"| {name} | {repository} | {len(games)} | {won('white')} | {won('black')} | {score:.0%} | "
+                    f"{sum(g['plies'] for g in games) / len(games):.0f} | "
+                    f"{sum(g['our_cpu'] for g in games) / len(games):.1f} ({max(g['our_cpu'] for g in games):.1f}) | "
+                    f"{sum(g['their_cpu'] for g in games) / len(games):.1f} | {forfeits} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--referee", type=Path, required=True, help="the folder holding the staff `referee` package")
+    parser.add_argument("--agents", type=Path, required=True, help="the folder holding the agents' packages")
+    parser.add_argument("--agent", action="append", required=True, metavar="PACKAGE=OWNER/REPO@COMMIT",
+                        help="an agent package and where it came from (repeatable)")
+    parser.add_argument("--games", type=int, default=2, help="games per agent and colour")
+    parser.add_argument("--spec", default=None, help="BOOMBOARD_AGENT for our player (default: the Player's own)")
+    parser.add_argument("--time", type=float, default=60.0)
+    parser.add_argument("--space", type=float, default=100.0)
+    parser.add_argument("--cold", action="store_true", help="an empty numba cache for every game")
+    parser.add_argument("--timeout", type=float, default=1200.0, help="wall-clock seconds before a game is abandoned")
+    parser.add_argument("--results", type=Path, default=Path("benchmarks/results/expendibots-course.jsonl"))
+    args = parser.parse_args(argv)
+    if not (args.referee / "referee" / "__main__.py").exists():
+        parser.error(f"no referee package in {args.referee}")
+    agents = dict(item.split("=", 1) for item in args.agent)
+    missing = [name for name in agents if not (args.agents / name).exists()]
+    if missing:
+        parser.error(f"not in {args.agents}: {', '.join(missing)}")
+    from boomboard.arena.course_player import DEFAULT_AGENT
+    spec = args.spec or DEFAULT_AGENT
+
+    records = []
+    if args.results.exists():
+        records = [json.loads(line) for line in args.results.read_text().splitlines() if line.strip()]
+    done = {(r["agent"], r["index"], r["spec"], r["cold"]) for r in records}
+    todo = [(name, index) for name in agents for index in range(2 * args.games)
+            if (name, index, spec, args.cold) not in done]
+    args.results.parent.mkdir(parents=True, exist_ok=True)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns) as progress, args.results.open("a") as out:
+        task = progress.add_task("games", total=len(todo))
+        for name, index in todo:
+            ours = COLOURS[index % 2]
+            progress.update(task, description=f"{name} ({'we' if ours == 'white' else 'they'} move first)")
+            record = play_game(args.referee, args.agents, name, ours, spec, seed=index, time_limit=args.time,
+                               space_limit=args.space, cold=args.cold, timeout=args.timeout)
+            record.update(agent=name, repository=agents[name], index=index, commit=commit,
+                          date=time.strftime("%Y-%m-%d"), machine=platform.processor() or platform.machine())
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            records.append(record)
+            progress.advance(task)
+            progress.console.print(f"{name} game {index}: ours {ours}, {record['reason']}, "
+                                   f"score {record['score']}, plies {record['plies']}, "
+                                   f"CPU ours {record['our_cpu']:.1f} s theirs {record['their_cpu']:.1f} s")
+    print(summary_table([r for r in records if r["spec"] == spec and r["cold"] == args.cold], agents))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

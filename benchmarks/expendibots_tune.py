@@ -1,0 +1,252 @@
+"""Tune and test Expendibots' evaluation terms from games.
+
+Three steps, each resumable from its files:
+
+``selfplay``
+    plays alpha-beta against itself at a small budget, from random openings
+    and with an occasional random move (so that games are decided and
+    positions varied), and keeps every position's evaluation counts
+    (:func:`boomboard.games.expendibots.evaluation.features`) with the
+    game's result for the player to move;
+``fit``
+    Texel-style tuning: a logistic model of the result on the counts,
+    fitted by maximum likelihood, its coefficients scaled so that a token is
+    worth 100 (the scale searches use), printed as weights;
+``sprt``
+    plays two weight sets against each other at equal CPU time, each opening
+    with both colours, until a sequential probability ratio test (Elo 0
+    against Elo ``--elo1``, 5% errors both ways) accepts one hypothesis, and
+    keeps every game as a JSON line.
+
+::
+
+    python benchmarks/expendibots_tune.py selfplay --games 200 --out /tmp/positions.jsonl
+    python benchmarks/expendibots_tune.py fit /tmp/positions.jsonl
+    python benchmarks/expendibots_tune.py sprt --new 100,50,-40,10,-30,4 --time 0.05 \\
+        --results benchmarks/results/sprt-raids.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+import boomboard
+from boomboard.games.expendibots import evaluation
+from boomboard.search.alphabeta import AlphaBeta
+
+CONTEMPT = 50  # as in ``ai``: without it equal searchers shuffle into early repetitions
+COLUMNS = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+           TimeRemainingColumn())
+
+
+def weighted_params(game, weights) -> np.ndarray:
+    params = game.params_array.copy()
+    params[evaluation.P_WEIGHTS:evaluation.P_WEIGHTS + len(weights)] = weights
+    return params
+
+
+def random_opening(game, rng: random.Random, plies: int):
+    """A start after ``plies`` random moves (booms left out: they only lose tokens this early)."""
+    while True:
+        state = game.new_initial_state()
+        for _ in range(plies):
+            state.apply_action(rng.choice([a for a in state.legal_actions() if a >= evaluation.MOVES]))
+        if not state.is_terminal():
+            return state
+
+
+# Adjudication, as engine testers do to save time: a lead of this many tokens
+# kept for this many plies wins; past this ply, a lead of at most one token draws.
+ADJUDICATE_LEAD, ADJUDICATE_PLIES, ADJUDICATE_DRAW_PLY = 3, 10, 300
+
+
+def adjudicated(state, lead_since: dict) -> float | None:
+    """The result for player 0 if the game can be adjudicated now."""
+    lead = state.tokens(0) - state.tokens(1)
+    if abs(lead) < ADJUDICATE_LEAD:
+        lead_since.clear()
+    else:
+        first = lead_since.setdefault(lead > 0, state.ply())
+        if state.ply() - first >= ADJUDICATE_PLIES:
+            return 1.0 if lead > 0 else 0.0
+    if state.ply() >= ADJUDICATE_DRAW_PLY and abs(lead) <= 1:
+        return 0.5
+    return None
+
+
+def play(game, state, searchers, seconds: float, rng: random.Random | None = None, noise: float = 0.0,
+         positions: list | None = None, adjudicate: bool = False) -> float | None:
+    """Play ``state`` out, ``searchers[p]`` moving for player ``p``; returns the
+    result for player 0 (1, 0.5 or 0). With ``positions``, appends each
+    position's (counts, player to move) as it goes."""
+    counts = np.zeros(len(evaluation.WEIGHTS), np.int32)
+    every_count = weighted_params(game, [1] * len(evaluation.WEIGHTS))  # no count skipped
+    lead_since: dict = {}
+    while not state.is_terminal():
+        if adjudicate and (result := adjudicated(state, lead_since)) is not None:
+            return result
+        player = state.current_player()
+        if positions is not None:
+            evaluation.features(state.array, every_count, counts)
+            positions.append((counts.copy(), player))
+        if rng is not None and rng.random() < noise:
+            action = rng.choice([a for a in state.legal_actions() if a >= evaluation.MOVES] or state.legal_actions())
+        else:
+            action = searchers[player].search(state, seconds=seconds).action
+        state.apply_action(action)
+    returns = state.returns()
+    return 0.5 + 0.5 * returns[0]
+
+
+def selfplay(args) -> int:
+    """Games appended to ``--out`` as they finish, one JSON line each (so a
+    run that stops resumes where it stopped): every position's counts and
+    the result for the player to move there."""
+    game = boomboard.load_game("expendibots")
+    done = len(args.out.read_text().splitlines()) if args.out.exists() else 0
+    with Progress(*COLUMNS) as progress, args.out.open("a") as out:
+        task = progress.add_task("self-play games", total=args.games, completed=done)
+        for index in range(done, args.games):
+            rng = random.Random(args.seed * 1_000_003 + index)
+            searchers = [AlphaBeta(game, 18, contempt=CONTEMPT), AlphaBeta(game, 18, contempt=CONTEMPT)]
+            positions: list = []
+            result = play(game, random_opening(game, rng, args.opening), searchers, args.time, rng, args.noise,
+                          positions)
+            out.write(json.dumps({"counts": [counts.tolist() for counts, _ in positions],
+                                  "results": [result if player == 0 else 1.0 - result for _, player in positions]})
+                      + "\n")
+            out.flush()
+            progress.advance(task)
+    return 0
+
+
+def load_positions(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    counts, results = [], []
+    for line in path.read_text().splitlines():
+        game = json.loads(line)
+        counts += game["counts"]
+        results += game["results"]
+    return np.array(counts, float), np.array(results, float)
+
+
+def fit(args) -> int:
+    from scipy.optimize import minimize
+
+    x, y = load_positions(args.positions)
+    names = evaluation.FEATURE_NAMES
+
+    def loss(beta):
+        z = np.clip(x @ beta, -30, 30)
+        p = 1.0 / (1.0 + np.exp(-z))
+        eps = 1e-9
+        return -np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)) + 1e-6 * beta @ beta
+
+    start = np.array(evaluation.WEIGHTS, float) / 100.0
+    best = minimize(loss, start, method="L-BFGS-B")
+    weights = np.round(100 * best.x / best.x[0]).astype(int)
+    summary = {"positions": int(len(y)), "loss": float(best.fun), "loss_at_defaults": float(loss(start)),
+               "coefficients": dict(zip(names, map(float, best.x))), "weights": dict(zip(names, map(int, weights)))}
+    print(json.dumps(summary, indent=2))
+    print("--new " + ",".join(map(str, weights)))
+    if args.summary:
+        Path(args.summary).write_text(json.dumps(summary, indent=2) + "\n")
+    return 0
+
+
+def llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """The log-likelihood ratio of Elo ``elo1`` against ``elo0`` for a score
+    (the trinomial approximation fishtest and cutechess use)."""
+    n = wins + draws + losses
+    if n == 0 or wins + draws == 0 or losses + draws == 0:
+        return 0.0
+    score = (wins + draws / 2) / n
+    variance = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score ** 2) / n
+    if variance <= 0:
+        return 0.0
+    s0, s1 = (1 / (1 + 10 ** (-elo / 400)) for elo in (elo0, elo1))
+    return n * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance)
+
+
+def sprt(args) -> int:
+    game = boomboard.load_game("expendibots")
+    new = weighted_params(game, [int(w) for w in args.new.split(",")])
+    old = weighted_params(game, [int(w) for w in args.old.split(",")]) if args.old else game.params_array
+    args.results.parent.mkdir(parents=True, exist_ok=True)
+    games = [json.loads(line) for line in args.results.read_text().splitlines()] if args.results.exists() else []
+    lower, upper = math.log(0.05 / 0.95), math.log(0.95 / 0.05)
+
+    def tally():
+        wins = sum(g["score"] == 1 for g in games)
+        draws = sum(g["score"] == 0.5 for g in games)
+        return wins, draws, len(games) - wins - draws
+
+    with Progress(*COLUMNS) as progress, args.results.open("a") as out:
+        task = progress.add_task("SPRT games", total=args.max_games, completed=len(games))
+        while len(games) < args.max_games:
+            ratio = llr(*tally(), args.elo0, args.elo1)
+            if len(games) >= args.min_games and not lower < ratio < upper:
+                break
+            index = len(games)
+            rng = random.Random(args.seed + index // 2)  # each opening twice, colours swapped
+            state = random_opening(game, rng, args.opening)
+            searchers = [AlphaBeta(game, 18, contempt=CONTEMPT), AlphaBeta(game, 18, contempt=CONTEMPT)]
+            new_player = index % 2
+            searchers[new_player].params = new
+            searchers[1 - new_player].params = old
+            result = play(game, state, searchers, args.time, adjudicate=True)
+            score = result if new_player == 0 else 1 - result
+            record = {"index": index, "new": args.new, "old": args.old or "defaults", "new_player": new_player,
+                      "time": args.time, "score": score, "plies": state.ply()}
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            games.append(record)
+            progress.update(task, advance=1, description=f"SPRT +{tally()[0]} ={tally()[1]} -{tally()[2]} "
+                                                          f"LLR {llr(*tally(), args.elo0, args.elo1):+.2f}")
+    wins, draws, losses = tally()
+    ratio = llr(wins, draws, losses, args.elo0, args.elo1)
+    verdict = "H1 accepted (keep)" if ratio >= upper else "H0 accepted (drop)" if ratio <= lower else "inconclusive"
+    score = (wins + draws / 2) / max(1, len(games))
+    print(f"new {args.new} vs {args.old or 'defaults'}: +{wins} ={draws} -{losses} ({score:.1%}), "
+          f"LLR {ratio:+.2f} in [{lower:.2f}, {upper:.2f}] for Elo {args.elo0} vs {args.elo1}: {verdict}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("selfplay")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--time", type=float, default=0.01)
+    p.add_argument("--opening", type=int, default=4)
+    p.add_argument("--noise", type=float, default=0.03, help="the chance of a random move (never a boom)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", type=Path, required=True)
+    p = commands.add_parser("fit")
+    p.add_argument("positions", type=Path)
+    p.add_argument("--summary", type=Path)
+    p = commands.add_parser("sprt")
+    p.add_argument("--new", required=True, help="the weights tested, comma-separated")
+    p.add_argument("--old", help="the weights they play (default: the game's defaults)")
+    p.add_argument("--time", type=float, default=0.05)
+    p.add_argument("--opening", type=int, default=4)
+    p.add_argument("--elo0", type=float, default=0.0)
+    p.add_argument("--elo1", type=float, default=50.0)
+    p.add_argument("--min-games", type=int, default=40,
+                   help="games before a verdict: the trinomial approximation is poor on a handful")
+    p.add_argument("--max-games", type=int, default=300)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--results", type=Path, required=True)
+    args = parser.parse_args(argv)
+    return {"selfplay": selfplay, "fit": fit, "sprt": sprt}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""Expendibots' evaluation sees raids: a stack's token dropped next to a
+cluster and boomed there, two moves on (docs/strength.md, issue #13)."""
+
+import json
+
+import numpy as np
+import pytest
+
+import boomboard
+from boomboard.games.expendibots import evaluation
+from boomboard.games.expendibots.evaluation import HANGING, RAID, RAIDED, STACKS, TRADE
+from boomboard.search.alphabeta import AlphaBeta
+
+GAME = boomboard.load_game("expendibots")
+
+
+def position(white, black, turn="white"):
+    return GAME.state_from_notation(json.dumps({"white": white, "black": black, "turn": turn}))
+
+
+def counts(state, params=None):
+    out = np.zeros(len(evaluation.WEIGHTS), np.int32)
+    evaluation.features(state.array, GAME.params_array if params is None else params, out)
+    return dict(zip(evaluation.FEATURE_NAMES, out.tolist()))
+
+
+def without_raids():
+    params = GAME.params_array.copy()
+    for term in (HANGING, RAID, RAIDED):
+        params[evaluation.P_WEIGHTS + term] = 0
+    return params
+
+
+# White's stack of 3 on (2,3) reaches (2,5), next to Black's cluster of four
+# on (1,6), (2,6), (1,7), (2,7): one token dropped there and boomed takes 4
+# black tokens for 1. Black's pair on (7,7) and White's token on (7,0) are
+# out of everyone's way.
+RAID_WHITE = [[3, 2, 3], [1, 7, 0]]
+RAID_BLACK = [[1, 1, 6], [1, 2, 6], [1, 1, 7], [1, 2, 7], [2, 7, 7]]
+
+
+def test_the_counts_of_a_raid_position():
+    assert counts(position(RAID_WHITE, RAID_BLACK)) == {
+        "material": -2, "trade": 0, "hanging": 0, "raid": 3, "raided": 0, "stacks": -3}
+    # The same board with Black to move: the raid is now against the mover.
+    black_view = counts(position(RAID_WHITE, RAID_BLACK, turn="black"))
+    assert black_view["raided"] == 3 and black_view["raid"] == 0
+
+
+def test_a_dropped_token_is_a_hanging_cluster_for_the_side_that_owns_more_of_it():
+    # White has dropped its token on (2,5): Black to move owns 4 of the 5 tokens chained together.
+    white = [[2, 2, 3], [1, 2, 5], [1, 7, 0]]
+    found = counts(position(white, RAID_BLACK, turn="black"))
+    assert found["hanging"] == 3 and found["trade"] == 0
+    found = counts(position(white, RAID_BLACK, turn="white"))
+    assert found["trade"] == 3 and found["hanging"] == 0
+
+
+def test_the_moved_token_is_not_counted_twice_when_its_own_stack_joins_the_chain():
+    # A stack of 2 on (2,4) drops a token on (2,5): the 1 left on (2,4) and the
+    # dropped one go up with Black's pair, 2 for 2: no gain.
+    found = counts(position([[2, 2, 4], [1, 7, 0]], [[1, 1, 6], [1, 2, 6], [2, 7, 7]]))
+    assert found["raid"] == 0
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_a_shallow_search_plays_the_raid(depth):
+    state = position(RAID_WHITE, RAID_BLACK)
+    action = AlphaBeta(GAME).search(state, depth=depth).action
+    assert state.action_to_tuple(action)[3] == (2, 5), state.action_to_string(action)
+
+
+def test_without_the_raid_terms_a_one_ply_search_does_not_see_it():
+    """The control: the counts above are what makes the difference."""
+    state = position(RAID_WHITE, RAID_BLACK)
+    searcher = AlphaBeta(GAME)
+    searcher.params = without_raids()
+    action = searcher.search(state, depth=1).action
+    assert state.action_to_tuple(action)[0] != "MOVE" or state.action_to_tuple(action)[3] != (2, 5)
+
+
+# Black's stack of 3 on (2,6) is one drop away from White's stack of 2 on
+# (2,3) (which reaches (2,5)): 3 black tokens for 1. Black keeps it only by
+# moving the whole stack out of reach.
+DEFEND_WHITE = [[2, 2, 3], [1, 7, 0]]
+DEFEND_BLACK = [[3, 2, 6], [2, 7, 7]]
+
+
+def test_a_two_ply_search_takes_its_cluster_out_of_reach():
+    state = position(DEFEND_WHITE, DEFEND_BLACK, turn="black")
+    assert counts(state)["raided"] == 2
+    action = AlphaBeta(GAME).search(state, depth=2).action
+    after = state.child(action)
+    assert counts(after)["raid"] == 0, state.action_to_string(action)
+
+
+def test_the_raid_wins_material_by_force():
+    """What the counts stand for is real: a full-width search three plies
+    deep (White's drop, any Black answer, White's boom) wins material."""
+    state = position(RAID_WHITE, RAID_BLACK)
+    searcher = AlphaBeta(GAME)
+    params = without_raids()
+    params[evaluation.P_WEIGHTS + TRADE] = 0
+    params[evaluation.P_WEIGHTS + STACKS] = 0
+    searcher.params = params  # material only
+    before = counts(state)["material"]  # -2: White 4 tokens, Black 6
+    result = searcher.search(state, depth=3)
+    assert result.score >= 100 * (before + 2)
+
