@@ -196,12 +196,6 @@ class MctsAgent(_BudgetedAgent):
     def _search(self, state: State) -> tuple[int, float]:
         if self.searcher is None or self.searcher.game is not state.game:
             self._warm_up(state.game)
-        if self.tables is not None:
-            began = _cpu_time()
-            chosen = self.tables.choose(state, self.rng)
-            if chosen is not None:
-                self.last_thinking = chosen[1]
-                return chosen[0], _cpu_time() - began
         result = self.searcher.search(state, simulations=self.simulations, seconds=self.budget(),
                                       seed=self.rng.randrange(1 << 30))
         self.last_thinking = (f"simulations {result.simulations:,}, value {result.describe_score()}, "
@@ -251,7 +245,9 @@ AI_MARGIN = 10
 class AiAgent(Agent):
     """``ai``: the strongest setting measured for the game it is given (the
     game's ``ai_settings``, docs/strength.md), with any settings given
-    overriding it."""
+    overriding it. In a game solved as endgames it also probes the solver's
+    endgame tables of up to :data:`AI_ENDGAME_TOKENS` tokens (``endgames=T``
+    to change, ``endgames=0`` for none): see :class:`AlphaBetaAgent`."""
 
     name = "ai"
 
