@@ -102,7 +102,7 @@ def test_the_search_probes_agree_with_the_solver(game, tables):
     """The compiled probe, and a 1-ply search whose children are all probed,
     give the solver's values exactly."""
     table = tables.table
-    spec, keys, results = tables.probe_arrays()
+    spec, keys, entries = tables.probe_arrays()
     negamax = game.compiled("boomboard.search.negamax")
     searcher = AlphaBeta(game, table_bits=12)
     searcher.use_endgames(tables.probe_arrays())
@@ -110,14 +110,14 @@ def test_the_search_probes_agree_with_the_solver(game, tables):
     for _ in range(300):
         state, entry = table.state_at(rng.randrange(len(table))), None
         entry = table.lookup(state)
-        result = negamax._probe(spec, state.array, game.params_array, keys, results)
+        result = negamax._probe(spec, state.array, game.params_array, keys, entries)
         expected = {"win": entry.remoteness, "lose": -entry.remoteness}.get(entry.value, 0)
         assert result == expected
         score = searcher.search(state, depth=1).score
         assert score == {"win": WIN - entry.remoteness, "lose": entry.remoteness - WIN}.get(entry.value, 0)
     # outside the tables: more tokens, or a finished game
     start = game.new_initial_state()
-    assert negamax._probe(spec, start.array, game.params_array, keys, results) == negamax.NOT_IN_TABLES
+    assert negamax._probe(spec, start.array, game.params_array, keys, entries) == negamax.NOT_IN_TABLES
 
 
 def test_the_search_steers_into_won_endgames(game, tables):

@@ -92,14 +92,15 @@ class AlphaBeta:
         self.nodes_per_second = 300_000.0  # refined by every search
 
     def use_endgames(self, arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None) -> None:
-        """Probe endgame tables inside the search: ``(spec, keys, results)`` as
+        """Probe endgame tables inside the search: ``(spec, keys, entries)`` as
         :meth:`boomboard.solver.endgames.EndgameTables.probe_arrays` gives
-        them (the codec spec, sorted hashed keys, each position's signed
-        result), or ``None`` for none. Forgets what earlier searches learnt."""
+        them (the codec spec, the sorted hashed keys, each position's packed
+        result: see :func:`boomboard.search.negamax._probe`), or ``None`` for
+        none. Forgets what earlier searches learnt."""
         if arrays is None:
-            arrays = (np.zeros(1, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.int16))
-        spec, keys, results = arrays
-        self.endgames = (np.asarray(spec, np.int64), np.asarray(keys, np.uint64), np.asarray(results, np.int16))
+            arrays = (np.zeros(1, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.uint16))
+        spec, keys, entries = arrays
+        self.endgames = (np.asarray(spec, np.int64), np.asarray(keys, np.uint64), np.asarray(entries, np.uint16))
         self.clear()
 
     def clear(self) -> None:

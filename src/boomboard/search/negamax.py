@@ -15,8 +15,9 @@ search plays the fastest win and the slowest loss.
 Endgame tables (:mod:`boomboard.solver.endgames`, for a game solved as
 endgames): a node below the root that the tables hold scores its exact
 result, a win in ``r`` moves ``WIN - ply - r`` (as if the search had seen it
-to the end), a tie or draw 0; the tables are given as sorted hashed keys and
-their results (empty arrays for a game without tables: nothing is probed).
+to the end), a tie or draw 0; the tables are given as the solver stores
+them, sorted hashed keys and packed results (empty arrays for a game without
+tables: nothing is probed).
 
 Ties that depend on history are scored 0: a position that repeats one on the
 path from the game's start (a twofold repetition, as chess engines do: the
@@ -108,13 +109,18 @@ def _lower_bound(ply, alpha, root_margin):
 
 # What _probe answers for a position the endgame tables do not hold.
 NOT_IN_TABLES = 1 << 20
+# How the endgame tables pack a position's result in a uint16 (the solver's
+# own format, boomboard.solver.retrograde): the value above the shift, the
+# remoteness (moves to the end under perfect play) below it.
+TABLE_SHIFT, TABLE_WIN, TABLE_LOSS = 14, 3, 0
 
 
 @njit(cache=True)
-def _probe(spec, s, params, keys, results):
+def _probe(spec, s, params, keys, entries):
     """The endgame tables' result for the player to move in ``s`` (``+r`` a
     win in ``r`` moves, ``-r`` a loss in ``r``, 0 neither), or :data:`NOT_IN_TABLES`.
-    ``keys`` are the positions' hashed codec keys, sorted: a bisection."""
+    ``keys`` are the positions' hashed codec keys, sorted (a bisection finds
+    them), ``entries`` their packed results."""
     key = encode(spec, s, params)
     if key == OUTSIDE:
         return NOT_IN_TABLES
@@ -126,14 +132,20 @@ def _probe(spec, s, params, keys, results):
             lo = middle + 1
         else:
             hi = middle
-    if lo < keys.shape[0] and keys[lo] == h:
-        return np.int64(results[lo])
-    return NOT_IN_TABLES
+    if lo == keys.shape[0] or keys[lo] != h:
+        return NOT_IN_TABLES
+    entry = np.int64(entries[lo])
+    value, remoteness = entry >> TABLE_SHIFT, entry & ((1 << TABLE_SHIFT) - 1)
+    if value == TABLE_WIN:
+        return remoteness
+    if value == TABLE_LOSS:
+        return -remoteness
+    return 0
 
 
 @njit(cache=True)
 def _table_score(result, ply):
-    """The search score of an endgame tables' result at ``ply``."""
+    """The search score of an endgame tables' result (see :func:`_probe`) at ``ply``."""
     if result > 0:
         return WIN - ply - result
     if result < 0:
@@ -180,7 +192,7 @@ def _pick_next(moves, order, ply, i, n):
 @njit(cache=True)
 def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_keys, tt_data,
                  history, killers, stats, check_repetition, action_limit, quiescence, contempt, clock_address,
-                 clock_id, timespec, deadline_ns, root_margin, root_scores, probe_spec, probe_keys, probe_results):
+                 clock_id, timespec, deadline_ns, root_margin, root_scores, probe_spec, probe_keys, probe_entries):
     """One iteration of iterative deepening from ``stack[0]`` to ``depth``; returns
     the root's score, and puts the best root action and its score in ``stats``.
 
@@ -197,7 +209,7 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
     margin, not only more than the best: the near-equal moves an agent may
     choose between. The margin applies only while the best is no forced result.
     A node below the root held by the endgame tables (``probe_keys``, sorted,
-    and ``probe_results``; see :func:`_probe`) scores the tables' result,
+    and ``probe_entries``; see :func:`_probe`) scores the tables' result,
     unless the game's action limit could come first.
     """
     for i in range(history.shape[0]):
@@ -242,7 +254,7 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
                 value = -contempt if ply % 2 == 0 else contempt
                 continue
             if ply > 0 and probe_keys.shape[0] > 0:
-                result = _probe(probe_spec, s, params, probe_keys, probe_results)
+                result = _probe(probe_spec, s, params, probe_keys, probe_entries)
                 if result != NOT_IN_TABLES and (action_limit <= 0 or s[PLY] + abs(result) <= action_limit) \
                         and ply + abs(result) < WIN - MATE_BOUND:
                     value = _table_score(result, ply)

@@ -42,10 +42,14 @@ from ..core.layout import PLY
 from ..core.state import State
 from .analysis import analyze_with
 from .codec import OUTSIDE, is_endgames
-from .retrograde import DRAW, LOSE, MAX_REMOTENESS, VALUE_SHIFT, WIN
+from ..search import negamax
+from .retrograde import LOSE, VALUE_SHIFT, WIN
 from .table import Table, game_folder, open_table, solved_variants, table_dir
 
 DEFAULT_TOKENS = 3  # what ``ai`` probes: built in about a second (4 tokens: minutes, 200 MB)
+
+# The search reads the table's entries as they are: the same packing.
+assert (negamax.TABLE_SHIFT, negamax.TABLE_WIN, negamax.TABLE_LOSS) == (VALUE_SHIFT, WIN, LOSE)
 
 _lock = threading.Lock()
 _loaded: dict[tuple[str, str, int], "EndgameTables"] = {}
@@ -64,20 +68,16 @@ class EndgameTables:
         return f"<EndgameTables {self.game}: {self.tokens} tokens, {len(self.table):,} positions>"
 
     def probe_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(spec, keys, results)`` for the compiled search: the codec spec,
-        every position's hashed key sorted, and its result for the player to
-        move as a signed ``int16``: ``+r`` a win in ``r`` moves, ``-r`` a
-        loss in ``r``, ``0`` neither side can force a win (a tie or a draw)."""
+        """``(spec, keys, entries)`` for the compiled search: the codec spec,
+        every position's hashed key, sorted, and its packed value and
+        remoteness, as the table stores them (memory-mapped: nothing is copied
+        for a table of one layer)."""
         if self._arrays is None:
             keys, entries = np.asarray(self.table.keys), np.asarray(self.table.entries)
             if self.table.offsets.shape[0] > 2:  # sorted within layers: sort them as one run
                 order = np.argsort(keys, kind="stable")
-                keys, entries = np.ascontiguousarray(keys[order]), entries[order]
-            value = entries >> VALUE_SHIFT
-            remoteness = (entries & MAX_REMOTENESS).astype(np.int16)
-            results = np.where(value == WIN, remoteness, np.where(value == LOSE, -remoteness, 0)).astype(np.int16)
-            results[value == DRAW] = 0
-            self._arrays = (self.table.spec, keys, results)
+                keys, entries = np.ascontiguousarray(keys[order]), np.ascontiguousarray(entries[order])
+            self._arrays = (self.table.spec, keys, entries)
         return self._arrays
 
     def covers(self, state: State) -> bool:
