@@ -142,8 +142,9 @@ class AlphaBetaAgent(_BudgetedAgent):
         if self.searcher is None or self.searcher.game is not game:
             from ..search.alphabeta import AlphaBeta
 
-            self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt)
+            # The tables first: solving them (once) needs memory the search's tables would add to.
             self.tables = _endgame_tables(game, self.endgames)
+            self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt)
             self.searcher.use_endgames(None if self.tables is None else self.tables.probe_arrays())
         self.searcher.clear()
         start = game.new_initial_state()
