@@ -63,9 +63,8 @@ def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> fl
     game.kernels.apply_action_steps(state.array.copy(), game.params_array, state.legal_actions()[0], steps, flashes)
     on_part("animation")
     if game.solver_min_tokens:
-        from .agents.search_agents import AI_ENDGAME_TOKENS
         from .solver.endgames import endgame_tables
 
-        endgame_tables(game, AI_ENDGAME_TOKENS, progress=False)
+        endgame_tables(game, progress=False)  # the tables ai probes
     on_part("endgames")
     return time.process_time() - started

@@ -37,19 +37,20 @@ from pathlib import Path
 
 import numpy as np
 
+from ..agents.search_agents import AI_ENDGAME_TOKENS
 from ..core.game import Game
 from ..core.layout import PLY
 from ..core.state import State
-from .analysis import analyze_with
-from .codec import OUTSIDE, is_endgames
 from ..search import negamax
+from .analysis import analyze_with
+from .codec import is_endgames
 from .retrograde import LOSE, VALUE_SHIFT, WIN
 from .table import Table, game_folder, open_table, solved_variants, table_dir
 
-DEFAULT_TOKENS = 3  # what ``ai`` probes: built in about a second (4 tokens: minutes, 200 MB)
+DEFAULT_TOKENS = AI_ENDGAME_TOKENS  # what ``ai`` probes: solved in about a second (4 tokens: minutes, 4 GB)
 
-# The search reads the table's entries as they are: the same packing.
-assert (negamax.TABLE_SHIFT, negamax.TABLE_WIN, negamax.TABLE_LOSS) == (VALUE_SHIFT, WIN, LOSE)
+if (negamax.TABLE_SHIFT, negamax.TABLE_WIN, negamax.TABLE_LOSS) != (VALUE_SHIFT, WIN, LOSE):
+    raise ImportError("the search reads the tables' entries as they are stored: their packing must agree")
 
 _lock = threading.Lock()
 _loaded: dict[tuple[str, str, int], "EndgameTables"] = {}
@@ -82,7 +83,7 @@ class EndgameTables:
 
     def covers(self, state: State) -> bool:
         """Whether ``state`` is an ongoing position of these tables."""
-        return not state.is_terminal() and self.table.key_of(state) != int(OUTSIDE) and self.table.covers(state)
+        return not state.is_terminal() and self.table.covers(state)
 
     def choose(self, state: State, rng) -> tuple[int, str] | None:
         """The move to play in ``state`` from the tables, and a line saying
