@@ -133,8 +133,8 @@ def endgame_tables(game: Game, tokens: int = DEFAULT_TOKENS, db: str | os.PathLi
                    build: bool = True, progress: bool | None = None) -> EndgameTables | None:
     """The endgame tables of ``game`` for positions of at most ``tokens``
     tokens (or a larger endgame table already solved), built if need be
-    (with ``build``; a progress bar when ``progress``, by default when
-    standard error is a terminal). ``None`` for a game not solved as
+    (with ``build``; ``progress``: a line saying so on standard error and
+    the solver's progress bars; by default the line, and the bars on a terminal). ``None`` for a game not solved as
     endgames, for ``tokens`` below its least, or when the tables are not
     there and ``build`` is false. Opened once a process."""
     if not is_endgames(game) or tokens < game.solver_min_tokens:
@@ -148,7 +148,7 @@ def endgame_tables(game: Game, tokens: int = DEFAULT_TOKENS, db: str | os.PathLi
             if table is None:
                 if not build:
                     return None
-                table = _build(game, tokens, where, sys.stderr.isatty() if progress is None else progress)
+                table = _build(game, tokens, where, progress)
             tables = _loaded[key] = EndgameTables(table)
         return tables
 
@@ -170,7 +170,7 @@ def _largest(game: Game, tokens: int, db: str) -> Table | None:
     return None
 
 
-def _build(game: Game, tokens: int, db: str, progress: bool) -> Table:
+def _build(game: Game, tokens: int, db: str, progress: bool | None) -> Table:
     """Solve the endgames of ``tokens`` tokens, once across processes (a file lock)."""
     from .driver import solve
 
@@ -179,9 +179,11 @@ def _build(game: Game, tokens: int, db: str, progress: bool) -> Table:
     with _file_lock(folder / f"endgame-{tokens}.lock"):
         if (table_dir(game, f"endgame-{tokens}", db) / "meta.json").is_file():  # another process built it
             return open_table(game, db, f"endgame-{tokens}")
-        if progress:
+        if progress is not False:
             print(f"boomboard: building the {game.title} endgame tables ({tokens} tokens), once",
                   file=sys.stderr, flush=True)
+        if progress is None:  # the solver's bars go to standard output: never into a protocol's pipe
+            progress = sys.stdout.isatty() and sys.stderr.isatty()
         return solve(game, db, progress=progress, tokens=tokens)
 
 
