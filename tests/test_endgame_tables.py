@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 import boomboard
 from boomboard import solver
 from boomboard.agents import make_agent
+from boomboard.core.layout import PLY
 from boomboard.search.alphabeta import AlphaBeta
 from boomboard.search.scores import WIN
 from boomboard.solver import endgames
@@ -108,7 +108,7 @@ def test_the_search_probes_agree_with_the_solver(game, tables):
     searcher.use_endgames(tables.probe_arrays())
     rng = random.Random(4)
     for _ in range(300):
-        state, entry = table.state_at(rng.randrange(len(table))), None
+        state = table.state_at(rng.randrange(len(table)))
         entry = table.lookup(state)
         result = negamax._probe(spec, state.array, game.params_array, keys, entries)
         expected = {"win": entry.remoteness, "lose": -entry.remoteness}.get(entry.value, 0)
@@ -163,3 +163,18 @@ def test_only_games_solved_as_endgames_have_tables(game, db):
     off = make_agent("ai:endgames=0,depth=1", seed=1)
     off.new_game(game, 0)
     assert off.delegate.tables is None and off.delegate.searcher.endgames[1].size == 0
+
+
+def test_a_result_past_the_action_limit_is_left_to_the_search(game, tables):
+    """The tables know no action limit: a win that would come after it is no win."""
+    (state, entry), = _positions(tables.table, "win", 1, seed=5, least_remoteness=5)
+    rng = random.Random(0)
+    array = state.array.copy()
+    array[PLY] = game.action_limit - entry.remoteness  # the win comes with the last action
+    assert tables.choose(game.state_from_array(array), rng) is not None
+    array[PLY] += 1
+    assert tables.choose(game.state_from_array(array), rng) is None
+    searcher = AlphaBeta(game, table_bits=12)
+    searcher.use_endgames(tables.probe_arrays())
+    late = searcher.search(game.state_from_array(array), depth=1)
+    assert late.forced_result is None  # nor does the search take the tables' word for it
