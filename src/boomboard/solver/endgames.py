@@ -45,7 +45,7 @@ from ..search import negamax
 from .analysis import analyze_with
 from .codec import is_endgames
 from .retrograde import LOSE, VALUE_SHIFT, WIN
-from .table import Table, game_folder, open_table, solved_variants, table_dir
+from .table import Table, default_db, game_folder, open_table, solved_variants, table_dir
 
 DEFAULT_TOKENS = AI_ENDGAME_TOKENS  # what ``ai`` probes: solved in about a second (4 tokens: minutes, 4 GB)
 
@@ -132,14 +132,15 @@ class EndgameTables:
 def endgame_tables(game: Game, tokens: int = DEFAULT_TOKENS, db: str | os.PathLike | None = None,
                    build: bool = True, progress: bool | None = None) -> EndgameTables | None:
     """The endgame tables of ``game`` for positions of at most ``tokens``
-    tokens (or a larger endgame table already solved), built if need be
+    tokens (or a larger endgame table already solved), solved if need be
     (with ``build``; ``progress``: a line saying so on standard error and
-    the solver's progress bars; by default the line, and the bars on a terminal). ``None`` for a game not solved as
-    endgames, for ``tokens`` below its least, or when the tables are not
-    there and ``build`` is false. Opened once a process."""
+    the solver's progress bars; by default the line, and the bars on a
+    terminal). ``None`` for a game not solved as endgames, for ``tokens``
+    below its least, or when the tables are not there and ``build`` is
+    false. Opened once a process."""
     if not is_endgames(game) or tokens < game.solver_min_tokens:
         return None
-    where = str(Path(db) if db is not None else _default_db())
+    where = str(Path(db) if db is not None else default_db())
     key = (str(game), where, tokens)
     with _lock:
         tables = _loaded.get(key)
@@ -151,12 +152,6 @@ def endgame_tables(game: Game, tokens: int = DEFAULT_TOKENS, db: str | os.PathLi
                 table = _build(game, tokens, where, progress)
             tables = _loaded[key] = EndgameTables(table)
         return tables
-
-
-def _default_db() -> Path:
-    from .table import default_db
-
-    return default_db()
 
 
 def _largest(game: Game, tokens: int, db: str) -> Table | None:
