@@ -4,9 +4,10 @@ numba compiles a kernel on its first call and keeps it in the cache
 (:mod:`boomboard.jit`); after that a process only loads it. :func:`warm_up`
 makes those first calls for one game: its rules through the :class:`State`
 API, its evaluation, both searches, the batched environment with its
-observations, the random playouts, and the web page's step recorder, so that
-nobody waits on a compile later (the solver compiles when a game is first
-solved, and says so). Each game compiles alone, so the games are
+observations, the random playouts, the web page's step recorder, and, for a
+game solved as endgames, the endgame tables ``ai`` probes (solved here once,
+into the solver's folder), so that nobody waits on a compile later (the
+solver compiles when a game is first solved, and says so). Each game compiles alone, so the games are
 compiled in parallel processes.
 """
 
@@ -17,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-PARTS = ("rules", "evaluation", "alpha-beta", "MCTS", "vector", "playouts", "animation")
+PARTS = ("rules", "evaluation", "alpha-beta", "MCTS", "vector", "playouts", "animation", "endgames")
 
 
 def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> float:
@@ -61,4 +62,9 @@ def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> fl
     flashes = np.zeros((4, game.num_distinct_actions() + 1), np.int32)
     game.kernels.apply_action_steps(state.array.copy(), game.params_array, state.legal_actions()[0], steps, flashes)
     on_part("animation")
+    if game.solver_min_tokens:
+        from .solver.endgames import endgame_tables
+
+        endgame_tables(game, progress=False)  # the tables ai probes
+    on_part("endgames")
     return time.process_time() - started

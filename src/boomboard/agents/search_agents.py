@@ -7,6 +7,8 @@ Time budgets are CPU seconds of the agent's process: ``time`` per move and
 
 from __future__ import annotations
 
+import importlib
+import sys
 from time import process_time as _cpu_time
 
 from ..core.game import Game
@@ -113,13 +115,18 @@ class AlphaBetaAgent(_BudgetedAgent):
     count 100 for a unit of material), so the seed changes its games; never
     when the best is a forced result, so a forced win stays the fastest and a
     forced loss is never chosen over a move that does not lose.
+
+    With ``endgames`` = T > 0, in a game solved as endgames, it probes the
+    solver's endgame tables of up to T tokens (built on first use; see
+    :mod:`boomboard.solver.endgames`): a position they hold is played from
+    them, perfectly, and the search scores the positions they hold exactly.
     """
 
     name = "alphabeta"
 
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
                  game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
-                 margin: int = 0):
+                 margin: int = 0, endgames: int = 0):
         super().__init__(seed, time, game_time)
         if depth is None and time is None and game_time is None:
             time = self.move_time = 1.0
@@ -127,13 +134,18 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.margin = margin
         self.table_bits = table_bits
         self.quiescence, self.contempt = quiescence, contempt
+        self.endgames = endgames
+        self.tables = None  # the endgame tables probed, if any
         self.searcher: AlphaBeta | None = None
 
     def _warm_up(self, game: Game) -> None:
         if self.searcher is None or self.searcher.game is not game:
             from ..search.alphabeta import AlphaBeta
 
+            # The tables first: solving them (once) needs memory the search's tables would add to.
+            self.tables = _endgame_tables(game, self.endgames)
             self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt)
+            self.searcher.use_endgames(None if self.tables is None else self.tables.probe_arrays())
         self.searcher.clear()
         start = game.new_initial_state()
         if not start.is_terminal():
@@ -142,6 +154,12 @@ class AlphaBetaAgent(_BudgetedAgent):
     def _search(self, state: State) -> tuple[int, float]:
         if self.searcher is None or self.searcher.game is not state.game:
             self._warm_up(state.game)
+        if self.tables is not None:
+            began = _cpu_time()
+            chosen = self.tables.choose(state, self.rng)
+            if chosen is not None:
+                self.last_thinking = chosen[1]
+                return chosen[0], _cpu_time() - began
         result = self.searcher.search(state, depth=self.depth, seconds=self.budget(), margin=self.margin)
         action = result.action
         pv = " ".join(_line_strings(state, result.principal_variation))
@@ -186,6 +204,28 @@ class MctsAgent(_BudgetedAgent):
         return result.action, result.seconds
 
 
+# The endgame tables are the solver's, a layer above the agents: imported the
+# first time an agent asks for them (as spec.py's lazy kinds are).
+_ENDGAMES_MODULE = "boomboard.solver.endgames"
+# The endgame size ``ai`` probes in a game solved as endgames (built in about a second).
+AI_ENDGAME_TOKENS = 3
+
+
+def _endgame_tables(game: Game, tokens: int):
+    """The solver's endgame tables of ``game`` up to ``tokens`` tokens, built
+    on first use; ``None`` for none (0 tokens, a game not solved as
+    endgames, or tables that cannot be built here: said once, then play goes on
+    without them)."""
+    if tokens <= 0 or not game.solver_min_tokens:
+        return None
+    try:
+        return importlib.import_module(_ENDGAMES_MODULE).endgame_tables(game, tokens)
+    except Exception as problem:  # a read-only or full disk: the search plays on without the tables
+        print(f"boomboard: no endgame tables for {game.title} ({type(problem).__name__}: {problem})",
+              file=sys.stderr, flush=True)
+        return None
+
+
 def _line_strings(state: State, actions: list[int]) -> list[str]:
     """The expected line in notation, cut where the game would end: the table
     it comes from knows nothing of repetitions in the game's history."""
@@ -206,7 +246,9 @@ AI_MARGIN = 10
 class AiAgent(Agent):
     """``ai``: the strongest setting measured for the game it is given (the
     game's ``ai_settings``, docs/strength.md), with any settings given
-    overriding it."""
+    overriding it. In a game solved as endgames it also probes the solver's
+    endgame tables of up to :data:`AI_ENDGAME_TOKENS` tokens (``endgames=T``
+    to change, ``endgames=0`` for none): see :class:`AlphaBetaAgent`."""
 
     name = "ai"
 
@@ -218,11 +260,11 @@ class AiAgent(Agent):
     def new_game(self, game: Game, player: int) -> None:
         super().new_game(game, player)
         kind, defaults = game.ai_settings
-        settings = {"margin": AI_MARGIN, **defaults, **self.settings}
+        settings = {"margin": AI_MARGIN, "endgames": AI_ENDGAME_TOKENS, **defaults, **self.settings}
         if kind == "alphabeta":
             self.delegate = AlphaBetaAgent(seed=self.seed, **settings)
         else:  # the alpha-beta settings do not apply
-            settings = {key: value for key, value in settings.items() if key not in ("depth", "margin")}
+            settings = {key: value for key, value in settings.items() if key not in ("depth", "margin", "endgames")}
             self.delegate = MctsAgent(seed=self.seed, **settings)
         self.delegate.new_game(game, player)
 

@@ -88,7 +88,20 @@ class AlphaBeta:
         self.stats = np.zeros(STATS_SIZE, np.int64)
         self.root_scores = np.zeros(actions, np.int64)
         self.check_repetition = game.repetition_limit > 0
+        self.use_endgames(None)
         self.nodes_per_second = 300_000.0  # refined by every search
+
+    def use_endgames(self, arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None) -> None:
+        """Probe endgame tables inside the search: ``(spec, keys, entries)`` as
+        :meth:`boomboard.solver.endgames.EndgameTables.probe_arrays` gives
+        them (the codec spec, the sorted hashed keys, each position's packed
+        result: see :func:`boomboard.search.negamax._probe`), or ``None`` for
+        none. Forgets what earlier searches learnt."""
+        if arrays is None:
+            arrays = (np.zeros(1, np.int64), np.zeros(0, np.uint64), np.zeros(0, np.uint16))
+        spec, keys, entries = arrays
+        self.endgames = (np.asarray(spec, np.int64), np.asarray(keys, np.uint64), np.asarray(entries, np.uint16))
+        self.clear()
 
     def clear(self) -> None:
         """Forget what earlier searches learnt (a new game)."""
@@ -150,7 +163,7 @@ class AlphaBeta:
                                  path_keys, n_history, self.tt_keys, self.tt_data, self.history, self.killers,
                                  self.stats, self.check_repetition, action_limit, self.quiescence,
                                  self.contempt, CLOCK_ADDRESS, CLOCK_ID, timespec,
-                                 deadline_ns if iteration > 1 else 0, margin, self.root_scores)
+                                 deadline_ns if iteration > 1 else 0, margin, self.root_scores, *self.endgames)
             spent = time.process_time() - began
             searched = int(self.stats[NODES])
             total_nodes += searched

@@ -12,6 +12,13 @@ move first, then the two killer moves of the ply, then by the history
 heuristic. Wins are scored ``WIN - ply`` and losses ``ply - WIN``, so the
 search plays the fastest win and the slowest loss.
 
+Endgame tables (:mod:`boomboard.solver.endgames`, for a game solved as
+endgames): a node below the root that the tables hold scores its exact
+result, a win in ``r`` moves ``WIN - ply - r`` (as if the search had seen it
+to the end), a tie or draw 0; the tables are given as the solver stores
+them, sorted hashed keys and packed results (empty arrays for a game without
+tables: nothing is probed).
+
 Ties that depend on history are scored 0: a position that repeats one on the
 path from the game's start (a twofold repetition, as chess engines do: the
 side that could repeat can usually repeat again) and a position at the
@@ -28,11 +35,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from boomboard.core.layout import PLAYER, PLY, STATUS, STATUS_TIE
+from boomboard.core.layout import OUTSIDE, PLAYER, PLY, STATUS, STATUS_TIE, mix64
 from boomboard.jit import njit
 from boomboard.search.clock import cpu_nanoseconds
 from boomboard.search.scores import INFINITY, MATE_BOUND, WIN
-from boomboard.kernel_interface import apply_action, evaluate, is_explosive, legal_actions, position_key
+from boomboard.kernel_interface import apply_action, encode, evaluate, is_explosive, legal_actions, position_key
 
 MAX_PLY = 100
 
@@ -100,6 +107,52 @@ def _lower_bound(ply, alpha, root_margin):
     return alpha
 
 
+# What _probe answers for a position the endgame tables do not hold.
+NOT_IN_TABLES = 1 << 20
+# How the endgame tables pack a position's result in a uint16 (the solver's
+# own format, boomboard.solver.retrograde): the value above the shift, the
+# remoteness (moves to the end under perfect play) below it.
+TABLE_SHIFT, TABLE_WIN, TABLE_LOSS = 14, 3, 0
+
+
+@njit(cache=True)
+def _probe(spec, s, params, keys, entries):
+    """The endgame tables' result for the player to move in ``s`` (``+r`` a
+    win in ``r`` moves, ``-r`` a loss in ``r``, 0 neither), or :data:`NOT_IN_TABLES`.
+    ``keys`` are the positions' hashed codec keys, sorted (a bisection finds
+    them), ``entries`` their packed results."""
+    key = encode(spec, s, params)
+    if key == OUTSIDE:
+        return NOT_IN_TABLES
+    h = mix64(key)
+    lo, hi = 0, keys.shape[0]
+    while lo < hi:
+        middle = (lo + hi) // 2
+        if keys[middle] < h:
+            lo = middle + 1
+        else:
+            hi = middle
+    if lo == keys.shape[0] or keys[lo] != h:
+        return NOT_IN_TABLES
+    entry = np.int64(entries[lo])
+    value, remoteness = entry >> TABLE_SHIFT, entry & ((1 << TABLE_SHIFT) - 1)
+    if value == TABLE_WIN:
+        return remoteness
+    if value == TABLE_LOSS:
+        return -remoteness
+    return 0
+
+
+@njit(cache=True)
+def _table_score(result, ply):
+    """The search score of an endgame tables' result (see :func:`_probe`) at ``ply``."""
+    if result > 0:
+        return WIN - ply - result
+    if result < 0:
+        return ply - result - WIN
+    return 0
+
+
 # What the search loop does next with the node at ``ply``.
 _ENTER, _NEXT_CHILD, _RETURN = 0, 1, 2
 # How the current child of a node is being searched.
@@ -139,7 +192,7 @@ def _pick_next(moves, order, ply, i, n):
 @njit(cache=True)
 def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_keys, tt_data,
                  history, killers, stats, check_repetition, action_limit, quiescence, contempt, clock_address,
-                 clock_id, timespec, deadline_ns, root_margin, root_scores):
+                 clock_id, timespec, deadline_ns, root_margin, root_scores, probe_spec, probe_keys, probe_entries):
     """One iteration of iterative deepening from ``stack[0]`` to ``depth``; returns
     the root's score, and puts the best root action and its score in ``stats``.
 
@@ -155,6 +208,9 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
     in ``root_scores``) when it scores more than the best so far less the
     margin, not only more than the best: the near-equal moves an agent may
     choose between. The margin applies only while the best is no forced result.
+    A node below the root held by the endgame tables (``probe_keys``, sorted,
+    and ``probe_entries``; see :func:`_probe`) scores the tables' result,
+    unless the game's action limit could come first.
     """
     for i in range(history.shape[0]):
         history[i] >>= 2  # older iterations count less
@@ -197,6 +253,12 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
                             or (action_limit > 0 and s[PLY] >= action_limit)):
                 value = -contempt if ply % 2 == 0 else contempt
                 continue
+            if ply > 0 and probe_keys.shape[0] > 0:
+                result = _probe(probe_spec, s, params, probe_keys, probe_entries)
+                if result != NOT_IN_TABLES and (action_limit <= 0 or s[PLY] + abs(result) <= action_limit) \
+                        and ply + abs(result) < WIN - MATE_BOUND:
+                    value = _table_score(result, ply)
+                    continue
             if ply >= MAX_PLY - 1 or f_depth[ply] <= -quiescence:
                 value = evaluate(s, params)
                 continue
