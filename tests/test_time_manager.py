@@ -57,8 +57,11 @@ def test_a_long_game_spends_at_least_90_percent_and_keeps_a_reserve(seed):
     assert clock.time_left >= 1.0  # the reserve: the game might go on
     # the endgame is never played blind: every move is planned a hundredth of a second at least
     assert min(plan.target for plan in plans) >= 0.01
-    # the shares are kept on average (the soft limit), so early moves do not eat the budget
+    # where no search is unstable, the shares are kept on average (the soft
+    # limit), so early moves do not eat the budget
+    clock, plans, spent = play(57.0, 200, seed, unstable=0.0)
     assert 0.75 <= sum(spent) / sum(plan.target for plan in plans) <= 1.25
+    assert 0.9 * 57.0 <= clock.used <= 57.0, clock.used
 
 
 @pytest.mark.parametrize("plies", [100, 140, 180, 300, 500])

@@ -20,9 +20,10 @@ take on average) and a *maximum* (the hard deadline of its search):
   the score by more than ``swing``; then it may go on to ``extension``
   times the target. The maximum, the hard deadline, is at most
   ``extension`` times the target and a ``max_share`` of what the shares
-  hold, so no single move can eat the game's budget. An iteration that
-  could not finish before the maximum (judged from how the iterations so
-  far grew) is not started.
+  hold, so no single move can eat the game's budget. In a stable search
+  an iteration expected to end past ``overrun`` times the target (judged
+  from how the iterations so far grew) is not started, so that a move
+  takes about its target on average.
 
 Everything a move costs is charged (:meth:`charge`), the search and the
 work around it, and whatever else the referee counts (building the player,
@@ -112,13 +113,13 @@ class TimeManager:
         soft = min(plan.target * (self.extension if unstable else 1.0), plan.maximum)
         if elapsed >= soft:
             return True
+        if unstable:  # worth going on: even an iteration cut short at the maximum may find a better move
+            return False
         # The next iteration takes about as many times longer than the last
         # as that took than the one before. A stable search starts it only if
         # it should end by ``overrun`` times the target (so that on average a
-        # move takes about its target), an unstable one if it can end by the
-        # maximum.
+        # move takes about its target).
         growth = 4.0
         if len(iterations) >= 2 and iterations[-2][2] > 1e-3:
             growth = min(max(took / iterations[-2][2], 2.0), 8.0)
-        end = elapsed + growth * took
-        return end > (plan.maximum if unstable else min(self.overrun * plan.target, plan.maximum))
+        return elapsed + growth * took > min(self.overrun * plan.target, plan.maximum)

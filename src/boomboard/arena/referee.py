@@ -222,6 +222,7 @@ class _AgentProcess:
                 used = (self.process_cpu() or cpu_start) - cpu_start
                 if used > cpu_budget[0] + _CPU_GRACE:
                     self.kill()
+                    self.cpu += used  # what it had used when stopped, for the totals
                     raise _Forfeit(self.player, "time", f"{used:.3f} s of CPU {cpu_budget[1]}")
             if left <= 0:
                 self.kill()
