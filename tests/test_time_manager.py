@@ -85,10 +85,10 @@ def test_an_unstable_search_is_given_up_to_three_times_its_target():
     clock = TimeManager(57.0, typical_plies=160, action_limit=500)
     plan = clock.plan(20)
     assert plan.maximum == pytest.approx(3 * plan.target)
-    stable = [(5, 10, 0.01), (5, 12, plan.target)]
-    swung = [(5, 10, 0.01), (5, 200, plan.target)]
-    changed = [(5, 10, 0.01), (7, 12, plan.target)]
-    past_target = plan.target * 1.1
+    stable = [(5, 10, plan.target / 2), (5, 12, plan.target / 2)]
+    swung = [(5, 10, plan.target / 2), (5, 200, plan.target / 2)]
+    changed = [(5, 10, plan.target / 2), (7, 12, plan.target / 2)]
+    past_target = plan.target * 1.01
     assert clock.stop_after_iteration(plan, past_target, stable)
     assert not clock.stop_after_iteration(plan, past_target, swung)
     assert not clock.stop_after_iteration(plan, past_target, changed)
@@ -97,6 +97,9 @@ def test_an_unstable_search_is_given_up_to_three_times_its_target():
     early = [(5, 10, plan.target / 100), (5, 12, plan.target / 4)]
     assert clock.stop_after_iteration(plan, plan.target / 2, early)
     assert not clock.stop_after_iteration(plan, plan.target / 20, [(5, 10, plan.target / 200), (5, 12, plan.target / 40)])
+    # the growth is judged from the larger of the last two steps (odd and even depths differ)
+    zigzag = [(5, 10, plan.target / 80), (5, 10, plan.target / 8), (5, 12, plan.target / 4)]
+    assert clock.stop_after_iteration(plan, sum(i[2] for i in zigzag), zigzag)
 
 
 def test_a_move_budget_alone_is_searched_to_its_end():

@@ -20,10 +20,11 @@ take on average) and a *maximum* (the hard deadline of its search):
   the score by more than ``swing``; then it may go on to ``extension``
   times the target. The maximum, the hard deadline, is at most
   ``extension`` times the target and a ``max_share`` of what the shares
-  hold, so no single move can eat the game's budget. In a stable search
-  an iteration expected to end past ``overrun`` times the target (judged
-  from how the iterations so far grew) is not started, so that a move
-  takes about its target on average.
+  hold, so no single move can eat the game's budget. An iteration
+  expected to end past ``overrun`` times the target (judged from how the
+  iterations so far grew), or past the maximum where the search is
+  unstable, is not started, so that a move takes about its target on
+  average.
 
 Everything a move costs is charged (:meth:`charge`), the search and the
 work around it, and whatever else the referee counts (building the player,
@@ -53,7 +54,7 @@ class TimeManager:
                  typical_plies: int = DEFAULT_TYPICAL_PLIES, action_limit: int = 0,
                  min_moves_to_go: float = 12.0, reserve_share: float = 0.04, reserve_moves: float = 30.0,
                  floor: float = 0.1, extension: float = 3.0, max_share: float = 0.2, swing: int = 50,
-                 overrun: float = 1.5):
+                 overrun: float = 2.0):
         self.game_time, self.move_time = game_time, move_time
         self.typical_plies, self.action_limit = typical_plies, action_limit
         self.min_moves_to_go = min_moves_to_go
@@ -113,13 +114,13 @@ class TimeManager:
         soft = min(plan.target * (self.extension if unstable else 1.0), plan.maximum)
         if elapsed >= soft:
             return True
-        if unstable:  # worth going on: even an iteration cut short at the maximum may find a better move
-            return False
         # The next iteration takes about as many times longer than the last
-        # as that took than the one before. A stable search starts it only if
-        # it should end by ``overrun`` times the target (so that on average a
-        # move takes about its target).
-        growth = 4.0
-        if len(iterations) >= 2 and iterations[-2][2] > 1e-3:
-            growth = min(max(took / iterations[-2][2], 2.0), 8.0)
-        return elapsed + growth * took > min(self.overrun * plan.target, plan.maximum)
+        # as the last ones grew (the larger of the last two steps: odd and
+        # even depths grow differently). A stable search starts it only if it
+        # should end by ``overrun`` times the target (so that on average a
+        # move takes about its target), an unstable one if by the maximum.
+        steps = [b[2] / a[2] for a, b in list(zip(iterations, iterations[1:]))[-2:] if a[2] > 1e-3]
+        growth = min(max(steps, default=4.0), 12.0)
+        growth = max(growth, 2.0)
+        limit = plan.maximum if unstable else min(self.overrun * plan.target, plan.maximum)
+        return elapsed + growth * took > limit
