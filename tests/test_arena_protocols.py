@@ -161,6 +161,33 @@ def test_the_course_player_plays_the_default_agent_without_settings(monkeypatch)
         course_player.Player("green")
 
 
+def test_the_course_player_charges_what_the_course_referee_charges_to_its_agent():
+    """Its construction, its updates and the work around each choice count
+    against the agent's game budget, as the course's referee counts them."""
+    import time
+
+    from boomboard.arena import course_player
+
+    class Fixed(course_player.Player):
+        agent_spec, seed = "ai:game_time=10", 3
+
+    course_player.prepare(Fixed)
+    began = time.process_time()
+    player = Fixed("white")
+    built = time.process_time() - began
+    clock = player.agent.delegate.clock
+    assert player.agent.seed == 3 and clock.game_time == 10.0
+    assert 0 < clock.used <= built + 1e-6
+    charged = time.process_time()
+    action = player.action()
+    player.update("white", action)
+    player.update("black", ("MOVE", 1, (0, 6), (0, 5)))
+    spent = time.process_time() - charged
+    # everything those calls took, within the clock's resolution, and no more
+    assert built + spent + 1e-6 >= clock.used >= 0.9 * spent
+    assert course_player.DEFAULT_AGENT == "ai:game_time=58"
+
+
 def test_the_referee_command_prints_the_course_log():
     course = str(AGENTS / "course_random.py")
     done = run(["expendibots", "referee", "greedy", course, "-v", "1", "-t", "60", "-s", "100", "--seed", "2"])
