@@ -139,3 +139,36 @@ def test_the_agent_charges_its_whole_choice_and_what_it_is_told_to(monkeypatch):
     assert agent.overhead == pytest.approx(0.001)
     agent.charge(1.0)
     assert agent.time_left == pytest.approx(9.0 - first - 0.001)
+
+
+def test_a_one_off_overhead_does_not_starve_later_moves(monkeypatch):
+    """A first move that spends a second outside its search (compiled code
+    loading, say) is allowed for a few moves, never more than half a plan,
+    and then forgotten."""
+    now = [0.0]
+    monkeypatch.setattr(search_agents, "_cpu_time", lambda: now[0])
+    outside = [1.0]
+
+    class Fake(_BudgetedAgent):
+        name = "fake"
+
+        def _search(self, state):
+            plan = self.plan(state.ply())
+            now[0] += plan.target + outside[0]
+            outside[0] = 0.001
+            return state.legal_actions()[0], plan.target
+
+    import boomboard
+
+    game = boomboard.load_game("expendibots")
+    agent = Fake(seed=1, game_time=58.0)
+    agent.new_game(game, 0)
+    state = game.new_initial_state()
+    agent.choose_action(state)
+    assert agent.overhead == pytest.approx(1.0)
+    planned = agent.clock.plan(2)
+    assert agent.plan(2).target >= planned.target * (0.97 - 0.5) - 1e-9
+    for _ in range(8):
+        agent.choose_action(state)
+    assert agent.overhead == pytest.approx(0.001)
+    assert agent.plan(2).target == pytest.approx(agent.clock.plan(2).target * 0.97 - 0.001)

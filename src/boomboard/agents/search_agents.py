@@ -10,6 +10,7 @@ and up to three times the share where the search is unstable).
 
 from __future__ import annotations
 
+from collections import deque
 from time import process_time as _cpu_time
 
 from ..core.game import Game
@@ -22,6 +23,8 @@ from .time_manager import DEFAULT_TYPICAL_PLIES, MovePlan, TimeManager
 # The part of a move's budget its search gets: the clock is read between
 # batches of nodes, so a search ends a little after its deadline.
 _SEARCH_SHARE = 0.97
+# The moves whose overhead (the work around the search) the next search allows for.
+_OVERHEAD_MOVES = 8
 
 
 class GreedyAgent(Agent):
@@ -66,7 +69,10 @@ class _BudgetedAgent(Agent):
     The whole of :meth:`choose_action` is charged to the game budget, not just
     the search inside it: the work around a search (reading the position,
     the expected line) is small but adds up over a few hundred moves, so the
-    search is also given its budget less the largest overhead seen so far.
+    search is also given its budget less the largest overhead of the last
+    few moves (of the last ``_OVERHEAD_MOVES``: a one-off, such as a first
+    call loading compiled code, must not starve every later move), and
+    never less than half its budget.
     Whatever else a referee counts against the player can be charged too
     (:meth:`charge`: the course Player charges its construction and updates).
     """
@@ -76,6 +82,7 @@ class _BudgetedAgent(Agent):
         self.move_time, self.game_time = time, game_time
         self.clock = TimeManager(game_time, time)
         self.overhead = 0.0
+        self.overheads: deque[float] = deque(maxlen=_OVERHEAD_MOVES)
         self.last_thinking = ""
         self.last_plan: MovePlan | None = None
 
@@ -103,7 +110,8 @@ class _BudgetedAgent(Agent):
         plan = self.clock.plan(ply)
         if plan is None:
             return None
-        return MovePlan(*(max(seconds * _SEARCH_SHARE - self.overhead, 1e-4) for seconds in (plan.target, plan.maximum)))
+        return MovePlan(*(max(seconds * _SEARCH_SHARE - min(self.overhead, seconds / 2), 1e-4)
+                          for seconds in (plan.target, plan.maximum)))
 
     def budget(self, ply: int = 0) -> float | None:
         """CPU seconds the next search aims at (its plan's target), or None for no limit."""
@@ -114,7 +122,8 @@ class _BudgetedAgent(Agent):
         began = _cpu_time()
         action, search_seconds = self._search(state)
         spent = _cpu_time() - began
-        self.overhead = max(self.overhead, spent - search_seconds)
+        self.overheads.append(max(spent - search_seconds, 0.0))
+        self.overhead = max(self.overheads)
         self.clock.charge(spent)
         return action
 
