@@ -8,7 +8,7 @@ agent (``bb_<name>.py`` modules, written into that folder)::
 
     python benchmarks/course_time.py run --referee-dir PATH --out LOGS \\
         --game ai:1 --game greedy:1 --game ab3:1
-    python benchmarks/course_time.py plot LOGS/*.log --svg docs/images/expendibots-time-curve.svg \\
+    python benchmarks/course_time.py plot LOGS/*.log --picture docs/images/expendibots-time-curve.png \\
         --results benchmarks/results/course-time.jsonl
 
 ``run`` plays ``boomboard.arena.course_player`` (its default agent, with
@@ -132,7 +132,7 @@ def main() -> None:
                                                                       + ", ".join(OPPONENTS))
     draw = commands.add_parser("plot")
     draw.add_argument("logs", nargs="+", type=Path)
-    draw.add_argument("--svg", type=Path, help="the picture (.svg or .png)")
+    draw.add_argument("--picture", type=Path, help="the picture (.svg or .png)")
     draw.add_argument("--results", type=Path)
     args = parser.parse_args()
     if args.command == "run":
@@ -145,9 +145,9 @@ def main() -> None:
         with open(args.results, "w") as file:
             for record in records:
                 file.write(json.dumps(record) + "\n")
-    if args.svg:
-        args.svg.parent.mkdir(parents=True, exist_ok=True)
-        picture(records, args.svg)
+    if args.picture:
+        args.picture.parent.mkdir(parents=True, exist_ok=True)
+        picture(records, args.picture)
 
 
 if __name__ == "__main__":
