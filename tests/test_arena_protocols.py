@@ -102,7 +102,7 @@ def test_the_referee_charges_a_course_players_construction_but_not_its_import():
     slow = play_game("expendibots", ["greedy", f"{course}:SlowStart"], one_second, seed=1)
     assert slow.winner == 0 and "black" in slow.reason and "forfeits: time:" in slow.reason, slow.reason
     assert "building the player" in slow.reason and not slow.actions
-    assert slow.total_cpu[1] > 1.0
+    assert slow.total_cpu[1] > 1.0 and slow.start_up_cpu[1] == slow.total_cpu[1]
     brief = play_game("expendibots", [f"{course}:BriefSlowStart", "greedy"], Limits.course(), seed=1)
     assert "forfeits" not in brief.reason and brief.actions
     assert 0.3 <= brief.start_up_cpu[0] < 1.0 and brief.start_up_cpu[1] == 0.0

@@ -160,6 +160,7 @@ class _AgentProcess:
         _start_without_main(self.process)
         child.close()
         self.cpu = self.start_cpu = 0.0
+        self.building = False  # building a course Player, on the clock
         self.pgid: int | None = None  # the agent's own process group, once it has made it
         self.memory_limit: int | None = None  # bytes its descendants may hold together
         self.seen: dict[int, str | None] = {}  # every descendant seen (pid: start time), to kill at the end
@@ -305,6 +306,8 @@ def play_game(game_string: str, specs: list[str], limits: Limits, seed: int | No
             result.reason = f"{names[forfeit.player]} ({specs[forfeit.player]}) forfeits: {forfeit}"
         for agent in agents:
             result.total_cpu[agent.player] = agent.cpu - agent.start_cpu
+            if agent.building:  # stopped while building the player: all of it was start-up
+                result.start_up_cpu[agent.player] = result.total_cpu[agent.player]
     finally:
         for agent in agents:
             agent.close()
@@ -320,6 +323,7 @@ def _start(agent: _AgentProcess, limits: Limits, stop: threading.Event | None) -
     charged = message[0] == "built"
     if charged:
         agent.cpu = agent.start_cpu = message[1]
+        agent.building = True
         budget = None if limits.game_cpu is None else (
             limits.game_cpu, f"building the player, past the game's budget of {limits.game_cpu:g} s")
         message = agent.receive(STARTUP_SECONDS, stop, "start-up", budget)
@@ -333,6 +337,7 @@ def _start(agent: _AgentProcess, limits: Limits, stop: threading.Event | None) -
     if limits.game_cpu is not None and used > limits.game_cpu:
         raise _Forfeit(agent.player, "time", f"{used:.3f} s of CPU building the player; the game's budget "
                                              f"is {limits.game_cpu:g} s")
+    agent.building = False
 
 
 def _raise_fault(agent: _AgentProcess, message, when: str = "") -> None:
