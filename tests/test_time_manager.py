@@ -172,3 +172,21 @@ def test_a_one_off_overhead_does_not_starve_later_moves(monkeypatch):
         agent.choose_action(state)
     assert agent.overhead == pytest.approx(0.001)
     assert agent.plan(2).target == pytest.approx(agent.clock.plan(2).target * 0.97 - 0.001)
+
+
+def test_a_true_answer_from_on_iteration_stops_the_search_there():
+    import boomboard
+    from boomboard.search.alphabeta import AlphaBeta
+
+    game = boomboard.load_game("expendibots")
+    depths = []
+
+    def stop_at_two(result):
+        depths.append(result.depth)
+        return result.depth >= 2
+
+    result = AlphaBeta(game, table_bits=12).search(game.new_initial_state(), depth=5, on_iteration=stop_at_two)
+    assert depths == [1, 2] and result.depth == 2
+    # answering nothing (None) goes on as before
+    assert AlphaBeta(game, table_bits=12).search(game.new_initial_state(), depth=3,
+                                                 on_iteration=lambda result: None).depth == 3
