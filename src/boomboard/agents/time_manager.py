@@ -11,9 +11,10 @@ take on average) and a *maximum* (the hard deadline of its search):
   and never more than the game's ``action_limit`` leaves.
 * **A reserve.** A part of the budget (``reserve_share`` of it) is kept out
   of the shares, so a long game's endgame is never played blind: once the
-  rest is spent, each move still gets a floor of the reserve (a
-  ``reserve_moves``-th of what is left, at most ``floor``), which thins out
-  geometrically and so never runs out.
+  rest is spent, each move still gets a floor (at most ``floor``): an even
+  share of what is left over the most moves the action limit allows, or,
+  in a game without one, a ``reserve_moves``-th of what is left, which
+  thins out geometrically; either way it never runs out.
 * **More for critical positions.** The target is a soft limit: a search
   checks it between iterations (:meth:`stop_after_iteration`) and stops
   once past it, unless the last iteration changed the best move or swung
