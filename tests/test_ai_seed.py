@@ -118,3 +118,32 @@ def test_the_expendibots_course_player_plays_ai_with_its_seed(monkeypatch):
     player = course_player.Player("white")
     assert course_player.DEFAULT_AGENT.startswith("ai:") and player.agent.seed == 12
     assert player.agent.delegate.margin == AI_MARGIN
+
+
+def course_opening(monkeypatch, seed: int, plies: int = 24) -> list:
+    """The first ``plies`` actions of the course Player (``ai`` limited by
+    depth, BOOMBOARD_SEED=seed) as white against a fixed, deterministic
+    course Player, in the course referee's loop."""
+    from boomboard.arena import course_player
+
+    class Opponent(course_player.Player):
+        agent_spec, seed = "alphabeta:depth=2", None
+
+    monkeypatch.setenv("BOOMBOARD_AGENT", "ai:depth=3")
+    monkeypatch.setenv("BOOMBOARD_SEED", str(seed))
+    players = {"white": course_player.Player("white"), "black": Opponent("black")}
+    state, actions = boomboard.load_game("expendibots").new_initial_state(), []
+    while not state.is_terminal() and len(actions) < plies:
+        colour = ("white", "black")[state.current_player()]
+        action = players[colour].action()
+        actions.append(action)
+        state.apply_action(state.tuple_to_action(action))
+        for player in players.values():
+            player.update(colour, action)
+    return actions
+
+
+def test_the_expendibots_course_players_seed_varies_its_openings_and_the_same_seed_replays_them(monkeypatch):
+    first = course_opening(monkeypatch, 1)
+    assert course_opening(monkeypatch, 1) == first
+    assert course_opening(monkeypatch, 2) != first

@@ -94,6 +94,26 @@ def test_a_course_player_plays_in_the_arena_and_bad_ones_lose():
     assert nonsense.winner == 0 and "forfeits: malformed: the action 'BOOM!'" in nonsense.reason
 
 
+def test_the_referee_charges_a_course_players_construction_but_not_its_import():
+    """As the course's referee does: ``Player(colour)`` is on the clock (time
+    and memory), the module's import is not."""
+    course = f"course:{AGENTS / 'course_random.py'}"
+    one_second = Limits(game_cpu=1.0, memory_mb=100.0)
+    slow = play_game("expendibots", ["greedy", f"{course}:SlowStart"], one_second, seed=1)
+    assert slow.winner == 0 and "black" in slow.reason and "forfeits: time:" in slow.reason, slow.reason
+    assert "building the player" in slow.reason and not slow.actions
+    assert slow.total_cpu[1] > 1.0 and slow.start_up_cpu[1] == slow.total_cpu[1]
+    brief = play_game("expendibots", [f"{course}:BriefSlowStart", "greedy"], Limits.course(), seed=1)
+    assert "forfeits" not in brief.reason and brief.actions
+    assert 0.3 <= brief.start_up_cpu[0] < 1.0 and brief.start_up_cpu[1] == 0.0
+    assert brief.total_cpu[0] >= brief.start_up_cpu[0] + sum(brief.cpu[0::2]) - 1e-6
+    big = play_game("expendibots", [f"{course}:BigStart", "greedy"], Limits.course(), seed=1)
+    assert big.winner == 1 and "forfeits: memory:" in big.reason and "while starting" in big.reason, big.reason
+    slow_import = f"course:{AGENTS / 'course_slow_import.py'}"
+    free = play_game("expendibots", [slow_import, "greedy"], one_second, seed=1)
+    assert "forfeits" not in free.reason and free.start_up_cpu[0] < 0.5, free.reason
+
+
 COURSE_REFEREE = """
 import os, sys, time, tracemalloc
 sys.path.insert(0, {agents!r})
@@ -136,9 +156,36 @@ def test_the_course_player_plays_the_default_agent_without_settings(monkeypatch)
 
     monkeypatch.delenv("BOOMBOARD_AGENT", raising=False)
     player = course_player.Player("black")
-    assert type(player.agent).__name__ == "AiAgent" and player.agent.settings == {"game_time": 45.0}
+    assert type(player.agent).__name__ == "AiAgent" and player.agent.settings == {"game_time": 58.0}
     with pytest.raises(ValueError):
         course_player.Player("green")
+
+
+def test_the_course_player_charges_what_the_course_referee_charges_to_its_agent():
+    """Its construction, its updates and the work around each choice count
+    against the agent's game budget, as the course's referee counts them."""
+    import time
+
+    from boomboard.arena import course_player
+
+    class Fixed(course_player.Player):
+        agent_spec, seed = "ai:game_time=10", 3
+
+    course_player.prepare(Fixed)
+    began = time.process_time()
+    player = Fixed("white")
+    built = time.process_time() - began
+    clock = player.agent.delegate.clock
+    assert player.agent.seed == 3 and clock.game_time == 10.0
+    assert 0 < clock.used <= built + 1e-6
+    charged = time.process_time()
+    action = player.action()
+    player.update("white", action)
+    player.update("black", ("MOVE", 1, (0, 6), (0, 5)))
+    spent = time.process_time() - charged
+    # everything those calls took, within the clock's resolution, and no more
+    assert built + spent + 1e-6 >= clock.used >= 0.9 * spent
+    assert course_player.DEFAULT_AGENT == "ai:game_time=58"
 
 
 def test_the_referee_command_prints_the_course_log():
@@ -147,7 +194,11 @@ def test_the_referee_command_prints_the_course_log():
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "* white player: greedy" and lines[1] == f"* black player: course:{course}"
-    moves = lines[2:-1]
+    moves = [line for line in lines[2:-1] if not line.startswith("* ")]
+    totals = [line for line in lines if line.startswith(("* white used ", "* black used "))]
+    assert len(totals) == 2 and all(re.fullmatch(r"\* (white|black) used \d+\.\d{3} s of CPU \(of 60 s; .*\d+ actions?\)", line)
+                                    for line in totals), totals
+    assert "building the player" in totals[1] and "building the player" not in totals[0]
     assert moves and all(re.fullmatch(r"\[(white|black)\] - (MOVE \d+ from \(\d, \d\) to \(\d, \d\)|"
                                       r"BOOM at \(\d, \d\))\.", line) for line in moves)
     assert moves[0].startswith("[white] - ") and moves[1].startswith("[black] - ")

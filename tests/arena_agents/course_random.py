@@ -32,3 +32,33 @@ class OffBoard(Player):
 class NotAnAction(Player):
     def action(self):
         return "BOOM!"
+
+
+def _burn(seconds):
+    import time
+
+    began = time.process_time()
+    while time.process_time() - began < seconds:
+        pass
+
+
+class SlowStart(Player):
+    """Burns CPU building itself: the course's referee charges ``Player(colour)``."""
+
+    burn = 1.5
+
+    def __init__(self, colour):
+        _burn(self.burn)
+        super().__init__(colour)
+
+
+class BriefSlowStart(SlowStart):
+    burn = 0.3
+
+
+class BigStart(Player):
+    """Allocates 150 MB building itself, past the course's 100 MB."""
+
+    def __init__(self, colour):
+        self.ballast = bytearray(150 * 2**20)
+        super().__init__(colour)

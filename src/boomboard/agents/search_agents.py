@@ -2,13 +2,17 @@
 
 Time budgets are CPU seconds of the agent's process: ``time`` per move and
 ``game_time`` for the whole game; with both, a move gets the smaller of
-``time`` and its share of what is left of ``game_time``.
+``time`` and what the game's time manager plans for it
+(:mod:`boomboard.agents.time_manager`: a share of what is left by the
+moves the game is expected still to take, a reserve kept for the endgame,
+and up to three times the share where the search is unstable).
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+from collections import deque
 from time import process_time as _cpu_time
 
 from ..core.game import Game
@@ -16,12 +20,13 @@ from ..core.layout import STATUS, STATUS_TIE
 from ..core.state import State
 from ..search.scores import WIN
 from .base import Agent
+from .time_manager import DEFAULT_TYPICAL_PLIES, MovePlan, TimeManager
 
-# The moves a game is assumed still to last, to share out a game budget.
-_MOVES_TO_PLAN_FOR = 20
 # The part of a move's budget its search gets: the clock is read between
 # batches of nodes, so a search ends a little after its deadline.
 _SEARCH_SHARE = 0.97
+# The moves whose overhead (the work around the search) the next search allows for.
+_OVERHEAD_MOVES = 8
 
 
 class GreedyAgent(Agent):
@@ -60,45 +65,68 @@ class GreedyAgent(Agent):
 
 
 class _BudgetedAgent(Agent):
-    """Shares a per-move and a per-game CPU budget between moves.
+    """Shares a per-move and a per-game CPU budget between moves, through a
+    :class:`~boomboard.agents.time_manager.TimeManager`.
 
     The whole of :meth:`choose_action` is charged to the game budget, not just
     the search inside it: the work around a search (reading the position,
     the expected line) is small but adds up over a few hundred moves, so the
-    search is also given its budget less the largest overhead seen so far.
+    search is also given its budget less the largest overhead of the last
+    few moves (of the last ``_OVERHEAD_MOVES``: a one-off, such as a first
+    call loading compiled code, must not starve every later move), and
+    never less than half its budget.
+    Whatever else a referee counts against the player can be charged too
+    (:meth:`charge`: the course Player charges its construction and updates).
     """
 
     def __init__(self, seed: int | None = None, time: float | None = None, game_time: float | None = None):
         super().__init__(seed)
         self.move_time, self.game_time = time, game_time
-        self.time_left = game_time
+        self.clock = TimeManager(game_time, time)
         self.overhead = 0.0
+        self.overheads: deque[float] = deque(maxlen=_OVERHEAD_MOVES)
         self.last_thinking = ""
+        self.last_plan: MovePlan | None = None
+
+    @property
+    def time_left(self) -> float | None:
+        """CPU seconds left of the game's budget (None: no game budget)."""
+        return self.clock.time_left
 
     def new_game(self, game: Game, player: int) -> None:
         super().new_game(game, player)
-        self.time_left = self.game_time
+        self.clock = TimeManager(self.game_time, self.move_time, action_limit=game.action_limit,
+                                 typical_plies=game.typical_plies or DEFAULT_TYPICAL_PLIES)
         self._warm_up(game)
 
     def _warm_up(self, game: Game) -> None:
         """Load the compiled search before the clock runs (from numba's cache)."""
 
-    def budget(self) -> float | None:
-        """CPU seconds the next search may take, or None for no limit."""
-        if self.time_left is None:
-            move = self.move_time
-        else:
-            share = max(self.time_left, 0.0) / _MOVES_TO_PLAN_FOR
-            move = share if self.move_time is None else min(self.move_time, share)
-        return None if move is None else max(move * _SEARCH_SHARE - self.overhead, 1e-4)
+    def charge(self, seconds: float) -> None:
+        """Count ``seconds`` of CPU spent outside :meth:`choose_action` against the game's budget."""
+        self.clock.charge(seconds)
+
+    def plan(self, ply: int = 0) -> MovePlan | None:
+        """The next move's soft target and hard maximum for its search (the
+        overhead taken off), or None for no limit."""
+        plan = self.clock.plan(ply)
+        if plan is None:
+            return None
+        return MovePlan(*(max(seconds * _SEARCH_SHARE - min(self.overhead, seconds / 2), 1e-4)
+                          for seconds in (plan.target, plan.maximum)))
+
+    def budget(self, ply: int = 0) -> float | None:
+        """CPU seconds the next search aims at (its plan's target), or None for no limit."""
+        plan = self.plan(ply)
+        return None if plan is None else plan.target
 
     def choose_action(self, state: State) -> int:
         began = _cpu_time()
         action, search_seconds = self._search(state)
         spent = _cpu_time() - began
-        self.overhead = max(self.overhead, spent - search_seconds)
-        if self.time_left is not None:
-            self.time_left -= spent
+        self.overheads.append(max(spent - search_seconds, 0.0))
+        self.overhead = max(self.overheads)
+        self.clock.charge(spent)
         return action
 
     def _search(self, state: State) -> tuple[int, float]:
@@ -160,7 +188,17 @@ class AlphaBetaAgent(_BudgetedAgent):
             if chosen is not None:
                 self.last_thinking = chosen[1]
                 return chosen[0], _cpu_time() - began
-        result = self.searcher.search(state, depth=self.depth, seconds=self.budget(), margin=self.margin)
+        plan = self.last_plan = self.plan(state.ply())
+        iterations: list[tuple[int, int, float]] = []
+
+        def on_iteration(result) -> bool:
+            # the soft limit: stop between iterations once past the target,
+            # unless the best move or the score just changed (see TimeManager)
+            iterations.append((result.action, result.score, result.seconds - sum(i[2] for i in iterations)))
+            return plan is not None and self.clock.stop_after_iteration(plan, result.seconds, iterations)
+
+        result = self.searcher.search(state, depth=self.depth, seconds=None if plan is None else plan.maximum,
+                                      margin=self.margin, on_iteration=on_iteration)
         action = result.action
         pv = " ".join(_line_strings(state, result.principal_variation))
         if len(result.near_best) > 1:
@@ -197,7 +235,7 @@ class MctsAgent(_BudgetedAgent):
     def _search(self, state: State) -> tuple[int, float]:
         if self.searcher is None or self.searcher.game is not state.game:
             self._warm_up(state.game)
-        result = self.searcher.search(state, simulations=self.simulations, seconds=self.budget(),
+        result = self.searcher.search(state, simulations=self.simulations, seconds=self.budget(state.ply()),
                                       seed=self.rng.randrange(1 << 30))
         self.last_thinking = (f"simulations {result.simulations:,}, value {result.describe_score()}, "
                               f"tree {result.nodes:,} nodes, {result.seconds:.2f} s")
@@ -280,3 +318,8 @@ class AiAgent(Agent):
     @property
     def last_thinking(self) -> str:
         return getattr(self.delegate, "last_thinking", "")
+
+    def charge(self, seconds: float) -> None:
+        """Count CPU spent outside :meth:`choose_action` against a game budget."""
+        if isinstance(self.delegate, _BudgetedAgent):
+            self.delegate.charge(seconds)

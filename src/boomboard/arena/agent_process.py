@@ -7,8 +7,9 @@ child process and exchanges small tuples with it:
 referee sends             agent process answers
 ========================  ==============================================
 (start, game, position,   ``("ready", cpu)`` once the agent is built and
-player, seed, memory_mb,  warmed up, or ``("fault", kind, message)``
-move_wall)
+player, seed, memory_mb,  warmed up, or ``("fault", kind, message)``;
+move_wall)                before it, ``("built", cpu)`` from an agent
+                          whose start-up is charged (below)
 ``("go", seconds)``       ``("action", id, cpu)``, ``("malformed", text,
                           cpu)`` or ``("fault", kind, message)``
 ``("play", id)``          nothing (the agent observes the action)
@@ -23,6 +24,11 @@ address-space limit (``RLIMIT_AS``) set *after* the agent is built and warmed
 up, at the current size plus ``memory_mb``: loading Python, NumPy and numba
 is not charged to the agent, what it allocates while playing is, and an
 allocation past the limit fails inside the agent (a ``MemoryError``).
+An agent with ``start_up_charged`` (a course ``Player``) is charged its
+start-up as the course's referee charges it: its module is imported free,
+then the memory limit is set and ``("built", cpu)`` sent, and
+``Player(colour)`` is built on the clock (the referee counts the CPU from
+``built`` on, and stops a start-up that passes the game's budget).
 ``seconds`` in ``go`` is the CPU time the arena allows this action (or
 ``None``); it is left on the agent as ``arena_budget`` for agents that can
 use it (an external engine is sent ``go time SECONDS``). SIGINT is ignored here: Ctrl-C is the arena's to handle, and it ends its
@@ -112,8 +118,13 @@ def agent_main(conn, spec: str) -> None:
         agent = build_agent(spec, seed=seed)
         if move_wall:
             agent.arena_move_wall = move_wall  # an external engine's partial lines fail by it
+        charged = bool(getattr(agent, "start_up_charged", False))
+        if charged:
+            if memory_mb:
+                limit_memory(memory_mb)
+            conn.send(("built", cpu_seconds(agent)))
         agent.new_game(game, player)
-        if memory_mb:
+        if memory_mb and not charged:
             limit_memory(memory_mb)
         conn.send(("ready", cpu_seconds(agent)))
     except BaseException as error:  # an agent may raise anything, even SystemExit

@@ -27,6 +27,10 @@ class CourseAgent(Agent):
     """A course ``Player`` class playing as a boomboard agent (Expendibots only)."""
 
     name = "course"
+    # The course's referee charges ``Player(colour)`` (CPU time and memory)
+    # as it does every action and update, though not the module's import: so
+    # does the arena's referee, through this flag (see agent_process).
+    start_up_charged = True
 
     def __init__(self, player_class: type, seed: int | None = None):
         super().__init__(seed)

@@ -6,6 +6,10 @@ so are its lines: each action as ``[white] - MOVE 1 from (0, 1) to (0, 2).``
 and the result as ``winner: white`` or ``draw detected: <why>``. The players
 run in their own processes under the arena's referee, so a player that
 fails or overruns loses (``* white forfeits: ...``) instead of stopping it.
+Like the course's referee, it charges a course Player's construction
+(``Player(colour)``, not its module's import) and its actions and updates
+against its time and memory; at the end it prints each side's CPU total
+(``* white used 57.012 s of CPU (of 60 s; 0.011 s building the player; 64 actions)``).
 """
 
 from __future__ import annotations
@@ -33,6 +37,17 @@ def course_spec(text: str) -> str:
     if kind in agent_kinds() or kind in EXTRA_KINDS:
         return text
     return f"course:{text}"
+
+
+def cpu_summary(result, player: int, time_limit: float | None) -> str:
+    """``12.345 s of CPU (of 60 s; 0.010 s building the player)``: what the
+    referee charged the player, a course Player's construction included."""
+    notes = [] if time_limit is None else [f"of {time_limit:g} s"]
+    if result.start_up_cpu[player]:
+        notes.append(f"{result.start_up_cpu[player]:.3f} s building the player")
+    moves = len(result.cpu[player::2])
+    notes.append(f"{moves} action{'s' * (moves != 1)}")
+    return f"{result.total_cpu[player]:.3f} s of CPU ({'; '.join(notes)})"
 
 
 def run_referee(white: str, black: str, time_limit: float | None, space_limit: float | None, verbosity: int,
@@ -70,6 +85,8 @@ def run_referee(white: str, black: str, time_limit: float | None, space_limit: f
         result = play_game("expendibots", specs, limits, seed, on_action=on_action)
         if " forfeits: " in result.reason:
             say(f"* {result.reason}", 1)
+        for player, colour in enumerate(("white", "black")):
+            say(f"* {colour} used {cpu_summary(result, player, time_limit)}", 1)
         if result.winner is not None:
             say(f"winner: {('white', 'black')[result.winner]}", 0)
         else:

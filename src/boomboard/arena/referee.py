@@ -29,7 +29,7 @@ import multiprocessing
 import os
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
 from ..core.state import State
@@ -94,6 +94,11 @@ class GameResult:
     actions: list[int]
     times: list[float]
     cpu: list[float]
+    # each player's CPU seconds charged in the game: a course Player's
+    # construction (``start_up_cpu``) and every action (``total_cpu``, the
+    # start-up included), as far as the game got
+    start_up_cpu: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    total_cpu: list[float] = field(default_factory=lambda: [0.0, 0.0])
 
 
 class _Forfeit(Exception):
@@ -155,6 +160,7 @@ class _AgentProcess:
         _start_without_main(self.process)
         child.close()
         self.cpu = self.start_cpu = 0.0
+        self.building = False  # building a course Player, on the clock
         self.pgid: int | None = None  # the agent's own process group, once it has made it
         self.memory_limit: int | None = None  # bytes its descendants may hold together
         self.seen: dict[int, str | None] = {}  # every descendant seen (pid: start time), to kill at the end
@@ -217,6 +223,7 @@ class _AgentProcess:
                 used = (self.process_cpu() or cpu_start) - cpu_start
                 if used > cpu_budget[0] + _CPU_GRACE:
                     self.kill()
+                    self.cpu += used  # what it had used when stopped, for the totals
                     raise _Forfeit(self.player, "time", f"{used:.3f} s of CPU {cpu_budget[1]}")
             if left <= 0:
                 self.kill()
@@ -287,7 +294,8 @@ def play_game(game_string: str, specs: list[str], limits: Limits, seed: int | No
                             None if seed is None else seed * 2 + agent.player, limits.memory_mb,
                             limits.move_wall))
             for agent in agents:
-                _expect_ready(agent, agent.receive(STARTUP_SECONDS, stop, "start-up"))
+                _start(agent, limits, stop)
+                result.start_up_cpu[agent.player] = agent.cpu - agent.start_cpu
                 agent.note_ready(limits.memory_mb)
             _play(state, agents, limits, result, recorder, stop, on_action)
             outcome = state.outcome()
@@ -296,18 +304,40 @@ def play_game(game_string: str, specs: list[str], limits: Limits, seed: int | No
         except _Forfeit as forfeit:
             result.winner = 1 - forfeit.player
             result.reason = f"{names[forfeit.player]} ({specs[forfeit.player]}) forfeits: {forfeit}"
+        for agent in agents:
+            result.total_cpu[agent.player] = agent.cpu - agent.start_cpu
+            if agent.building:  # stopped while building the player: all of it was start-up
+                result.start_up_cpu[agent.player] = result.total_cpu[agent.player]
     finally:
         for agent in agents:
             agent.close()
     return result
 
 
-def _expect_ready(agent: _AgentProcess, message) -> None:
-    if message[0] == "ready":
-        agent.cpu = message[1]
+def _start(agent: _AgentProcess, limits: Limits, stop: threading.Event | None) -> None:
+    """Wait for the agent to be ready. An agent whose start-up is charged
+    (a course Player's construction, after the free import) reports ``built``
+    first; the CPU from there on counts against the game's budget, and a
+    start-up that passes the budget forfeits."""
+    message = agent.receive(STARTUP_SECONDS, stop, "start-up")
+    charged = message[0] == "built"
+    if charged:
+        agent.cpu = agent.start_cpu = message[1]
+        agent.building = True
+        budget = None if limits.game_cpu is None else (
+            limits.game_cpu, f"building the player, past the game's budget of {limits.game_cpu:g} s")
+        message = agent.receive(STARTUP_SECONDS, stop, "start-up", budget)
+    if message[0] != "ready":
+        _raise_fault(agent, message, "while starting")
+    agent.cpu = message[1]
+    if not charged:
         agent.start_cpu = message[1]
         return
-    _raise_fault(agent, message, "while starting")
+    used = agent.cpu - agent.start_cpu
+    if limits.game_cpu is not None and used > limits.game_cpu:
+        raise _Forfeit(agent.player, "time", f"{used:.3f} s of CPU building the player; the game's budget "
+                                             f"is {limits.game_cpu:g} s")
+    agent.building = False
 
 
 def _raise_fault(agent: _AgentProcess, message, when: str = "") -> None:

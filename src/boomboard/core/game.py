@@ -63,6 +63,9 @@ class Game:
     ai_settings: ClassVar[tuple[str, dict[str, Any]]] = ("alphabeta", {})
     repetition_limit: int = 0  # a position's n-th occurrence ties (0: no such rule)
     action_limit: int = 0  # this many actions tie (0: no such rule)
+    # The plies a game usually lasts, which a whole-game time budget is planned
+    # for (boomboard.agents.time_manager; 0: a generic guess).
+    typical_plies: ClassVar[int] = 0
     solver_layered: ClassVar[bool] = False  # every move climbs to a later layer (see solver_layer_count)
     solver_min_tokens: ClassVar[int] = 0  # > 0: solved as endgames of at most ``tokens`` tokens, this many at least
     openspiel_name: ClassVar[str]  # the adapters' names: see the class docstring

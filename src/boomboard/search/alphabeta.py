@@ -113,7 +113,8 @@ class AlphaBeta:
                nodes: int | None = None, on_iteration=None, margin: int = 0) -> SearchResult:
         """Search ``state`` to ``depth`` plies, or for ``seconds`` of CPU time, or
         ``nodes`` nodes (whichever comes first; with none given, depth 4).
-        ``on_iteration(result)`` is called after every finished iteration.
+        ``on_iteration(result)`` is called after every finished iteration;
+        a true answer stops the search there (a time manager's soft limit).
         With ``margin`` > 0, ``result.near_best`` lists every root move scored
         within ``margin`` of the best (never when the best is a forced result)."""
         if state.is_terminal():
@@ -182,8 +183,8 @@ class AlphaBeta:
             result.near_best = self._near_best(result, margin)
             result.nodes, result.seconds = total_nodes, time.process_time() - started
             result.principal_variation = self.principal_variation(state, iteration)
-            if on_iteration is not None:
-                on_iteration(result)
+            if on_iteration is not None and on_iteration(result):
+                break  # the caller's time manager stops here (a soft time limit)
             if abs(result.score) > MATE_BOUND and WIN - abs(result.score) <= iteration:
                 break  # a forced result within the horizon: deeper search cannot change it
         result.nodes, result.seconds = total_nodes, time.process_time() - started
