@@ -42,11 +42,11 @@ _WHO = re.compile(r"(?:asking|updating|initialising) (?:player (\d) \((white|bla
 
 
 def parse_referee_output(text: str) -> dict:
-    """The result, the plies and each colour's CPU totals from the referee's
+    """The result, the actions and each colour's CPU totals from the referee's
     ``-v 1`` output (the format of referee 1.1)."""
     totals = {"white": 0.0, "black": 0.0}
     longest = {"white": 0.0, "black": 0.0}
-    plies = 0
+    actions = []
     current, asking = None, False
     for line in text.splitlines():
         who = _WHO.search(line)
@@ -55,7 +55,7 @@ def parse_referee_output(text: str) -> dict:
             asking = "asking" in line
             continue
         if "returned action" in line:
-            plies += 1
+            actions.append(line.split("returned action:", 1)[1].strip())
         total = _TOTAL.search(line)
         if total and current:
             totals[current] = float(total.group(2))
@@ -71,9 +71,10 @@ def parse_referee_output(text: str) -> dict:
         loser = current or "white"
         winner = "black" if loser == "white" else "white"
         reason = "time or space limit" if "resource limit" in text else "invalid action"
-        if match := re.search(r"\* (.*exceeded.*)", text):
+        if match := re.search(r"\* (players? \d* ?exceeded.*)", text):
             reason += f": {match.group(1).strip()}"
-    return {"winner": winner, "reason": reason, "plies": plies, "cpu": totals, "longest_move": longest}
+    return {"winner": winner, "reason": reason, "plies": len(actions), "cpu": totals, "longest_move": longest,
+            "actions": actions}
 
 
 def play_game(referee: Path, agents: Path, package: str, ours_colour: str, spec: str, seed: int,

@@ -29,6 +29,7 @@ Three steps, each resumable from its files:
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import random
@@ -129,8 +130,10 @@ def selfplay(args) -> int:
 
 
 def load_positions(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """The positions ``selfplay`` wrote (gzipped if the name ends in ``.gz``)."""
     counts, results = [], []
-    for line in path.read_text().splitlines():
+    text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
+    for line in text.splitlines():
         game = json.loads(line)
         counts += game["counts"]
         results += game["results"]
@@ -178,7 +181,8 @@ def llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
 def sprt(args) -> int:
     game = boomboard.load_game("expendibots")
     new = weighted_params(game, [int(w) for w in args.new.split(",")])
-    old = weighted_params(game, [int(w) for w in args.old.split(",")]) if args.old else game.params_array
+    args.old = args.old or ",".join(map(str, evaluation.WEIGHTS))  # recorded as numbers: defaults change
+    old = weighted_params(game, [int(w) for w in args.old.split(",")])
     args.results.parent.mkdir(parents=True, exist_ok=True)
     games = [json.loads(line) for line in args.results.read_text().splitlines()] if args.results.exists() else []
     lower, upper = math.log(0.05 / 0.95), math.log(0.95 / 0.05)
@@ -203,7 +207,7 @@ def sprt(args) -> int:
             searchers[1 - new_player].params = old
             result = play(game, state, searchers, args.time, adjudicate=True)
             score = result if new_player == 0 else 1 - result
-            record = {"index": index, "new": args.new, "old": args.old or "defaults", "new_player": new_player,
+            record = {"index": index, "new": args.new, "old": args.old, "new_player": new_player,
                       "time": args.time, "score": score, "plies": state.ply()}
             out.write(json.dumps(record) + "\n")
             out.flush()
@@ -214,7 +218,7 @@ def sprt(args) -> int:
     ratio = llr(wins, draws, losses, args.elo0, args.elo1)
     verdict = "H1 accepted (keep)" if ratio >= upper else "H0 accepted (drop)" if ratio <= lower else "inconclusive"
     score = (wins + draws / 2) / max(1, len(games))
-    print(f"new {args.new} vs {args.old or 'defaults'}: +{wins} ={draws} -{losses} ({score:.1%}), "
+    print(f"new {args.new} vs {args.old}: +{wins} ={draws} -{losses} ({score:.1%}), "
           f"LLR {ratio:+.2f} in [{lower:.2f}, {upper:.2f}] for Elo {args.elo0} vs {args.elo1}: {verdict}")
     return 0
 

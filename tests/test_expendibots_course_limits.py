@@ -1,5 +1,5 @@
-"""Expendibots at its strongest setting keeps to the course's limits over a
-whole game: 60 s of CPU time and 100 MB per player."""
+"""Expendibots at the course Player's setting keeps to the course's limits
+over a whole game: 60 s of CPU time and 100 MB per player."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from boomboard.agents import make_agent
 
 
 def test_ai_plays_a_full_game_within_60_cpu_seconds_and_100_mb():
+    from boomboard.arena.course_player import DEFAULT_AGENT  # here: importing it builds its agent
+
     game = boomboard.load_game("expendibots")
-    ai, opponent = make_agent("ai:game_time=60", seed=1), make_agent("greedy", seed=2)
+    ai, opponent = make_agent(DEFAULT_AGENT, seed=1), make_agent("greedy", seed=2)
     tracemalloc.start()
     ai.new_game(game, 0)
     opponent.new_game(game, 1)

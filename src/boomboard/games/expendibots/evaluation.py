@@ -27,6 +27,11 @@ trade:
 ``STACKS``
     stacks, mine less theirs: spread tokens are harder to catch together
     and move more.
+``SIMPLIFY``
+    the lead in tokens times the tokens already gone (of the 24): ahead, an
+    even trade brings the win nearer, behind, it takes it away, so the
+    side ahead seeks trades and the game ends, as a chess engine that is
+    ahead trades pieces rather than pawns.
 
 Each weight multiplies its count (those of ``HANGING`` and ``RAIDED``, a
 cost, are negative). The weights live in the game's ``params`` array (from ``P_WEIGHTS`` on), so
@@ -42,10 +47,11 @@ from boomboard.core.layout import PLAYER
 from boomboard.games.expendibots.rules import (BOARD, MAX_DISTANCE, MOVES, P_LANDING, P_NEIGHBOURS, PARAMS_SIZE,
                                                SQUARES, TOKENS)
 
-MATERIAL, TRADE, HANGING, RAID, RAIDED, STACKS = range(6)
-FEATURE_NAMES = ("material", "trade", "hanging", "raid", "raided", "stacks")
+MATERIAL, TRADE, HANGING, RAID, RAIDED, STACKS, SIMPLIFY = range(7)
+FEATURE_NAMES = ("material", "trade", "hanging", "raid", "raided", "stacks", "simplify")
 # 100 a token anchors the scale that the searches' scores and margins use.
-WEIGHTS = (100, 37, -11, 17, -13, -14)
+WEIGHTS = (100, 37, -11, 17, -13, -14, 6)
+ALL_TOKENS = 24
 P_WEIGHTS = PARAMS_SIZE  # params[P_WEIGHTS + feature]: that feature's weight
 
 
@@ -150,6 +156,7 @@ def _count(s, params, out, raids):
     mine = np.zeros(SQUARES, np.int32)
     theirs = np.zeros(SQUARES, np.int32)
     out[MATERIAL] = s[TOKENS + player] - s[TOKENS + 1 - player]
+    out[SIMPLIFY] = out[MATERIAL] * (ALL_TOKENS - s[TOKENS] - s[TOKENS + 1])
     out[STACKS] = _clusters(s, params, cluster, mine, theirs, sign)
     trade = hanging = 0
     for c in range(SQUARES):
@@ -163,10 +170,10 @@ def _count(s, params, out, raids):
 
 @njit(cache=True)
 def evaluate(s, params):
-    counts = np.zeros(6, np.int32)
+    counts = np.zeros(len(WEIGHTS), np.int32)
     _count(s, params, counts, params[P_WEIGHTS + RAID] != 0 or params[P_WEIGHTS + RAIDED] != 0)
     score = 0
-    for i in range(6):
+    for i in range(len(WEIGHTS)):
         score += params[P_WEIGHTS + i] * counts[i]
     return score
 

@@ -1,0 +1,58 @@
+"""benchmarks/expendibots_course_match.py reads the staff referee's commentary
+(referee 1.1, ``-v 1``) into a game record."""
+
+import importlib.util
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "expendibots_course_match.py"
+spec = importlib.util.spec_from_file_location("expendibots_course_match", SCRIPT)
+match = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(match)
+
+# The shape of the referee's output, abridged: two plies, then the end.
+COMMENTARY = """\
+* importing player 1's player class 'Player' from package 'boomboard.arena.course_player'
+** initialising players
+* initialising white player as a 'boomboard.arena.course_player.Player'
+*   time:  + 0.004s  (just elapsed)    0.004s  (game total)
+* initialising black player as a 'student.player.ExamplePlayer'
+*   time:  + 0.250s  (just elapsed)    0.250s  (game total)
+** player 1 (white)'s turn
+* asking player 1 (white) for next action...
+*   player 1 (white) returned action: ('MOVE', 1, (4, 0), (4, 1))
+*   time:  + 1.500s  (just elapsed)    1.504s  (game total)
+* updating player 1 (white) with white's action ('MOVE', 1, (4, 0), (4, 1))...
+*   time:  + 0.001s  (just elapsed)    1.505s  (game total)
+* updating player 2 (black) with white's action ('MOVE', 1, (4, 0), (4, 1))...
+*   time:  + 0.002s  (just elapsed)    0.252s  (game total)
+** player 2 (black)'s turn
+* asking player 2 (black) for next action...
+*   player 2 (black) returned action: ('BOOM', (0, 7))
+*   time:  + 3.000s  (just elapsed)    3.252s  (game total)
+* updating player 1 (white) with black's action ('BOOM', (0, 7))...
+*   time:  + 0.001s  (just elapsed)    1.506s  (game total)
+"""
+
+
+def test_a_won_game_is_read_with_each_sides_cpu_and_actions():
+    record = match.parse_referee_output(COMMENTARY + "** game over!\n* winner: white\n")
+    assert record["winner"] == "white" and record["reason"] == "no tokens"
+    assert record["plies"] == 2
+    assert record["actions"] == ["('MOVE', 1, (4, 0), (4, 1))", "('BOOM', (0, 7))"]
+    assert record["cpu"] == {"white": 1.506, "black": 3.252}
+    assert record["longest_move"] == {"white": 1.5, "black": 3.0}
+
+
+def test_a_draw_and_a_forfeit():
+    draw = match.parse_referee_output(COMMENTARY + "* draw detected: game state occurred 4 times.\n")
+    assert draw["winner"] is None and draw["reason"] == "game state occurred 4 times."
+    forfeit = match.parse_referee_output(
+        COMMENTARY + "* asking player 2 (black) for next action...\n** game error!\n"
+        "* error: resource limit exceeded!\n* player 2 exceeded available time\n")
+    assert forfeit["winner"] == "white"
+    assert forfeit["reason"] == "time or space limit: player 2 exceeded available time"
+
+
+def test_an_unfinished_game_has_no_winner():
+    record = match.parse_referee_output(COMMENTARY)
+    assert record["winner"] is None and record["reason"] == "unfinished"
