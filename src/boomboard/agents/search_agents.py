@@ -113,14 +113,20 @@ class AlphaBetaAgent(_BudgetedAgent):
     count 100 for a unit of material), so the seed changes its games; never
     when the best is a forced result, so a forced win stays the fastest and a
     forced loss is never chosen over a move that does not lose.
+
+    With ``traps`` (and a margin), it chooses among those moves the one that
+    leaves the opponent the most replies that lose by force
+    (:mod:`boomboard.search.traps`), spending about a third of the move's
+    time on that scan.
     """
 
     name = "alphabeta"
 
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
                  game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
-                 margin: int = 0):
+                 margin: int = 0, traps: int = 0):
         super().__init__(seed, time, game_time)
+        self.traps = traps
         if depth is None and time is None and game_time is None:
             time = self.move_time = 1.0
         self.depth = depth
@@ -142,7 +148,10 @@ class AlphaBetaAgent(_BudgetedAgent):
     def _search(self, state: State) -> tuple[int, float]:
         if self.searcher is None or self.searcher.game is not state.game:
             self._warm_up(state.game)
-        result = self.searcher.search(state, depth=self.depth, seconds=self.budget(), margin=self.margin)
+        budget = self.budget()
+        if self.traps and self.margin > 0:
+            return self._search_with_traps(state, budget)
+        result = self.searcher.search(state, depth=self.depth, seconds=budget, margin=self.margin)
         action = result.action
         pv = " ".join(_line_strings(state, result.principal_variation))
         if len(result.near_best) > 1:
@@ -151,6 +160,13 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.last_thinking = (f"depth {result.depth}, score {result.describe_score()}, nodes {result.nodes:,}, "
                               f"{result.seconds:.2f} s, pv {pv}")
         return action, result.seconds
+
+    def _search_with_traps(self, state: State, budget: float | None) -> tuple[int, float]:
+        from ..search.traps import trap_search
+
+        action, seconds, self.last_thinking = trap_search(self.searcher, state, self.rng, budget, self.depth,
+                                                          self.margin)
+        return action, seconds
 
 
 class MctsAgent(_BudgetedAgent):
@@ -222,7 +238,7 @@ class AiAgent(Agent):
         if kind == "alphabeta":
             self.delegate = AlphaBetaAgent(seed=self.seed, **settings)
         else:  # the alpha-beta settings do not apply
-            settings = {key: value for key, value in settings.items() if key not in ("depth", "margin")}
+            settings = {key: value for key, value in settings.items() if key not in ("depth", "margin", "traps")}
             self.delegate = MctsAgent(seed=self.seed, **settings)
         self.delegate.new_game(game, player)
 
