@@ -12,11 +12,21 @@ drawn position prefer the first kind: the move that sets the most traps.
 position after it (the opponent to move) with every reply scored exactly
 (a root margin wider than any score), deepening within a CPU-time slice or
 to a depth, and counts the replies after which the opponent is lost by
-force (a proven loss, within the search's horizon): a reply scored below
-``-MATE_BOUND`` for the side that plays it. The candidate with the largest
-share of losing replies is played; equal shares are chosen between at
-random (from the caller's random generator), so with no trap anywhere the
-choice is the agent's usual random one among the near-best moves.
+force (a proven loss,
+within the search's horizon): a reply scored below ``-MATE_BOUND`` for the
+side that plays it. Early in a game such losses lie beyond the scan's
+horizon, so it also counts the replies that are plain mistakes: scored
+:data:`MISTAKE` (a unit of material) or more below the opponent's best
+reply. The candidate with the largest share of losing replies is played,
+then of mistakes; equal shares are chosen between at random (from the
+caller's random generator), so with no trap anywhere the choice is the
+agent's usual random one among the near-best moves.
+
+Why it pays: an opponent that is not perfect errs more often where more of
+its moves are wrong. Against OpenSpiel's MCTS in tied Kaboom positions, the
+share of replies that lose (by the solved table) predicts its mistakes: it
+never lost a tied position where no reply loses, and lost about four in
+ten where most replies lose (docs/strength.md).
 
 What it never does:
 
@@ -52,6 +62,9 @@ from .scores import MATE_BOUND, WIN
 # searched with a full window, so its score is exact (while the best reply
 # is no forced win for the opponent: then the candidate is refuted anyway).
 SCAN_MARGIN = 2 * WIN
+# How much worse than the opponent's best reply a reply must score to count
+# as a mistake (the evaluations count 100 for a unit of material).
+MISTAKE = 100
 # The share of a move's CPU budget ``ai`` gives the scan (the main search
 # gets the rest, and the scan also gets whatever the main search left).
 TRAP_SHARE = 0.35
@@ -64,13 +77,17 @@ class TrapCount:
     action: int
     replies: int  # the opponent's legal replies (0: the move ends the game)
     losing: int  # replies after which the opponent is lost by force
+    mistakes: int  # replies scored MISTAKE or more below the best reply (the losing ones among them)
     refuted: bool  # a reply wins by force for the opponent
     depth: int  # the deepest finished iteration of the scan after this move
 
     @property
-    def share(self) -> float:
-        """The fraction of the opponent's replies that lose."""
-        return self.losing / self.replies if self.replies else 0.0
+    def share(self) -> tuple[float, float]:
+        """The fractions of the opponent's replies that lose, then that are mistakes:
+        the order of candidates, the larger the better."""
+        if not self.replies:
+            return 0.0, 0.0
+        return self.losing / self.replies, self.mistakes / self.replies
 
 
 def count_traps(searcher: AlphaBeta, state: State, action: int, seconds: float | None = None,
@@ -84,7 +101,7 @@ def count_traps(searcher: AlphaBeta, state: State, action: int, seconds: float |
     child = state.clone()
     child.apply_action(action)
     if child.is_terminal():
-        return TrapCount(action, 0, 0, False, 0)
+        return TrapCount(action, 0, 0, 0, False, 0)
     replies = child.legal_actions()
     finished: dict = {}
 
@@ -94,20 +111,21 @@ def count_traps(searcher: AlphaBeta, state: State, action: int, seconds: float |
 
     searcher.search(child, depth=depth, seconds=seconds, on_iteration=keep, margin=SCAN_MARGIN)
     if not finished:  # cannot happen (depth 1 always finishes), but never guess
-        return TrapCount(action, len(replies), 0, False, 0)
+        return TrapCount(action, len(replies), 0, 0, False, 0)
     scores = finished["scores"]
     refuted = finished["score"] > MATE_BOUND
     # Unscored replies (-infinity) could only stay so below a losing best:
     # they lose too. Scores are for the opponent, who plays the reply.
     losing = int(np.count_nonzero(scores < -MATE_BOUND))
-    return TrapCount(action, len(replies), losing, bool(refuted), int(finished["depth"]))
+    mistakes = int(np.count_nonzero(scores <= finished["score"] - MISTAKE))
+    return TrapCount(action, len(replies), losing, mistakes, bool(refuted), int(finished["depth"]))
 
 
 def choose_trap(searcher: AlphaBeta, state: State, candidates: list[int], rng: random.Random,
                 seconds: float | None = None, depth: int | None = None) -> tuple[int, list[TrapCount]]:
     """Of ``candidates`` (the main search's near-best moves, its best first),
-    the move that leaves the opponent the largest share of losing replies,
-    and the counts. ``seconds`` (CPU time) is shared out between the
+    the move that leaves the opponent the largest share of losing replies
+    (then of mistakes), and the counts. ``seconds`` (CPU time) is shared out between the
     candidates as the scan goes, each getting an equal part of what is left;
     ``depth`` caps each candidate's scan (with neither, depth 4)."""
     if depth is None and seconds is None:
@@ -149,8 +167,9 @@ def trap_search(searcher: AlphaBeta, state: State, rng: random.Random, seconds: 
     scan_depth = None if depth is None else max(1, depth - 1)
     action, counts = choose_trap(searcher, state, result.near_best, rng, scan_seconds, scan_depth)
     spent = time.process_time() - began
-    traps = ", ".join(f"{state.action_to_string(c.action)} {c.losing}/{c.replies}{' refuted' if c.refuted else ''}"
+    traps = ", ".join(f"{state.action_to_string(c.action)} {c.losing}+{c.mistakes - c.losing}/{c.replies}"
+                      f"{' refuted' if c.refuted else ''}"
                       for c in counts)
-    thinking += (f"; traps (losing replies) {traps}: chose {state.action_to_string(action)} "
+    thinking += (f"; traps (losing+mistaken replies) {traps}: chose {state.action_to_string(action)} "
                  f"of {len(counts)} within {margin}")
     return action, spent, thinking
