@@ -76,9 +76,9 @@ class TrapCount:
 
     action: int
     replies: int  # the opponent's legal replies (0: the move ends the game)
-    losing: int  # replies after which the opponent is lost by force
-    mistakes: int  # replies scored MISTAKE or more below the best reply (the losing ones among them)
-    refuted: bool  # a reply wins by force for the opponent
+    losing: int  # replies after which the opponent is lost by force (0 if refuted)
+    mistakes: int  # replies scored MISTAKE or more below the best reply, the losing ones among them (0 if refuted)
+    refuted: bool  # a reply wins by force for the opponent: the move loses
     depth: int  # the deepest finished iteration of the scan after this move
 
     @property
@@ -116,6 +116,8 @@ def count_traps(searcher: AlphaBeta, state: State, action: int, seconds: float |
     refuted = finished["score"] > MATE_BOUND
     # Unscored replies (-infinity) could only stay so below a losing best:
     # they lose too. Scores are for the opponent, who plays the reply.
+    if refuted:  # the move loses; past the winning reply the others were not scored exactly
+        return TrapCount(action, len(replies), 0, 0, True, int(finished["depth"]))
     losing = int(np.count_nonzero(scores < -MATE_BOUND))
     mistakes = int(np.count_nonzero(scores <= finished["score"] - MISTAKE))
     return TrapCount(action, len(replies), losing, mistakes, bool(refuted), int(finished["depth"]))
