@@ -116,8 +116,8 @@ class AlphaBetaAgent(_BudgetedAgent):
 
     With ``traps`` (and a margin), it chooses among those moves the one that
     leaves the opponent the most replies that lose by force
-    (:mod:`boomboard.search.traps`), spending about a third of the move's
-    time on that scan.
+    (:mod:`boomboard.search.traps`): the search gets nine tenths of the
+    move's time, the scan the rest and whatever the search left.
     """
 
     name = "alphabeta"
