@@ -14,15 +14,17 @@ from boomboard import solver
 from boomboard.agents import make_agent
 from boomboard.core.errors import ParameterError
 from boomboard.search.alphabeta import AlphaBeta
-from boomboard.search.traps import count_traps
+from boomboard.search.traps import SHALLOW, count_traps
 
 GAME = "kaboom(rows=4,cols=4,bombs=0)"  # 4x4 connect four: a tie, solved in a second or two
-# Tied positions with exactly two tying moves: after the first (the trap) 3
-# of the opponent's 4 replies lose, after the second none does.
+# Tied positions with exactly two tying moves: after the first (the trap) 2
+# or 3 of the opponent's replies lose, each only after more than SHALLOW
+# plies; after the second none does, or (the third) 3 lose at once, which
+# an opponent sees through: no trap.
 TRAPS = [
-    ("(x 0 0 oxxo oxxx -o-o ----)", "C", "A"),
-    ("(x 0 0 xxxo xoo- --o- ----)", "A", "B"),
-    ("(o 0 0 o-xx o-ox --x- ----)", "A", "D"),
+    ("(x 0 0 xo-x o--o ---x ----)", "B", "C", (3, 0), (0, 0)),
+    ("(x 0 0 x-ox o--o ---x ----)", "C", "B", (3, 0), (0, 0)),
+    ("(o 0 0 -xxo -oxo -x-- ----)", "C", "D", (2, 0), (0, 3)),
 ]
 SEEDS = range(8)
 _FOR_THE_MOVER = {"win": "lose", "lose": "win", "tie": "tie"}
@@ -38,8 +40,13 @@ def value_after(table, state, action) -> str:
     return _FOR_THE_MOVER[table.lookup(state.child(action)).value]
 
 
-def losing_replies(table, state) -> int:
-    return 0 if state.is_terminal() else sum(value_after(table, state, a) == "lose" for a in state.legal_actions())
+def losing_replies(table, state) -> tuple[int, int]:
+    """How many of the replies in ``state`` lose, after more than SHALLOW plies, then within them."""
+    if state.is_terminal():
+        return 0, 0
+    after = [table.lookup(state.child(a)) for a in state.legal_actions()]
+    return (sum(e.value == "win" and e.remoteness > SHALLOW for e in after),
+            sum(e.value == "win" and e.remoteness <= SHALLOW for e in after))
 
 
 def choices(spec: str, state) -> set[str]:
@@ -51,28 +58,29 @@ def choices(spec: str, state) -> set[str]:
     return picked
 
 
-@pytest.mark.parametrize("position, trap, other", TRAPS)
-def test_the_positions_are_what_they_claim(table, position, trap, other):
+@pytest.mark.parametrize("position, trap, other, trap_losing, other_losing", TRAPS)
+def test_the_positions_are_what_they_claim(table, position, trap, other, trap_losing, other_losing):
     state = table.game.state_from_notation(position)
     assert table.lookup(state).value == "tie"
     tying = [state.action_to_string(a) for a in state.legal_actions() if value_after(table, state, a) == "tie"]
     assert sorted(tying) == sorted([trap, other])
-    assert losing_replies(table, state.child(state.string_to_action(trap))) == 3
-    assert losing_replies(table, state.child(state.string_to_action(other))) == 0
+    assert losing_replies(table, state.child(state.string_to_action(trap))) == trap_losing
+    assert losing_replies(table, state.child(state.string_to_action(other))) == other_losing
 
 
-@pytest.mark.parametrize("position, trap, other", TRAPS)
-def test_traps_play_the_tying_move_that_sets_the_most_traps(table, position, trap, other):
+@pytest.mark.parametrize("position, trap, other, trap_losing, other_losing", TRAPS)
+def test_traps_play_the_tying_move_that_sets_the_most_traps(table, position, trap, other, trap_losing,
+                                                            other_losing):
     state = table.game.state_from_notation(position)
-    for spec in ("alphabeta:depth=8,margin=10,traps=1", "ai:depth=8,traps=1", "ai:time=0.05,traps=1"):
+    for spec in ("alphabeta:depth=12,margin=10,traps=1", "ai:depth=12,traps=1", "ai:time=0.1,traps=1"):
         assert choices(spec, state) == {trap}, spec
     # Without traps the two tying moves are chosen between at random: some seed plays the other.
-    assert choices("alphabeta:depth=8,margin=10", state) == {trap, other}
-    assert choices("ai:depth=8", state) == {trap, other}
+    assert choices("alphabeta:depth=12,margin=10", state) == {trap, other}
+    assert choices("ai:depth=12", state) == {trap, other}
 
 
-@pytest.mark.parametrize("position, trap, other", TRAPS)
-def test_trap_counts_agree_with_the_solver(table, position, trap, other):
+@pytest.mark.parametrize("position, trap, other, trap_losing, other_losing", TRAPS)
+def test_trap_counts_agree_with_the_solver(table, position, trap, other, trap_losing, other_losing):
     state = table.game.state_from_notation(position)
     searcher = AlphaBeta(table.game)
     for action in state.legal_actions():
@@ -81,7 +89,7 @@ def test_trap_counts_agree_with_the_solver(table, position, trap, other):
         assert count.replies == (0 if child.is_terminal() else len(child.legal_actions()))
         # Refuted: a reply wins for the opponent, i.e. the move loses (and its replies are not counted).
         assert count.refuted == (value_after(table, state, action) == "lose")
-        assert count.losing == (0 if count.refuted else losing_replies(table, child))
+        assert count.losing == (0 if count.refuted else losing_replies(table, child)[0])
 
 
 def test_traps_never_give_a_value_away(table):
