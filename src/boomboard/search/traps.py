@@ -65,7 +65,8 @@ SCAN_MARGIN = 2 * WIN
 # A reply that loses within this many plies (after it) is no trap: an
 # opponent that searches at all sees it. Measured: OpenSpiel's MCTS at 0.1 s
 # a move in tied Kaboom positions never played a reply losing within 6
-# plies (252 chances) and played about one in ten of those losing later.
+# plies (165 chances in 240 games) and played one in nine of those losing
+# later (docs/strength.md).
 SHALLOW = 6
 # How much worse than the opponent's best reply a reply must score to count
 # as a mistake (the evaluations count 100 for a unit of material).
