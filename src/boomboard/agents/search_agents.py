@@ -164,8 +164,11 @@ class AlphaBetaAgent(_BudgetedAgent):
     def _search_with_traps(self, state: State, budget: float | None) -> tuple[int, float]:
         from ..search.traps import trap_search
 
-        action, seconds, self.last_thinking = trap_search(self.searcher, state, self.rng, budget, self.depth,
-                                                          self.margin)
+        action, seconds, thinking, result = trap_search(self.searcher, state, self.rng, budget, self.depth,
+                                                        self.margin)
+        head, semicolon, traps = thinking.partition(";")  # the line after the search's part
+        pv = " ".join(_line_strings(state, result.principal_variation))
+        self.last_thinking = f"{head}, pv {pv}{semicolon}{traps}"
         return action, seconds
 
 

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.state import State
-from .alphabeta import AlphaBeta
+from .alphabeta import AlphaBeta, SearchResult
 from .scores import MATE_BOUND, WIN
 
 # A root margin wider than any score: every reply at the scanned root is
@@ -159,9 +159,9 @@ def choose_trap(searcher: AlphaBeta, state: State, candidates: list[int], rng: r
 
 def trap_search(searcher: AlphaBeta, state: State, rng: random.Random, seconds: float | None = None,
                 depth: int | None = None, margin: int = 10,
-                share: float = TRAP_SHARE) -> tuple[int, float, str]:
+                share: float = TRAP_SHARE) -> tuple[int, float, str, SearchResult]:
     """The alpha-beta agent's move with the trap tie-break: ``(action, CPU
-    seconds, a line on the thinking)``.
+    seconds, a line on the thinking, the main search's result)``.
 
     The main search gets ``1 - share`` of ``seconds`` (or searches to
     ``depth``); when it finds no forced result and more than one move within
@@ -175,7 +175,7 @@ def trap_search(searcher: AlphaBeta, state: State, rng: random.Random, seconds: 
     thinking = (f"depth {result.depth}, score {result.describe_score()}, nodes {result.nodes:,}, "
                 f"{result.seconds:.2f} s")
     if result.forced_result is not None or len(result.near_best) < 2:
-        return result.action, result.seconds, thinking
+        return result.action, result.seconds, thinking, result
     scan_seconds = None if seconds is None else max(seconds - (time.process_time() - began), 1e-4)
     scan_depth = None if depth is None else max(1, depth - 1)
     action, counts = choose_trap(searcher, state, result.near_best, rng, scan_seconds, scan_depth)
@@ -185,4 +185,4 @@ def trap_search(searcher: AlphaBeta, state: State, rng: random.Random, seconds: 
                       for c in counts)
     thinking += (f"; traps (losing+mistaken replies) {traps}: chose {state.action_to_string(action)} "
                  f"of {len(counts)} within {margin}")
-    return action, spent, thinking
+    return action, spent, thinking, result
