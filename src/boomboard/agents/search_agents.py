@@ -148,14 +148,19 @@ class AlphaBetaAgent(_BudgetedAgent):
     solver's endgame tables of up to T tokens (built on first use; see
     :mod:`boomboard.solver.endgames`): a position they hold is played from
     them, perfectly, and the search scores the positions they hold exactly.
+    With ``traps`` (and a margin), it chooses among those moves the one that
+    leaves the opponent the most replies that lose by force
+    (:mod:`boomboard.search.traps`): the search gets nine tenths of the
+    move's time, the scan the rest and whatever the search left.
     """
 
     name = "alphabeta"
 
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
                  game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
-                 margin: int = 0, endgames: int = 0):
+                 margin: int = 0, endgames: int = 0, traps: int = 0):
         super().__init__(seed, time, game_time)
+        self.traps = traps
         if depth is None and time is None and game_time is None:
             time = self.move_time = 1.0
         self.depth = depth
@@ -189,6 +194,8 @@ class AlphaBetaAgent(_BudgetedAgent):
                 self.last_thinking = chosen[1]
                 return chosen[0], _cpu_time() - began
         plan = self.last_plan = self.plan(state.ply())
+        if self.traps and self.margin > 0:
+            return self._search_with_traps(state, None if plan is None else plan.target)
         iterations: list[tuple[int, int, float]] = []
 
         def on_iteration(result) -> bool:
@@ -207,6 +214,16 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.last_thinking = (f"depth {result.depth}, score {result.describe_score()}, nodes {result.nodes:,}, "
                               f"{result.seconds:.2f} s, pv {pv}")
         return action, result.seconds
+
+    def _search_with_traps(self, state: State, budget: float | None) -> tuple[int, float]:
+        from ..search.traps import trap_search
+
+        action, seconds, thinking, result = trap_search(self.searcher, state, self.rng, budget, self.depth,
+                                                        self.margin)
+        head, semicolon, traps = thinking.partition(";")  # the line after the search's part
+        pv = " ".join(_line_strings(state, result.principal_variation))
+        self.last_thinking = f"{head}, pv {pv}{semicolon}{traps}"
+        return action, seconds
 
 
 class MctsAgent(_BudgetedAgent):
@@ -302,7 +319,7 @@ class AiAgent(Agent):
         if kind == "alphabeta":
             self.delegate = AlphaBetaAgent(seed=self.seed, **settings)
         else:  # the alpha-beta settings do not apply
-            settings = {key: value for key, value in settings.items() if key not in ("depth", "margin", "endgames")}
+            settings = {key: value for key, value in settings.items() if key not in ("depth", "margin", "endgames", "traps")}
             self.delegate = MctsAgent(seed=self.seed, **settings)
         self.delegate.new_game(game, player)
 
