@@ -155,11 +155,12 @@ def main(argv: list[str] | None = None) -> int:
     records = []
     if args.results.exists():
         records = [json.loads(line) for line in args.results.read_text().splitlines() if line.strip()]
-    done = {(r["agent"], r["index"], r["spec"], r["cold"]) for r in records}
-    todo = [(name, index) for name in agents for index in range(2 * args.games)
-            if (name, index, spec, args.cold) not in done]
-    args.results.parent.mkdir(parents=True, exist_ok=True)
+    # A game is played again for another commit: the results are the code's, not the file's.
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    done = {(r["agent"], r["index"], r["spec"], r["cold"], r["commit"]) for r in records}
+    todo = [(name, index) for name in agents for index in range(2 * args.games)
+            if (name, index, spec, args.cold, commit) not in done]
+    args.results.parent.mkdir(parents=True, exist_ok=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
     with Progress(*columns) as progress, args.results.open("a") as out:
@@ -178,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             progress.console.print(f"{name} game {index}: ours {ours}, {record['reason']}, "
                                    f"score {record['score']}, plies {record['plies']}, "
                                    f"CPU ours {record['our_cpu']:.1f} s theirs {record['their_cpu']:.1f} s")
-    print(summary_table([r for r in records if r["spec"] == spec and r["cold"] == args.cold], agents))
+    print(summary_table([r for r in records if r["spec"] == spec and r["cold"] == args.cold
+                         and r["commit"] == commit], agents))
     return 0
 
 

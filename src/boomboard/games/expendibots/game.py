@@ -109,7 +109,7 @@ class ExpendibotsGame(Game):
     state_class = ExpendibotsState
     repetition_limit = 4  # a position's 4th occurrence, the start counted, ties
     action_limit = 500  # 250 turns each
-    typical_plies = 160  # games between good players: 100 to 180 plies, a few to the action limit
+    typical_plies = 120  # games against course agents: 80 to 160 plies (docs/strength.md), a few to the action limit
 
     def _build_params_array(self, values: dict[str, Any]) -> np.ndarray:
         return evaluation.params_with_weights(rules.build_params())
