@@ -35,6 +35,9 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+sys.path.insert(0, str(Path(__file__).parent))  # its sibling modules, however it is loaded
+from records import read_records  # noqa: E402
+
 OURS = "boomboard.arena.course_player"
 COLOURS = ("white", "black")
 _TOTAL = re.compile(r"time:\s+\+\s*([\d.]+)s\s+\(just elapsed\)\s+([\d.]+)s\s+\(game total\)")
@@ -152,9 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     from boomboard.arena.course_player import DEFAULT_AGENT
     spec = args.spec or DEFAULT_AGENT
 
-    records = []
-    if args.results.exists():
-        records = [json.loads(line) for line in args.results.read_text().splitlines() if line.strip()]
+    records = read_records(args.results)
     # A game is played again for another commit: the results are the code's, not the file's.
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     done = {(r["agent"], r["index"], r["spec"], r["cold"], r["commit"]) for r in records}

@@ -1,6 +1,6 @@
 """Tune and test Expendibots' evaluation terms from games.
 
-Three steps, each resumable from its files:
+Four steps, each resumable from its files:
 
 ``selfplay``
     plays alpha-beta against itself at a small budget, from random openings
@@ -12,6 +12,9 @@ Three steps, each resumable from its files:
     Texel-style tuning: a logistic model of the result on the counts,
     fitted by maximum likelihood, its coefficients scaled so that a token is
     worth 100 (the scale searches use), printed as weights;
+``convert``
+    plays a weight set against ``greedy`` to the end of every game, to see
+    whether it converts a won game within the action limit;
 ``sprt``
     plays two weight sets against each other at equal CPU time, each opening
     with both colours, until a sequential probability ratio test (Elo 0
@@ -20,10 +23,16 @@ Three steps, each resumable from its files:
 
 ::
 
-    python benchmarks/expendibots_tune.py selfplay --games 200 --out /tmp/positions.jsonl
-    python benchmarks/expendibots_tune.py fit /tmp/positions.jsonl
-    python benchmarks/expendibots_tune.py sprt --new 100,50,-40,10,-30,4 --time 0.05 \\
-        --results benchmarks/results/sprt-raids.jsonl
+    python benchmarks/expendibots_tune.py selfplay --games 200 --time 0.005 --out /tmp/positions.jsonl
+    python benchmarks/expendibots_tune.py fit benchmarks/results/texel-expendibots-positions.jsonl.gz
+    python benchmarks/expendibots_tune.py convert --weights 100,37,-11,17,-13,-14,6 \\
+        --results benchmarks/results/convert-expendibots.jsonl
+    python benchmarks/expendibots_tune.py sprt --new 100,37,-11,17,-13,-14 --old 100,37,-11,0,0,-14 \\
+        --time 0.03 --seed 2 --results benchmarks/results/sprt-expendibots-raids.jsonl
+
+SPRT games are adjudicated as engine testers do (a lead of 3 tokens kept for
+10 plies wins; past ply 300 a lead of at most 1 draws), so ``convert`` checks
+separately that a lead is turned into a win.
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ import math
 import random
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -42,6 +52,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 import boomboard
 from boomboard.games.expendibots import evaluation
 from boomboard.search.alphabeta import AlphaBeta
+
+sys.path.insert(0, str(Path(__file__).parent))  # its sibling modules, however it is loaded
+from records import read_records  # noqa: E402
 
 CONTEMPT = 50  # as in ``ai``: without it equal searchers shuffle into early repetitions
 COLUMNS = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -144,7 +157,7 @@ def fit(args) -> int:
     from scipy.optimize import minimize
 
     x, y = load_positions(args.positions)
-    names = evaluation.FEATURE_NAMES
+    names = evaluation.FEATURE_NAMES[:x.shape[1]]  # positions kept before a count was added lack it
 
     def loss(beta):
         z = np.clip(x @ beta, -30, 30)
@@ -152,7 +165,7 @@ def fit(args) -> int:
         eps = 1e-9
         return -np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)) + 1e-6 * beta @ beta
 
-    start = np.array(evaluation.WEIGHTS, float) / 100.0
+    start = np.array(evaluation.WEIGHTS[:x.shape[1]], float) / 100.0
     best = minimize(loss, start, method="L-BFGS-B")
     weights = np.round(100 * best.x / best.x[0]).astype(int)
     summary = {"positions": int(len(y)), "loss": float(best.fun), "loss_at_defaults": float(loss(start)),
@@ -184,7 +197,7 @@ def sprt(args) -> int:
     args.old = args.old or ",".join(map(str, evaluation.WEIGHTS))  # recorded as numbers: defaults change
     old = weighted_params(game, [int(w) for w in args.old.split(",")])
     args.results.parent.mkdir(parents=True, exist_ok=True)
-    games = [json.loads(line) for line in args.results.read_text().splitlines()] if args.results.exists() else []
+    games = read_records(args.results)
     lower, upper = math.log(0.05 / 0.95), math.log(0.95 / 0.05)
 
     def tally():
@@ -223,6 +236,50 @@ def sprt(args) -> int:
     return 0
 
 
+class _Greedy:
+    """The ``greedy`` agent behind the searchers' ``search`` call."""
+
+    def __init__(self, game, seed: int):
+        from boomboard.agents import make_agent
+
+        self.agent = make_agent("greedy", seed=seed)
+        self.agent.new_game(game, 0)
+
+    def search(self, state, seconds=None):
+        return SimpleNamespace(action=self.agent.choose_action(state.clone()))
+
+
+def convert(args) -> int:
+    """Whether a weight set converts: alpha-beta with it against ``greedy``,
+    every game played to its end (no adjudication), each opening with both
+    colours; games that reach the action limit are the ones it could not win."""
+    game = boomboard.load_game("expendibots")
+    params = weighted_params(game, [int(w) for w in args.weights.split(",")])
+    games = read_records(args.results)
+    mine = [g for g in games if g["weights"] == args.weights and g["time"] == args.time]
+    with Progress(*COLUMNS) as progress, args.results.open("a") as out:
+        task = progress.add_task(f"{args.weights} against greedy", total=args.games, completed=len(mine))
+        for index in range(len(mine), args.games):
+            rng = random.Random(100 + index // 2)
+            searcher = AlphaBeta(game, 18, contempt=CONTEMPT)
+            searcher.params = params
+            ours = index % 2
+            searchers = [searcher, _Greedy(game, index)] if ours == 0 else [_Greedy(game, index), searcher]
+            state = random_opening(game, rng, 2)
+            result = play(game, state, searchers, args.time)
+            record = {"index": index, "weights": args.weights, "time": args.time, "ours": ours,
+                      "score": result if ours == 0 else 1 - result, "plies": state.ply()}
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            mine.append(record)
+            progress.advance(task)
+    score = sum(g["score"] for g in mine) / len(mine)
+    limit = sum(g["plies"] >= game.action_limit for g in mine)
+    print(f"{args.weights} against greedy: {score:.1%} of {len(mine)} games, {limit} at the action limit, "
+          f"plies {[g['plies'] for g in mine]}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -248,8 +305,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-games", type=int, default=300)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--results", type=Path, required=True)
+    p = commands.add_parser("convert")
+    p.add_argument("--weights", required=True)
+    p.add_argument("--games", type=int, default=6)
+    p.add_argument("--time", type=float, default=0.03)
+    p.add_argument("--results", type=Path, required=True)
     args = parser.parse_args(argv)
-    return {"selfplay": selfplay, "fit": fit, "sprt": sprt}[args.command](args)
+    return {"selfplay": selfplay, "fit": fit, "sprt": sprt, "convert": convert}[args.command](args)
 
 
 if __name__ == "__main__":

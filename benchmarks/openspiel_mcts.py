@@ -48,6 +48,8 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, 
 
 from boomboard.arena.specs import build_agent  # noqa: E402
 from boomboard.openspiel import PlayoutEvaluator, boomboard_state, spiel_name  # noqa: E402
+sys.path.insert(0, str(Path(__file__).parent))  # its sibling modules, however it is loaded
+from records import read_records  # noqa: E402
 
 GAMES = ["jump61", "kaboom", "explocus", "hexplocus"]
 RESULTS = Path(__file__).parent / "results" / "openspiel-mcts.jsonl"
@@ -192,12 +194,7 @@ def scheduled(args) -> list[dict]:
 
 def run(args) -> list[dict]:
     path = Path(args.results)
-    done = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            if line.strip():
-                record = json.loads(line)
-                done[key(record)] = record
+    done = {key(record): record for record in read_records(path)}
     todo = [job for job in scheduled(args) if key(job) not in done]
     if todo:
         env = environment()  # once per run: every game of it shares these

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import sys
 import os
 import random
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -31,6 +32,8 @@ import boomboard  # noqa: E402
 from boomboard.agents import make_agent  # noqa: E402
 
 from rules_speed import commit, machine  # noqa: E402
+sys.path.insert(0, str(Path(__file__).parent))  # its sibling modules, however it is loaded
+from records import read_records  # noqa: E402
 
 GAMES = boomboard.game_names()
 KINDS = ["random", "greedy", "alphabeta", "mcts"]
@@ -85,12 +88,7 @@ def key(record: dict) -> tuple:
 
 def run(args) -> list[dict]:
     path = Path(args.results)
-    done = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            if line.strip():
-                record = json.loads(line)
-                done[key(record)] = record
+    done = {key(record): record for record in read_records(path)}
     todo = [job for job in scheduled(args.games, args.n, args.time, args.agents) if key(job) not in done]
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]:.2f} games/s"), TimeRemainingColumn()]

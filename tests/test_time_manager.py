@@ -131,7 +131,7 @@ def test_the_agent_charges_its_whole_choice_and_what_it_is_told_to(monkeypatch):
     game = boomboard.load_game("expendibots")
     agent = Fake(seed=1, game_time=10.0)
     agent.new_game(game, 0)
-    assert agent.clock.typical_plies == 160 and agent.clock.action_limit == 500
+    assert agent.clock.typical_plies == game.typical_plies and agent.clock.action_limit == 500
     state = game.new_initial_state()
     first = agent.plan(0).target
     agent.choose_action(state)
