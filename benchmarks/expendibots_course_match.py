@@ -156,11 +156,14 @@ def main(argv: list[str] | None = None) -> int:
     spec = args.spec or DEFAULT_AGENT
 
     records = read_records(args.results)
-    # A game is played again for another commit: the results are the code's, not the file's.
+    # A game is played again when the package's source changed: the results
+    # are the code's (the commit is kept too, for the reader).
+    from boomboard.jit import source_fingerprint
+    source = source_fingerprint()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    done = {(r["agent"], r["index"], r["spec"], r["cold"], r["commit"]) for r in records}
+    done = {(r["agent"], r["index"], r["spec"], r["cold"], r.get("source")) for r in records}
     todo = [(name, index) for name in agents for index in range(2 * args.games)
-            if (name, index, spec, args.cold, commit) not in done]
+            if (name, index, spec, args.cold, source) not in done]
     args.results.parent.mkdir(parents=True, exist_ok=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
@@ -171,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
             progress.update(task, description=f"{name} ({'we' if ours == 'white' else 'they'} move first)")
             record = play_game(args.referee, args.agents, name, ours, spec, seed=index, time_limit=args.time,
                                space_limit=args.space, cold=args.cold, timeout=args.timeout)
-            record.update(agent=name, repository=agents[name], index=index, commit=commit,
+            record.update(agent=name, repository=agents[name], index=index, commit=commit, source=source,
                           date=time.strftime("%Y-%m-%d"), machine=platform.processor() or platform.machine())
             out.write(json.dumps(record) + "\n")
             out.flush()
@@ -181,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
                                    f"score {record['score']}, plies {record['plies']}, "
                                    f"CPU ours {record['our_cpu']:.1f} s theirs {record['their_cpu']:.1f} s")
     print(summary_table([r for r in records if r["spec"] == spec and r["cold"] == args.cold
-                         and r["commit"] == commit], agents))
+                         and r.get("source") == source], agents))
     return 0
 
 
