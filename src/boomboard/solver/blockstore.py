@@ -62,9 +62,9 @@ import numpy as np
 
 from ..core.errors import BoomboardError
 
-__all__ = ["BLOCK_ITEMS", "LEVEL", "BlockFile", "BlockWriter", "CorruptTableError", "write_blocks"]
+__all__ = ["BLOCK_ITEMS", "LEVEL", "RAW", "ZSTD", "BlockFile", "BlockWriter", "CorruptTableError", "write_blocks"]
 
-BLOCK_ITEMS = 1 << 16  # items a block; see docs/solver.md for the measurements behind it
+BLOCK_ITEMS = 1 << 12  # items a block: a random read decodes 8 KB of uint16 (docs/solver.md measures it)
 LEVEL = 3  # zstandard level by default
 CACHED_BLOCKS = 8  # decompressed blocks a reader keeps
 
@@ -353,6 +353,11 @@ class BlockFile:
         finally:
             self._cache = keep
         return out
+
+    def __array__(self, dtype=None, copy=None):
+        """``np.asarray(block_file)``: the whole array, read (:meth:`read_all`)."""
+        whole = self.read_all()
+        return whole if dtype is None else whole.astype(dtype, copy=False)
 
     def __getitem__(self, item):
         if isinstance(item, slice):
