@@ -15,6 +15,7 @@ import pytest
 import boomboard
 from boomboard import solver
 from boomboard.cli.main import main
+from boomboard.solver.blockstore import HEADER_SIZE, BlockFile, write_blocks
 
 GAME = "jump61(size=2)"
 
@@ -26,18 +27,34 @@ def solved(tmp_path_factory):
     return db, table.folder
 
 
+def _flip(path: Path, at: int, bit: int = 0) -> None:
+    data = bytearray(path.read_bytes())
+    data[at] ^= 1 << bit
+    path.write_bytes(bytes(data))
+
+
 def _damage(folder: Path, how: str) -> None:
     if how == "empty values":
-        (folder / "values.npy").write_bytes(b"")
+        (folder / "values.blk").write_bytes(b"")
     elif how == "float values":
-        np.save(folder / "values.npy", np.load(folder / "values.npy").astype(np.float64))
-    elif how == "2-d keys":
-        keys = np.load(folder / "keys.npy")
-        np.save(folder / "keys.npy", keys.reshape(1, -1))
-    elif how == "pickled keys":
-        np.save(folder / "keys.npy", np.array([object()], dtype=object), allow_pickle=True)
+        write_blocks(folder / "values.blk", BlockFile(folder / "values.blk").read_all().astype(np.float64))
+    elif how == "uint32 values":
+        write_blocks(folder / "values.blk", BlockFile(folder / "values.blk").read_all().astype(np.uint32))
+    elif how == "a value's bit flipped":
+        _flip(folder / "values.blk", HEADER_SIZE + 3, 2)
+    elif how == "a key's bit flipped":
+        _flip(folder / "keys.blk", HEADER_SIZE + 8 * 5 + 7, 6)
+    elif how == "a dtype's bit flipped":
+        _flip(folder / "keys.blk", 13)
+    elif how == "npy keys":
+        np.save(folder / "keys.blk", BlockFile(folder / "keys.blk").read_all())
+        (folder / "keys.blk.npy").replace(folder / "keys.blk")
+    elif how == "truncated keys":
+        (folder / "keys.blk").write_bytes((folder / "keys.blk").read_bytes()[:-3])
+    elif how == "compressed keys":
+        write_blocks(folder / "keys.blk", BlockFile(folder / "keys.blk").read_all())
     elif how == "empty offsets":
-        np.save(folder / "offsets.npy", np.zeros(0, np.int64))
+        write_blocks(folder / "offsets.blk", np.zeros(0, np.int64))
     elif how == "meta a list":
         (folder / "meta.json").write_text("[1, 2, 3]")
     elif how == "meta without positions":
@@ -58,7 +75,8 @@ def _damage(folder: Path, how: str) -> None:
         raise AssertionError(how)
 
 
-DAMAGES = ["empty values", "float values", "2-d keys", "pickled keys", "empty offsets", "meta a list",
+DAMAGES = ["empty values", "float values", "uint32 values", "a value's bit flipped", "a key's bit flipped",
+           "a dtype's bit flipped", "npy keys", "truncated keys", "compressed keys", "empty offsets", "meta a list",
            "meta without positions", "meta with a wrong count", "meta not json", "meta tokens a string"]
 
 
@@ -83,10 +101,11 @@ def test_every_command_refuses_a_damaged_table_with_one_line_and_code_2(how, sol
         assert code == 2, out
         # one message (rich wraps it at the console's width when it is not a terminal)
         assert out.lstrip().startswith("error: ") and out.count("error:") == 1, out
-        assert "Traceback" not in out and "aborted" not in out, out
+        assert "Traceback" not in out and "aborted" not in out and "value:" not in out, out
         assert str(damaged) in out.replace("\n", "") and "--force" in out, out
-    with pytest.raises(solver.NotSolvedError):
-        solver.open_table(boomboard.load_game(GAME), db=copy)
+    with pytest.raises((solver.NotSolvedError, solver.CorruptTableError)):
+        table = solver.open_table(boomboard.load_game(GAME), db=copy)
+        table.check()
 
 
 def test_a_damaged_table_on_the_real_command_line(solved, tmp_path):
@@ -99,7 +118,7 @@ def test_a_damaged_table_on_the_real_command_line(solved, tmp_path):
                           text=True, timeout=120)
     assert done.returncode == 2, done
     assert "Traceback" not in done.stderr and "aborted" not in done.stdout, done
-    assert "error:" in done.stdout and "values.npy" in done.stdout, done
+    assert "error:" in done.stdout and "values.blk" in done.stdout, done
 
 
 def test_force_solves_a_damaged_table_again(solved, tmp_path):

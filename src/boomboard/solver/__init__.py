@@ -16,9 +16,10 @@ Values are GAMESMAN's, for the player to move: ``win``, ``lose``, ``tie``
 """
 
 from .analysis import Analysis, MoveAnalysis, analyze, verify
+from .blockstore import CorruptTableError
 from .codec import PositionSpaceTooLarge
 from .driver import SolveError, solve
 from .table import Entry, NotSolvedError, Table, default_db, open_table, solved_variants
 
-__all__ = ["Analysis", "Entry", "MoveAnalysis", "NotSolvedError", "PositionSpaceTooLarge", "SolveError", "Table",
-           "analyze", "default_db", "open_table", "solve", "solved_variants", "verify"]
+__all__ = ["Analysis", "CorruptTableError", "Entry", "MoveAnalysis", "NotSolvedError", "PositionSpaceTooLarge",
+           "SolveError", "Table", "analyze", "default_db", "open_table", "solve", "solved_variants", "verify"]

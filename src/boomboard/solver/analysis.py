@@ -87,7 +87,7 @@ def verify(table: Table, progress: bool = False) -> int | None:
     s = game.initial_array().copy()
     child = s.copy()
     actions = np.empty(game.num_distinct_actions(), dtype=np.int32)
-    keys, entries = np.asarray(table.keys), np.asarray(table.entries)
+    keys, entries = table.arrays()
     n = len(table)
     with _progress(progress) as bar:
         task = bar.add_task("verifying", total=n)

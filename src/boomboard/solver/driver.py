@@ -36,6 +36,7 @@ from ..core.state import State
 from . import retrograde
 from .codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
 from .index import index_all, new_index, rehash
+from .blockstore import write_blocks
 from .layers import distinct
 from .tiers import TieredSolve, save_atomic, write_json_atomic
 from .table import FORMAT, VALUE_NAMES, Table, table_dir, unpack
@@ -250,14 +251,15 @@ class _Solver:
     def write(self, keys: np.ndarray, entries: np.ndarray, seconds: float) -> Table:
         """Save the in-memory solve's table (keys unhashed, in any order) into the work folder, then finish."""
         hashes, order, offsets = self.index_order(keys)
-        save_atomic(self.work / "keys.npy", hashes)
-        save_atomic(self.work / "values.npy", entries[order])
-        save_atomic(self.work / "offsets.npy", offsets)
-        return self.finish(np.load(self.work / "keys.npy", mmap_mode="r"),
-                           np.load(self.work / "values.npy", mmap_mode="r"), offsets, seconds)
+        return self.finish(hashes, entries[order], offsets, seconds)
 
     def finish(self, keys: np.ndarray, entries: np.ndarray, offsets: np.ndarray, seconds: float) -> Table:
-        """Write ``meta.json`` beside the table's arrays and move the work folder into place."""
+        """Write the table's arrays (block files: :mod:`boomboard.solver.table`)
+        and ``meta.json`` into the work folder, then move it into place."""
+        # the keys raw, memory-mapped for the compiled search; the values compressed
+        sizes = [write_blocks(self.work / "keys.blk", keys, level=None).stat().st_size,
+                 write_blocks(self.work / "values.blk", entries).stat().st_size,
+                 write_blocks(self.work / "offsets.blk", offsets).stat().st_size]
         counts = np.zeros(4, dtype=np.int64)
         largest = 0
         for lo in range(0, len(entries), 1 << 24):
@@ -275,19 +277,25 @@ class _Solver:
             "max_remoteness": largest,
             "seconds": round(seconds, 3),
             "phase_seconds": {k: round(v, 3) for k, v in self.timings.items()},
-            "bytes": int(len(keys)) * 10 + offsets.nbytes,
+            "bytes": sum(sizes),
             "root": None if self.root is None else self.root.to_notation(),
         }
         if not is_endgames(self.game) or self.root is not None:
             key = np.uint64(self.game.kernels.encode(self.spec, start_state.array, self.params))
-            i = self.graph.find(self.spec, self.params, np.asarray(keys), offsets, start_state.array, key)
+            keys = np.asarray(keys).view()
+            keys.flags.writeable = False  # as a table's keys are: one compiled find serves both
+            i = self.graph.find(self.spec, self.params, keys, offsets, start_state.array, key)
             if i >= 0:
                 entry = unpack(int(entries[i]))
                 meta["start"] = {"value": entry.value, "remoteness": entry.remoteness}
         del keys, entries
-        for path in [*self.work.glob("keys-*.npy"), *self.work.glob("expansion-*.npz"), self.work / "progress.json"]:
-            path.unlink(missing_ok=True)
         write_json_atomic(self.work / "meta.json", meta)
+        return self.move_into_place()
+
+    def move_into_place(self) -> Table:
+        """Drop the work files of a finished solve (its ``meta.json`` written) and rename its folder."""
+        for path in [*self.work.glob("*.npy"), *self.work.glob("expansion-*.npz"), self.work / "progress.json"]:
+            path.unlink(missing_ok=True)
         if self.folder.exists():
             shutil.rmtree(self.folder)
         os.replace(self.work, self.folder)
@@ -318,7 +326,11 @@ class _Solver:
             shutil.rmtree(self.folder, ignore_errors=True)
             shutil.rmtree(self.work, ignore_errors=True)
         if (self.folder / "meta.json").is_file():
-            return Table(self.game, self.folder)
+            table = Table(self.game, self.folder)
+            table.check()  # a solve that says a table is there vouches for all of it
+            return table
+        if (self.work / "meta.json").is_file():  # finished, stopped before its folder was renamed
+            return self.move_into_place()
         self.work.mkdir(parents=True, exist_ok=True)
         if self.tiered or TieredSolve(self).progress()["durable"] >= 0:
             return self.solve_in_tiers()

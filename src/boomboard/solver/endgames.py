@@ -71,10 +71,10 @@ class EndgameTables:
     def probe_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(spec, keys, entries)`` for the compiled search: the codec spec,
         every position's hashed key, sorted, and its packed value and
-        remoteness, as the table stores them (memory-mapped: nothing is copied
-        for a table of one layer)."""
+        remoteness, as the table stores them (every block checked first; the
+        keys memory-mapped for a table of one layer, the entries decompressed)."""
         if self._arrays is None:
-            keys, entries = np.asarray(self.table.keys), np.asarray(self.table.entries)
+            keys, entries = self.table.arrays()
             if self.table.offsets.shape[0] > 2:  # sorted within layers: sort them as one run
                 order = np.argsort(keys, kind="stable")
                 keys, entries = np.ascontiguousarray(keys[order]), np.ascontiguousarray(entries[order])

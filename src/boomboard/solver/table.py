@@ -5,16 +5,23 @@ A table is a folder ``DB/GAME/VARIANT/`` (``GAME`` the game string, such as
 reachable from the start, ``endgame-3`` for a game solved as endgames with
 at most 3 tokens, ``from-<hash>`` for those reachable from another position) holding:
 
-* ``keys.npy``: the index: each position's hashed key (``uint64``, see
+* ``keys.blk``: the index: each position's hashed key (``uint64``, see
   :mod:`boomboard.solver.layers`), sorted within each layer;
-* ``offsets.npy``: where each layer's keys begin (one layer for a game
+* ``offsets.blk``: where each layer's keys begin (one layer for a game
   without layers);
-* ``values.npy``: one ``uint16`` a position, ``value << 14 | remoteness``;
+* ``values.blk``: one ``uint16`` a position, ``value << 14 | remoteness``;
 * ``meta.json``: what was solved, counts, the start's value, timings.
 
-The arrays are opened memory-mapped: a lookup (an interpolation search in
-one layer) reads a few pages, not the table. A folder exists only once complete: a solve writes into
-``VARIANT.work/`` and renames it at the end.
+The arrays are block files (:mod:`boomboard.solver.blockstore`): each block
+checked by a checksum, so that a damaged table is refused
+(:class:`~boomboard.solver.blockstore.CorruptTableError`, naming the table,
+the file and the block), never read as a wrong value. The keys are stored raw
+and memory-mapped: a lookup (an interpolation search in one layer) reads a
+few pages, not the table, and checks the block of the key it finds (after a
+miss, every block of the keys, once). The values are compressed with
+zstandard, a block of them decompressed at a lookup (a few are kept). A
+folder exists only once complete: a solve writes into ``VARIANT.work/`` and
+renames it at the end.
 """
 
 from __future__ import annotations
@@ -32,13 +39,14 @@ import numpy as np
 from ..core.errors import BoomboardError
 from ..core.game import Game
 from ..core.state import State
+from .blockstore import RAW, BlockFile
 from .codec import OUTSIDE, codec_spec
 from .layers import unhashed
 from .retrograde import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
 
 VALUE_NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
 DRAW_REMOTENESS = -1  # a draw never ends: it has no remoteness
-FORMAT = 2  # 1: keys unhashed, one run, searched by bisection
+FORMAT = 3  # 1: keys unhashed, one run, searched by bisection; 2: .npy arrays, unchecked
 
 
 class NotSolvedError(BoomboardError, LookupError):
@@ -118,13 +126,16 @@ class Table:
         except (BoomboardError, TypeError, ValueError, OverflowError) as problem:
             raise NotSolvedError(f"{folder}: the table's meta.json is damaged ({problem}); solve it again "
                                  "with --force") from None
-        self.keys = _load_array(folder, "keys.npy", np.uint64, mmap=True)
-        self.entries = _load_array(folder, "values.npy", np.uint16, mmap=True)
-        self.offsets = _load_array(folder, "offsets.npy", np.int64, mmap=False)
-        if self.keys.shape != self.entries.shape or self.offsets.size == 0 or self.offsets[-1] != self.keys.shape[0]:
+        self.key_file = _open_array(folder, "keys.blk", np.uint64)
+        self.entries = _open_array(folder, "values.blk", np.uint16)
+        self.offsets = _open_array(folder, "offsets.blk", np.int64).read_all()
+        if self.key_file.codec != RAW:
+            raise NotSolvedError(f"{folder}: keys.blk is compressed, not stored raw; solve it again with --force")
+        self.keys = self.key_file.mapped()  # checked a block at a time: see _find
+        if self.keys.shape[0] != len(self.entries) or self.offsets.size == 0 or self.offsets[-1] != self.keys.shape[0]:
             raise NotSolvedError(f"{folder}: keys and values differ in length; solve it again with --force")
         if self.offsets[0] != 0 or np.any(np.diff(self.offsets) < 0):
-            raise NotSolvedError(f"{folder}: offsets.npy is damaged (not rising from 0); solve it again with --force")
+            raise NotSolvedError(f"{folder}: offsets.blk is damaged (not rising from 0); solve it again with --force")
         if self.meta["positions"] != self.keys.shape[0]:
             raise NotSolvedError(f"{folder}: meta.json counts {self.meta['positions']} positions, the arrays "
                                  f"{self.keys.shape[0]}; solve it again with --force")
@@ -151,9 +162,12 @@ class Table:
         key = np.uint64(self.key_of(state))
         if key == OUTSIDE:
             return None
-        i = self.graph.find(self.spec, self.game.params_array, np.asarray(self.keys), self.offsets, state.array,
-                            key)
-        return None if i < 0 else int(i)
+        i = self.graph.find(self.spec, self.game.params_array, self.keys, self.offsets, state.array, key)
+        if i < 0:
+            self.key_file.check()  # a damaged key may have hidden the position: a miss must be a true one
+            return None
+        self.key_file.check(i, i + 1)  # the key found is the one written
+        return int(i)
 
     def lookup(self, state: State) -> Entry:
         """The value and remoteness of ``state`` for its player to move.
@@ -172,8 +186,22 @@ class Table:
     def entry_at(self, i: int) -> Entry:
         return unpack(int(self.entries[i]))
 
+    def check(self) -> None:
+        """Check every block's checksum (reading the whole table, not
+        decompressing it); :class:`~boomboard.solver.blockstore.CorruptTableError` if one fails."""
+        self.key_file.check()
+        self.entries.check()
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(keys, entries)`` whole, every block checked: the keys memory-mapped, the entries in memory."""
+        self.key_file.check()
+        entries = self.entries.read_all()
+        entries.flags.writeable = False  # read-only, as the keys are: the compiled readers take them so
+        return self.keys, entries
+
     def state_at(self, i: int) -> State:
         """The position stored at index ``i`` (as a fresh state, ply 0)."""
+        self.key_file.check(i, i + 1)
         array = self.game.initial_array().copy()
         self.game.kernels.decode(self.spec, np.uint64(unhashed(self.keys[i])), self.game.params_array, array)
         return self.game.state_from_array(array)
@@ -203,18 +231,9 @@ def _meta_problem(meta) -> str | None:
     return None
 
 
-def _load_array(folder: Path, name: str, dtype, mmap: bool) -> np.ndarray:
-    """One of the table's arrays, checked to be the 1-D array of ``dtype`` it must be."""
-    try:
-        array = np.load(folder / name, mmap_mode="r" if mmap else None, allow_pickle=False)
-    except Exception as problem:  # an empty file is an EOFError, a bad header a ValueError, ...
-        raise NotSolvedError(f"{folder}: the table cannot be read ({name}: {type(problem).__name__}: "
-                             f"{str(problem)[:120] or 'empty'}); solve it again with --force") from None
-    if not isinstance(array, np.ndarray) or array.dtype != dtype or array.ndim != 1:
-        shown = getattr(array, "dtype", type(array).__name__)
-        raise NotSolvedError(f"{folder}: {name} holds {shown} data of {getattr(array, 'ndim', '?')} dimension(s), "
-                             f"not the 1-D {np.dtype(dtype).name} a table has; solve it again with --force")
-    return array
+def _open_array(folder: Path, name: str, dtype) -> BlockFile:
+    """One of the table's arrays, checked to hold ``dtype``."""
+    return BlockFile(folder / name, name=f"{folder}: {name}", dtype=dtype, hint="solve it again with --force")
 
 
 def solved_variants(game: Game, db: str | os.PathLike | None = None) -> list[str]:

@@ -13,8 +13,9 @@ layer's positions need only earlier layers to be found:
    per layer), and ``progress.json`` records the last layer whose children
    are all on disk. A killed solve goes back to that layer: a child found
    twice is kept once, so nothing is lost or doubled.
-2. *Index*: the layers, concatenated, are the table's ``keys.npy``, with
-   ``offsets.npy`` saying where each begins.
+2. *Index*: the layers, concatenated, are the work folder's ``keys.npy``,
+   with ``offsets.npy`` saying where each begins (the finished table holds
+   them as block files: :mod:`boomboard.solver.table`).
 3. *Solve*, from the last layer down: each position is scored from its
    children, found by interpolation search in their layers
    (:func:`boomboard.solver.graph.score`), and its entry written into
