@@ -113,6 +113,8 @@ def analyze_command(
     ctx: typer.Context,
     game: str = typer.Argument(..., help="Game name, or name(key=value,...)."),
     db: Optional[Path] = typer.Option(None, "--db", help="Folder of solved tables (default: the user data folder)."),
+    picture: Optional[Path] = typer.Option(None, "--picture", help="Also draw the moves, coloured by value, "
+                                           "into this image (.png, .svg, .pdf)."),
 ) -> None:
     """Show a position's perfect-play value and every legal move's, best first.
 
@@ -126,6 +128,10 @@ def analyze_command(
     loaded = _load(game, options)
     state = loaded.new_initial_state() if position is None else loaded.state_from_notation(position)
     analysis = analyze(state, db=db)
+    if picture is not None:
+        from ..solver import draw_moves
+
+        draw_moves(analysis, picture)
     mover = loaded.player_names[state.player_to_move()]
     console.print(f"{state.to_notation()}", markup=False)
     console.print(f"value: {_describe(analysis.value, analysis.remoteness)} for {mover} (the player to move)")
@@ -138,6 +144,8 @@ def analyze_command(
     for move in analysis.moves:
         table.add_row(move.notation, move.value, "" if move.value == "draw" else str(move.remoteness))
     console.print(table)
+    if picture is not None:
+        console.print(f"picture: {picture}", markup=False, highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -19,7 +19,9 @@ from .analysis import Analysis, MoveAnalysis, analyze, verify
 from .blockstore import CorruptTableError
 from .codec import PositionSpaceTooLarge
 from .driver import SolveError, solve
+from .picture import PictureError, draw_moves
 from .table import Entry, NotSolvedError, Table, default_db, open_table, solved_variants
 
-__all__ = ["Analysis", "CorruptTableError", "Entry", "MoveAnalysis", "NotSolvedError", "PositionSpaceTooLarge",
-           "SolveError", "Table", "analyze", "default_db", "open_table", "solve", "solved_variants", "verify"]
+__all__ = ["Analysis", "CorruptTableError", "Entry", "MoveAnalysis", "NotSolvedError", "PictureError",
+           "PositionSpaceTooLarge", "SolveError", "Table", "analyze", "default_db", "draw_moves", "open_table", "solve",
+           "solved_variants", "verify"]
