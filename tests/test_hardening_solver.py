@@ -128,3 +128,61 @@ def test_force_solves_a_damaged_table_again(solved, tmp_path):
     _damage(copy / folder.relative_to(db), "meta a list")
     table = solver.solve(boomboard.load_game(GAME), db=copy, progress=False, force=True)
     assert len(table) == json.loads((table.folder / "meta.json").read_text())["positions"]
+
+
+class _Stop(Exception):
+    pass
+
+
+def _interrupted(db: Path, method: str, when: tuple[str, int]) -> Path:
+    """The work folder of a jump61(size=3) solve stopped after step ``when``."""
+
+    def stop(phase, i):
+        if (phase, i) == when:
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        solver.solve(boomboard.load_game("jump61(size=3)"), db=db, progress=False, method=method, interrupt=stop)
+    (work,) = db.glob("*/*.work")
+    return work
+
+
+def _damage_work(work: Path, how: str) -> None:
+    if how == "progress a list":
+        (work / "progress.json").write_text("[1]")
+    elif how == "progress not json":
+        (work / "progress.json").write_text('{"expanded": ')
+    elif how == "progress count a string":
+        (work / "progress.json").write_text('{"expanded": "3"}')
+    elif how == "level of floats":
+        np.save(work / "keys-00002.npy", np.zeros(4, np.float32))
+    elif how == "expansion without edges":
+        with np.load(work / "expansion-00001.npz") as archive:
+            np.savez(work / "expansion-00001.npz", **{k: archive[k] for k in archive.files if k != "edges"})
+    elif how == "tiers progress damaged":
+        record = json.loads((work / "progress.json").read_text())
+        (work / "progress.json").write_text(json.dumps({**record, "durable": "some"}))
+    elif how == "pending file garbage":
+        next(work.glob("pending-*.npz")).write_bytes(b"PK garbage")
+    elif how == "layer truncated":
+        (work / "layer-00001.npy").write_bytes((work / "layer-00001.npy").read_bytes()[:90])
+    else:
+        raise AssertionError(how)
+
+
+@pytest.mark.parametrize("how", ["progress a list", "progress not json", "progress count a string", "level of floats",
+                                 "expansion without edges", "tiers progress damaged", "pending file garbage",
+                                 "layer truncated"])
+def test_damaged_saved_work_is_refused_with_one_line_and_force_starts_over(how, tmp_path, monkeypatch, capsys):
+    tiered = how in ("tiers progress damaged", "pending file garbage", "layer truncated")
+    if tiered:
+        monkeypatch.setattr(solver.tiers, "buffer_budget", lambda: 1 << 12)  # children written to disk early
+    work = _interrupted(tmp_path, "tiers" if tiered else "memory", ("layer", 3) if tiered else ("level", 3))
+    _damage_work(work, how)
+    code, out = _run(monkeypatch, capsys, "solve", "jump61(size=3)", "--db", str(tmp_path), "--quiet",
+                     "--method", "tiers" if tiered else "memory")
+    assert code == 2, out
+    assert out.lstrip().startswith("error: ") and out.count("error:") == 1 and "Traceback" not in out, out
+    assert "saved work of an interrupted solve is damaged" in out.replace("\n", " ") and "--force" in out, out
+    table = solver.solve(boomboard.load_game("jump61(size=3)"), db=tmp_path, progress=False, force=True)
+    assert len(table) == 288293 and solver.verify(table) is None

@@ -20,7 +20,6 @@ progress lives in ``VARIANT.work/`` beside the table's folder:
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import time
@@ -38,12 +37,14 @@ from .codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
 from .index import index_all, new_index, rehash
 from .blockstore import write_blocks
 from .layers import distinct
-from .tiers import TieredSolve, save_atomic, write_json_atomic
+from .tiers import TieredSolve, load_archive, load_saved, read_record, save_atomic, write_json_atomic
 from .table import FORMAT, VALUE_NAMES, Table, table_dir, unpack
 
 METHODS = ("auto", "memory", "tiers")
 CHUNK = 1 << 16  # positions per compiled call between progress updates
-BYTES_PER_POSITION = 110  # peak memory of a solve, measured on Kaboom 4x4: index, moves, parents
+BYTES_PER_POSITION = 110
+# what each breadth-first level's expansion file holds
+EXPANSION = {"degrees": np.uint16, "opens": np.uint16, "seeds": np.uint8, "edges": np.int32}  # peak memory of a solve, measured on Kaboom 4x4: index, moves, parents
 
 
 class SolveError(BoomboardError):
@@ -114,15 +115,18 @@ class _Solver:
         return np.empty(0, np.uint64) if key == OUTSIDE else np.array([key], dtype=np.uint64)
 
     def progress_record(self) -> dict:
-        path = self.work / "progress.json"
-        return json.loads(path.read_text()) if path.is_file() else {"expanded": 0}
+        record = read_record(self.work / "progress.json", {})
+        if record is None or record.get("tiers"):
+            return {"expanded": 0}
+        return read_record(self.work / "progress.json", {"expanded": (int,)})
 
     def enumerate(self) -> tuple[np.ndarray, list[np.lib.npyio.NpzFile]]:
         """Every position (keys, in the order found) and each level's expansion."""
         began = time.perf_counter()
         expanded = self.progress_record()["expanded"]
-        levels = [np.load(self.work / f"keys-{i:05d}.npy") for i in range(expanded + 1)] if expanded else []
-        expansions = [dict(np.load(self.work / f"expansion-{i:05d}.npz")) for i in range(expanded)]
+        levels = [load_saved(self.work / f"keys-{i:05d}.npy", np.uint64) for i in range(expanded + 1)] if expanded \
+            else []
+        expansions = [load_archive(self.work / f"expansion-{i:05d}.npz", EXPANSION) for i in range(expanded)]
         if not levels:
             levels = [self.start_keys()]
             save_atomic(self.work / "keys-00000.npy", levels[0])

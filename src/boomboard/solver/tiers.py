@@ -39,6 +39,7 @@ import numpy as np
 
 from boomboard.jit import njit
 
+from ..core.errors import BoomboardError
 from .codec import layer_count
 from .layers import distinct
 
@@ -62,6 +63,65 @@ def group_by_layer(children, child_layers, counts, width, layers, grouped, start
             layer = child_layers[k]
             grouped[fill[layer]] = children[k]
             fill[layer] += 1
+
+
+class DamagedWorkError(BoomboardError):
+    """The saved work of an interrupted solve (``VARIANT.work/``) cannot be read back."""
+
+
+def damaged_work(path: Path, problem: str) -> DamagedWorkError:
+    return DamagedWorkError(f"{path}: the saved work of an interrupted solve is damaged ({problem}); run again "
+                            "with --force to start over")
+
+
+def read_record(path: Path, fields: dict[str, tuple]) -> dict | None:
+    """The JSON object saved at ``path`` (``None`` if there is none),
+    checked to hold ``fields`` of the types given (``None`` among them: may be null)."""
+    if not path.is_file():
+        return None
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError, RecursionError) as problem:
+        raise damaged_work(path, f"{type(problem).__name__}: {str(problem)[:80]}") from None
+    if not isinstance(record, dict):
+        raise damaged_work(path, f"it holds {type(record).__name__}, not an object")
+    for name, kinds in fields.items():
+        if not _fits(record.get(name), kinds):
+            raise damaged_work(path, f"{name!r} is {record.get(name)!r:.40}")
+    return record
+
+
+def _fits(value, kinds: tuple) -> bool:
+    if value is None or isinstance(value, bool):  # JSON's null and booleans, told apart from numbers
+        return type(value) in kinds or (value is None and None in kinds)
+    return any(kind not in (None, bool) and isinstance(value, kind) for kind in kinds)
+
+
+def load_saved(path: Path, dtype, mmap_mode: str | None = None) -> np.ndarray:
+    """A work array saved by :func:`save_atomic`, checked to be 1-D of ``dtype``."""
+    try:
+        array = np.load(path, mmap_mode=mmap_mode, allow_pickle=False)
+    except Exception as problem:  # an empty file is an EOFError, a bad header a ValueError, ...
+        raise damaged_work(path, f"{type(problem).__name__}: {str(problem)[:80] or 'empty'}") from None
+    if not isinstance(array, np.ndarray) or array.ndim != 1 or array.dtype != dtype:
+        raise damaged_work(path, f"{getattr(array, 'dtype', type(array).__name__)} data, not 1-D "
+                                 f"{np.dtype(dtype).name}")
+    return array
+
+
+def load_archive(path: Path, fields: dict[str, type] | None = None, dtype=None) -> dict[str, np.ndarray]:
+    """The arrays of an ``.npz`` work file: ``fields`` (name: dtype), or all, each of ``dtype``."""
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            names = list(fields) if fields is not None else archive.files
+            arrays = {name: archive[name] for name in names}
+    except Exception as problem:  # a missing member is a KeyError, a damaged zip a BadZipFile, ...
+        raise damaged_work(path, f"{type(problem).__name__}: {str(problem)[:80] or 'empty'}") from None
+    for name, array in arrays.items():
+        wanted = fields[name] if fields is not None else dtype
+        if array.ndim != 1 or array.dtype != wanted:
+            raise damaged_work(path, f"{name}: {array.dtype} data, not 1-D {np.dtype(wanted).name}")
+    return arrays
 
 
 def save_atomic(path: Path, array: np.ndarray) -> None:
@@ -105,10 +165,9 @@ class TieredSolve:
         self.record_path = self.work / "progress.json"
 
     def progress(self) -> dict:
-        if self.record_path.is_file():
-            record = json.loads(self.record_path.read_text())
-            if record.get("tiers"):
-                return record
+        record = read_record(self.record_path, {})
+        if record is not None and record.get("tiers"):  # else none, or an in-memory solve's
+            return read_record(self.record_path, {"durable": (int,), "indexed": (bool,), "solved_from": (int, None)})
         return {"tiers": True, "durable": -1, "indexed": False, "solved_from": None}
 
     # -- 1. enumerate ------------------------------------------------------------------
@@ -127,7 +186,7 @@ class TieredSolve:
         buffered = 0
         if durable < 0:
             self._add(buffers, *self._start_layers(start_keys))
-        found = sum(int(np.load(self.layer_path(l), mmap_mode="r").shape[0])
+        found = sum(int(load_saved(self.layer_path(l), np.uint64, "r").shape[0])
                     for l in range(durable + 1) if self.layer_path(l).is_file())
         bar.update(task, completed=found)
         grouped = np.empty(CHUNK * self.width, dtype=np.uint64)
@@ -177,15 +236,16 @@ class TieredSolve:
         """The buffers on disk, and the layers each holds."""
         pending = {}
         for path in sorted(self.work.glob("pending-*.npz")):
-            with np.load(path) as archive:
-                pending[path] = [int(name[1:]) for name in archive.files]
+            names = list(load_archive(path, dtype=np.uint64))
+            if not all(name[:1] == "l" and name[1:].isascii() and name[1:].isdigit() for name in names):
+                raise damaged_work(path, f"arrays {names[:5]}, not one a layer")
+            pending[path] = [int(name[1:]) for name in names]
         return pending
 
     def _gather(self, layer: int, parts: list[np.ndarray], pending: dict[Path, list[int]]) -> np.ndarray:
         for path, layers in pending.items():
             if layer in layers:
-                with np.load(path) as archive:
-                    parts.append(archive[f"l{layer}"])
+                parts.append(load_archive(path, {f"l{layer}": np.uint64})[f"l{layer}"])
         if not parts:
             return np.empty(0, dtype=np.uint64)
         return distinct(np.concatenate(parts) if len(parts) > 1 else parts[0])
@@ -214,7 +274,7 @@ class TieredSolve:
                 del pending[path]
 
     def found_by_layer(self) -> list[int]:
-        return [int(np.load(p, mmap_mode="r").shape[0]) for p in sorted(self.work.glob("layer-*.npy"))]
+        return [int(load_saved(p, np.uint64, "r").shape[0]) for p in sorted(self.work.glob("layer-*.npy"))]
 
     # -- 2. index ----------------------------------------------------------------------
     def index(self) -> None:
@@ -222,13 +282,13 @@ class TieredSolve:
         record = self.progress()
         if record["indexed"]:
             return
-        sizes = [int(np.load(self.layer_path(l), mmap_mode="r").shape[0]) for l in range(self.layers)]
+        sizes = [int(load_saved(self.layer_path(l), np.uint64, "r").shape[0]) for l in range(self.layers)]
         offsets = np.zeros(self.layers + 1, dtype=np.int64)
         np.cumsum(sizes, out=offsets[1:])
         temporary = self.work / "keys.tmp.npy"
         keys = np.lib.format.open_memmap(temporary, mode="w+", dtype=np.uint64, shape=(int(offsets[-1]),))
         for layer in range(self.layers):
-            keys[offsets[layer]:offsets[layer + 1]] = np.load(self.layer_path(layer))
+            keys[offsets[layer]:offsets[layer + 1]] = load_saved(self.layer_path(layer), np.uint64)
         keys.flush()
         del keys
         os.replace(temporary, self.work / "keys.npy")
@@ -242,15 +302,17 @@ class TieredSolve:
     def solve(self, bar, task) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Score every layer from the last; returns (keys, entries, offsets), memory-mapped."""
         record = self.progress()
-        keys = np.load(self.work / "keys.npy", mmap_mode="r")
-        offsets = np.load(self.work / "offsets.npy")
+        keys = load_saved(self.work / "keys.npy", np.uint64, "r")
+        offsets = load_saved(self.work / "offsets.npy", np.int64)
         path = self.work / "values.npy"
         solved_from = record["solved_from"]
         if solved_from is None or not path.is_file():
             entries = np.lib.format.open_memmap(path, mode="w+", dtype=np.uint16, shape=keys.shape)
             solved_from = self.layers
         else:
-            entries = np.load(path, mmap_mode="r+")
+            entries = load_saved(path, np.uint16, "r+")
+            if entries.shape != keys.shape:
+                raise damaged_work(path, f"{entries.shape[0]} values for {keys.shape[0]} keys")
         hashes, values = np.asarray(keys), np.asarray(entries)
         bar.update(task, total=int(offsets[-1]), completed=int(offsets[-1] - offsets[solved_from]))
         for layer in range(solved_from - 1, -1, -1):
