@@ -186,3 +186,15 @@ def test_damaged_saved_work_is_refused_with_one_line_and_force_starts_over(how, 
     assert "saved work of an interrupted solve is damaged" in out.replace("\n", " ") and "--force" in out, out
     table = solver.solve(boomboard.load_game("jump61(size=3)"), db=tmp_path, progress=False, force=True)
     assert len(table) == 288293 and solver.verify(table) is None
+
+
+def test_a_solve_stopped_before_its_rename_finishes_the_rename(solved, tmp_path):
+    db, folder = solved
+    copy = tmp_path / "db"
+    shutil.copytree(db, copy)
+    finished = copy / folder.relative_to(db)
+    finished.rename(finished.with_name(finished.name + ".work"))  # as a solve killed just before os.replace leaves it
+    steps = []
+    table = solver.solve(boomboard.load_game(GAME), db=copy, progress=False, interrupt=lambda *step: steps.append(step))
+    assert steps == [] and table.folder == finished and not finished.with_name(finished.name + ".work").exists()
+    assert np.array_equal(table.entries, solver.open_table(boomboard.load_game(GAME), db=db).entries)
