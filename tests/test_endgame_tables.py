@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import random
+import shutil
 
+import numpy as np
 import pytest
 
 import boomboard
@@ -14,6 +16,7 @@ from boomboard.core.layout import PLY
 from boomboard.search.alphabeta import AlphaBeta
 from boomboard.search.scores import WIN
 from boomboard.solver import endgames
+from boomboard.solver.blockstore import HEADER_SIZE, RAW
 from boomboard.solver.endgames import endgame_tables
 
 
@@ -178,3 +181,18 @@ def test_a_result_past_the_action_limit_is_left_to_the_search(game, tables):
     searcher.use_endgames(tables.probe_arrays())
     late = searcher.search(game.state_from_array(array), depth=1)
     assert late.forced_result is None  # nor does the search take the tables' word for it
+
+
+def test_the_probe_reads_the_tables_in_place_and_refuses_a_damaged_one(game, tables, tmp_path):
+    assert tables.table.entries.codec == RAW  # stored raw, so that the search probes them memory-mapped
+    spec, keys, entries = tables.probe_arrays()
+    assert not entries.flags.owndata and not entries.flags.writeable and len(entries) == len(tables.table)
+    copy = tmp_path / "start"
+    shutil.copytree(tables.table.folder, copy)
+    data = bytearray((copy / "values.blk").read_bytes())
+    data[HEADER_SIZE + 2 * (len(entries) // 2)] ^= 0x40  # a value in the middle: a win made a loss
+    (copy / "values.blk").write_bytes(bytes(data))
+    damaged = endgames.EndgameTables(solver.Table(game, copy))
+    with pytest.raises(solver.CorruptTableError, match=r"start: values\.blk: block \d+ of \d+ .*checksum mismatch"):
+        damaged.probe_arrays()
+    assert np.array_equal(tables.probe_arrays()[2], entries)  # the table itself is untouched

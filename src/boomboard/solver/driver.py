@@ -35,7 +35,7 @@ from ..core.state import State
 from . import retrograde
 from .codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
 from .index import index_all, new_index, rehash
-from .blockstore import write_blocks
+from .blockstore import LEVEL, write_blocks
 from .layers import distinct
 from .tiers import TieredSolve, load_archive, load_saved, read_record, save_atomic, write_json_atomic
 from .table import FORMAT, VALUE_NAMES, Table, table_dir, unpack
@@ -260,9 +260,11 @@ class _Solver:
     def finish(self, keys: np.ndarray, entries: np.ndarray, offsets: np.ndarray, seconds: float) -> Table:
         """Write the table's arrays (block files: :mod:`boomboard.solver.table`)
         and ``meta.json`` into the work folder, then move it into place."""
-        # the keys raw, memory-mapped for the compiled search; the values compressed
+        # the keys raw, memory-mapped for the compiled lookup; the values compressed, but for endgame
+        # tables, which a search probes in place (boomboard.solver.endgames)
+        level = None if is_endgames(self.game) and self.root is None else LEVEL
         sizes = [write_blocks(self.work / "keys.blk", keys, level=None).stat().st_size,
-                 write_blocks(self.work / "values.blk", entries).stat().st_size,
+                 write_blocks(self.work / "values.blk", entries, level=level).stat().st_size,
                  write_blocks(self.work / "offsets.blk", offsets).stat().st_size]
         counts = np.zeros(4, dtype=np.int64)
         largest = 0

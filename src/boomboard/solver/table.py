@@ -193,8 +193,11 @@ class Table:
         self.entries.check()
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(keys, entries)`` whole, every block checked: the keys memory-mapped, the entries in memory."""
-        self.key_file.check()
+        """``(keys, entries)`` whole, every block checked: the keys memory-mapped, the entries too
+        if stored raw (endgame tables), else decompressed into memory."""
+        self.check()
+        if self.entries.codec == RAW:
+            return self.keys, self.entries.mapped()
         entries = self.entries.read_all()
         entries.flags.writeable = False  # read-only, as the keys are: the compiled readers take them so
         return self.keys, entries
