@@ -7,11 +7,13 @@ import sys
 
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgb
 
 import boomboard
 from boomboard import solver
 from boomboard.cli.main import main
+from boomboard.solver.analysis import Analysis, MoveAnalysis
 from boomboard.solver.picture import VALUE_COLOURS, move_colour
 
 GAME = "kaboom(rows=3,cols=3,connect=3)"
@@ -93,3 +95,20 @@ def test_analyze_draws_the_picture(db, tmp_path, monkeypatch, capsys):
     code, out = _run(monkeypatch, capsys, "analyze", GAME, "--db", str(db), "--picture",
                      str(tmp_path / "absent" / "x.png"))
     assert code == 2 and "cannot write the picture" in out and "Traceback" not in out, out
+
+
+@pytest.mark.parametrize("notation, count", [("A{}", 40), ("MOVE 1 from (1, 6) to (1, {}).", 7)])
+def test_cells_wrap_into_rows_and_hold_their_notation(notation, count):
+    moves = [MoveAnalysis(i, notation.format(i), ("win", "tie", "lose")[i % 3], 1 + i % 5) for i in range(count)]
+    figure = solver.draw_moves(Analysis("win", 2, moves))
+    cells = _cells(figure)
+    assert len(cells) == count
+    rows = sorted({cell.get_y() for cell in cells})
+    assert len(rows) == -(-count // sum(cell.get_y() == rows[0] for cell in cells)) > 1
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    boxes = [cell.get_window_extent(renderer) for cell in cells]
+    texts = [t for t in figure.axes[0].texts if t.get_text().startswith(notation.split("{")[0])]
+    assert len(texts) == count
+    for text, box in zip(texts, boxes):
+        inside = text.get_window_extent(renderer)
+        assert box.x0 <= inside.x0 and inside.x1 <= box.x1, (text.get_text(), inside, box)

@@ -2,7 +2,7 @@
 
 :func:`draw_moves` draws one cell a legal move, in the game's order of its
 moves (the order of their ids: for a game of drops, left to right), up to
-:data:`PER_ROW` cells a row. Each cell holds the move's notation and its
+:data:`PER_ROW` cells a row (fewer when the notation is long). Each cell holds the move's notation and its
 remoteness, and is coloured as GamesmanUni colours moves, for the player
 making them: a win green, a tie yellow, a loss dark red, a draw purple (the
 colours of the web front end's solver values). The shade says how far the
@@ -54,9 +54,12 @@ def draw_moves(analysis: Analysis, path: str | os.PathLike | None = None, *, tit
     from matplotlib.patches import Rectangle
 
     moves = sorted(analysis.moves, key=lambda move: move.action)
-    columns = max(1, min(PER_ROW, len(moves)))
-    rows = max(1, -(-len(moves) // PER_ROW))
-    figure = Figure(figsize=(0.9 * columns + 0.2, 0.9 * rows + 0.6), dpi=100)
+    # a cell is wide enough for the longest notation (about 0.08 inch a character)
+    width = max(0.9, 0.08 * max((len(move.notation) for move in moves), default=0) + 0.2)
+    per_row = max(1, min(PER_ROW, int(PER_ROW * 0.9 / width)))
+    columns = max(1, min(per_row, len(moves)))
+    rows = max(1, -(-len(moves) // per_row))
+    figure = Figure(figsize=(width * columns + 0.2, 0.9 * rows + 0.6), dpi=100)
     axes = figure.add_axes((0.01, 0.01, 0.98, 0.98 - 0.45 / (0.9 * rows + 0.6)))
     axes.set_xlim(0, columns)
     axes.set_ylim(rows, 0)
@@ -64,7 +67,7 @@ def draw_moves(analysis: Analysis, path: str | os.PathLike | None = None, *, tit
     spans = {value: (min(m.remoteness for m in moves if m.value == value),
                      max(m.remoteness for m in moves if m.value == value)) for value in {m.value for m in moves}}
     for k, move in enumerate(moves):
-        x, y = k % PER_ROW, k // PER_ROW
+        x, y = k % per_row, k // per_row
         colour = move_colour(move.value, move.remoteness, *spans[move.value])
         axes.add_patch(Rectangle((x + 0.04, y + 0.04), 0.92, 0.92, facecolor=colour, edgecolor="#333333",
                                  linewidth=0.8, gid=f"move:{move.notation}"))
