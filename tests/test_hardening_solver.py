@@ -198,3 +198,19 @@ def test_a_solve_stopped_before_its_rename_finishes_the_rename(solved, tmp_path)
     table = solver.solve(boomboard.load_game(GAME), db=copy, progress=False, interrupt=lambda *step: steps.append(step))
     assert steps == [] and table.folder == finished and not finished.with_name(finished.name + ".work").exists()
     assert np.array_equal(table.entries, solver.open_table(boomboard.load_game(GAME), db=db).entries)
+
+
+def test_a_damaged_key_cannot_hide_a_position(solved, tmp_path):
+    db, folder = solved
+    copy = tmp_path / "db"
+    shutil.copytree(db, copy)
+    game = boomboard.load_game(GAME)
+    start = game.new_initial_state()
+    i = solver.open_table(game, db=db)._find(start)
+    damaged = copy / folder.relative_to(db)
+    data = bytearray((damaged / "keys.blk").read_bytes())
+    data[HEADER_SIZE + 8 * i + 3] ^= 0x08  # the start's own key: its search now misses
+    (damaged / "keys.blk").write_bytes(bytes(data))
+    table = solver.Table(game, damaged)
+    with pytest.raises(solver.CorruptTableError, match=r"start: keys\.blk: block 0 of 1 .*checksum mismatch"):
+        table.lookup(start)

@@ -18,7 +18,7 @@ checked by a checksum, so that a damaged table is refused
 the file and the block), never read as a wrong value. The keys are stored raw
 and memory-mapped: a lookup (an interpolation search in one layer) reads a
 few pages, not the table, and checks the block of the key it finds (after a
-miss, every block of the keys, once). The values are compressed with
+miss, every block of the layer searched, once). The values are compressed with
 zstandard, a block of them decompressed at a lookup (a few are kept). A
 folder exists only once complete: a solve writes into ``VARIANT.work/`` and
 renames it at the end.
@@ -163,8 +163,10 @@ class Table:
         if key == OUTSIDE:
             return None
         i = self.graph.find(self.spec, self.game.params_array, self.keys, self.offsets, state.array, key)
-        if i < 0:
-            self.key_file.check()  # a damaged key may have hidden the position: a miss must be a true one
+        if i < 0:  # a damaged key may have hidden the position: a miss must be a true one
+            layer = int(self.game.kernels.layer_of(self.spec, state.array, self.game.params_array))
+            if layer + 1 < self.offsets.shape[0]:  # the keys the search probed: its layer's
+                self.key_file.check(int(self.offsets[layer]), int(self.offsets[layer + 1]))
             return None
         self.key_file.check(i, i + 1)  # the key found is the one written
         return int(i)
