@@ -188,6 +188,19 @@ def solve_level(dspec, params, scratch, width, level, tiers, starts, out, symmet
 
 
 @njit(cache=True)
+def tally(records, counts):
+    """Add the values of the records that are positions to ``counts`` (by
+    value); returns the largest remoteness among them."""
+    largest = 0
+    for i in range(records.shape[0]):
+        entry = records[i]
+        if entry != NO_POSITION:
+            counts[entry >> VALUE_SHIFT] += 1
+            largest = max(largest, entry & MAX_REMOTENESS)
+    return largest
+
+
+@njit(cache=True)
 def lookup(dspec, params, s, symmetric, levels, starts):
     """Where the non-terminal position ``s`` is stored: (level, index in the
     level's records), or (-1, -1). ``s`` may be mirrored in place."""
