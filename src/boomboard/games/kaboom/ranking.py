@@ -108,7 +108,11 @@ def _split(dspec, tier):
     board and detonated, O's on the board and detonated, player to move)."""
     heights = dspec[4]
     hidx = tier % heights
-    fields = dspec[SPEC_TABLES + heights + tier // heights]
+    return _fields(dspec, hidx, dspec[SPEC_TABLES + heights + tier // heights])
+
+
+@njit(cache=True)
+def _fields(dspec, hidx, fields):
     n = dspec[SPEC_TABLES + hidx] >> 52
     return (hidx, n, fields & 255, (fields >> 8) & 255, (fields >> 16) & 255, (fields >> 24) & 255,
             (fields >> 32) & 255, fields >> 40)
@@ -193,10 +197,10 @@ def dense_locate(dspec, s, params):
                 if (v & 3) == 2:
                     ob += 1
                     rob += BINOMIAL[jb - 1, ob]
-            else:
-                if v == 2:
-                    op += 1
-                    rp += BINOMIAL[jp, op]
+            else:  # an O or an X, half and half: no branch on which
+                is_o = np.int64(v == 2)
+                op += is_o
+                rp += BINOMIAL[jp, op] * is_o
                 jp += 1
             i += 1
     ax, ao = jb - ob, ob
@@ -224,31 +228,74 @@ def _colex(rank, n, k):
 
 @njit(cache=True)
 def dense_unrank(dspec, tier, rank, params, s):
-    rows, cols, bombs, cells = dspec[0], dspec[1], dspec[2], dspec[3]
     hidx, n, nx, ax, dx, ao, do, side = _split(dspec, tier)
     nb = ax + ao
-    packed = dspec[SPEC_TABLES + hidx]
     # the arrangement as masks over the filled cells in their order: bombs, O's pieces
     if nb == 0:
-        o_at = _colex(rank, n, n - nx)
-        bombs_at = np.uint64(0)
+        return _place(dspec, hidx, tier // dspec[4], _colex(rank, n, n - nx), np.uint64(0), params, s)
+    size_b = BINOMIAL[n, nb]
+    size_ob = BINOMIAL[nb, ao]
+    bombs_at = _colex(rank % size_b, n, nb)
+    q = rank // size_b
+    plain_o = _colex(q // size_ob, n - nb, n - nx - nb)
+    bomb_o = _colex(q % size_ob, nb, ao)
+    o_at = np.uint64(0)
+    jb, jp = 0, 0
+    for i in range(n):
+        if (bombs_at >> np.uint64(i)) & np.uint64(1):
+            o_at |= ((bomb_o >> np.uint64(jb)) & np.uint64(1)) << np.uint64(i)
+            jb += 1
+        else:
+            o_at |= ((plain_o >> np.uint64(jp)) & np.uint64(1)) << np.uint64(i)
+            jp += 1
+    return _place(dspec, hidx, tier // dspec[4], o_at, bombs_at, params, s)
+
+
+# ctz of a power of two by de Bruijn's multiplication (numba has no intrinsic for it)
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DE_BRUIJN_SLOTS = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    _DE_BRUIJN_SLOTS[((1 << _bit) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _bit
+
+
+@njit(cache=True)
+def _next_subset(mask):
+    """The next larger number with as many bits set (Gosper's hack): the
+    next combination in colexicographic order."""
+    low = mask & (~mask + np.uint64(1))
+    ripple = mask + low
+    shift = _DE_BRUIJN_SLOTS[(low * _DE_BRUIJN) >> np.uint64(58)] + 2
+    return (((ripple ^ mask) >> np.uint64(shift)) | ripple) if shift < 64 else ripple
+
+
+@njit(cache=True)
+def dense_unrank_next(dspec, tier, rank, params, s, cursor):
+    """:func:`dense_unrank`; where the last call was ``rank - 1`` of a tier
+    without bombs on the board, steps its arrangement (``cursor[1]``) to the
+    next instead of unranking from scratch."""
+    if cursor[0] == rank - 1 and cursor[2] == tier and rank > 0:  # the tier's parts, saved: no division
+        o_at = _next_subset(np.uint64(cursor[1]))
+        hidx, rest = cursor[3], cursor[4]
     else:
-        size_b = BINOMIAL[n, nb]
-        size_ob = BINOMIAL[nb, ao]
-        bombs_at = _colex(rank % size_b, n, nb)
-        q = rank // size_b
-        plain_o = _colex(q // size_ob, n - nb, n - nx - nb)
-        bomb_o = _colex(q % size_ob, nb, ao)
-        o_at = np.uint64(0)
-        jb, jp = 0, 0
-        for i in range(n):
-            if (bombs_at >> np.uint64(i)) & np.uint64(1):
-                o_at |= ((bomb_o >> np.uint64(jb)) & np.uint64(1)) << np.uint64(i)
-                jb += 1
-            else:
-                o_at |= ((plain_o >> np.uint64(jp)) & np.uint64(1)) << np.uint64(i)
-                jp += 1
-    if n == cells and nb == 0:
+        hidx, n, nx, ax, dx, ao, do, side = _split(dspec, tier)
+        if ax + ao != 0:
+            cursor[0] = -1
+            return dense_unrank(dspec, tier, rank, params, s)
+        o_at = _colex(rank, n, n - nx)
+        hidx, rest = tier % dspec[4], tier // dspec[4]
+    cursor[0], cursor[1], cursor[2], cursor[3], cursor[4] = rank, np.int64(o_at), tier, hidx, rest
+    return _place(dspec, hidx, rest, o_at, np.uint64(0), params, s)
+
+
+@njit(cache=True)
+def _place(dspec, hidx, rest, o_at, bombs_at, params, s):
+    """Write the position of the tier ``rest * H + hidx`` whose filled cells,
+    in order, hold O's pieces at the bits of ``o_at`` and bombs at those of
+    ``bombs_at``; ``False`` (perhaps without writing) if it is finished."""
+    rows, cols, bombs, cells = dspec[0], dspec[1], dspec[2], dspec[3]
+    hidx, n, nx, ax, dx, ao, do, side = _fields(dspec, hidx, dspec[SPEC_TABLES + dspec[4] + rest])
+    packed = dspec[SPEC_TABLES + hidx]
+    if n == cells and ax + ao == 0:
         return False  # a full board with no bomb on it: the game is over
     if fits_bitboard(params):  # the lines first, on bitboards: most ranks with a line are never written
         x_bits, o_bits = np.uint64(0), np.uint64(0)
@@ -277,7 +324,7 @@ def dense_unrank(dspec, tier, rank, params, s):
         h = (packed >> (4 * c)) & 15
         s[HEIGHT + c] = h
         for r in range(rows):
-            bit = np.uint64(i + r)
+            bit = np.uint64(min(i + r, 63))  # past the column's top the bit is not read
             piece = 1 + np.int64((o_at >> bit) & np.uint64(1)) + BOMB * np.int64((bombs_at >> bit) & np.uint64(1))
             s[board + r * cols + c] = piece * (r < h)
         i += h
