@@ -127,7 +127,10 @@ def _score_leaf(dspec, params, s, child, actions, symmetric, records, bases, lev
         _copy(s, child)
         apply_action(child, params, actions[a])
         if child[STATUS] != 0:
-            _combine(terminal_value(child), 0, best)
+            v = terminal_value(child)
+            if v == LOSE:  # a move that wins at once: nothing scores better, the rest need not be played
+                return (WIN << VALUE_SHIFT) | 1
+            _combine(v, 0, best)
             continue
         entry = _child_entry(dspec, params, child, symmetric, records, bases)
         if entry < 0:
@@ -148,7 +151,10 @@ def score(dspec, params, s, work, actions, symmetric, records, bases, level, bes
         _copy(s, child)
         apply_action(child, params, actions[a])
         if child[STATUS] != 0:
-            _combine(terminal_value(child), 0, best)
+            v = terminal_value(child)
+            if v == LOSE:  # a move that wins at once: nothing scores better, the rest need not be played
+                return (WIN << VALUE_SHIFT) | 1
+            _combine(v, 0, best)
             continue
         entry = _child_entry(dspec, params, child, symmetric, records, bases)
         if entry < 0 and dense_tier_level(dspec, dense_locate(dspec, child, params)[0]) == level:
