@@ -32,12 +32,18 @@ made or the board is full with no bomb on it: those positions are finished.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from boomboard.core.layout import PLAYER
 from boomboard.jit import njit
 
 from .rules import ARMED, BOMB, FILLED, HAND, HEIGHT, _has_line, connected_sides, fits_bitboard
+
+# De Bruijn's multiplication wraps around 64 bits; run as plain Python
+# (NUMBA_DISABLE_JIT=1) NumPy warns each time, so it is silenced here.
+warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning, __name__)
 
 MAX_CELLS = 60  # binomials up to this many cells; a larger board is not solved densely
 MAX_TIER_IDS = 1 << 27  # the solver keeps a few numbers per tier id
