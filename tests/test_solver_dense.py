@@ -46,7 +46,7 @@ def test_every_rank_of_every_tier_unranks_and_ranks_back(name):
     game = boomboard.load_game(name)
     kernels, dspec, params = game.kernels, spec_of(game), game.params_array
     s, stepped = game.initial_array().copy(), game.initial_array().copy()
-    cursor = np.empty(8, dtype=np.int64)
+    cursor = np.empty(16, dtype=np.int64)
     positions = 0
     for tier in range(kernels.dense_tier_count(dspec)):
         cursor[0] = -1
