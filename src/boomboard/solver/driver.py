@@ -101,7 +101,8 @@ class _Solver:
         self.folder = table_dir(game, self.variant, db)
         self.work = self.folder.with_name(self.folder.name + ".work")
         self.params = game.params_array
-        self.graph = game.compiled("boomboard.solver.graph")  # the passes, compiled for this game
+        # the passes, compiled for this game (a dense solve has its own: solver/dense.py)
+        self.graph = None if method == "dense" else game.compiled("boomboard.solver.graph")
         self.s = game.initial_array().copy()
         self.child = self.s.copy()
         self.actions = np.empty(game.num_distinct_actions(), dtype=np.int32)
@@ -394,6 +395,11 @@ def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: 
     is called after each saved step (tests use it to stop a solve midway).
     A solve that finds more than ``max_positions`` positions (default: what
     half the machine's memory holds) stops with :class:`SolveError`.
+    ``method``: ``"auto"`` (dense where the game ranks its positions, see
+    :mod:`boomboard.solver.dense_driver`; else in memory, or by tiers when
+    too big), ``"dense"``, ``"memory"`` or ``"tiers"``; a dense solve stores
+    one of each pair of mirror images unless ``symmetry`` is false, and scans
+    with ``threads`` threads (default: every core).
     """
     if root is not None:
         if root.game != game:
