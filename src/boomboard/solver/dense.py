@@ -90,15 +90,15 @@ def _child_entry(dspec, params, child, symmetric, records, bases):
 
 @njit(cache=True)
 def _combine(v, r, best):
-    """Fold a child's value and remoteness into ``best`` = [min losing, min
-    tying, max winning remoteness, children]."""
+    """Fold a child's value and remoteness into ``best`` = [least losing,
+    least tying, most winning remoteness] (a game whose levels climb is
+    acyclic: no child is a draw)."""
     if v == LOSE:
         best[0] = min(best[0], r)
     elif v == TIE:
         best[1] = min(best[1], r)
     else:
         best[2] = max(best[2], r)
-    best[3] += 1
 
 
 @njit(cache=True)
@@ -115,7 +115,6 @@ def _fresh(best):
     best[0] = MAX_REMOTENESS + 1
     best[1] = MAX_REMOTENESS + 1
     best[2] = -1
-    best[3] = 0
 
 
 @njit(cache=True)
@@ -142,7 +141,7 @@ def _score_leaf(dspec, params, s, child, actions, symmetric, records, bases, lev
 @njit(cache=True)
 def score(dspec, params, s, work, actions, symmetric, records, bases, level, best):
     """The record of the position ``s`` of ``level`` from its children's
-    records (``records[bases[tier] + rank]``); ``work``: three scratch
+    records (``records[bases[tier] + rank]``); ``work``: two scratch
     positions. MISSING if a child's tier is not loaded."""
     child = work[0]
     _fresh(best)
@@ -159,7 +158,7 @@ def score(dspec, params, s, work, actions, symmetric, records, bases, level, bes
         entry = _child_entry(dspec, params, child, symmetric, records, bases)
         if entry < 0 and dense_tier_level(dspec, dense_locate(dspec, child, params)[0]) == level:
             # a forced pass: the position it leads to has moves that all leave the level
-            inner = np.empty(4, dtype=np.int64)
+            inner = np.empty(3, dtype=np.int64)
             entry = _score_leaf(dspec, params, child, work[1], actions[n:], symmetric, records, bases, level, inner)
         if entry < 0:
             return MISSING
@@ -183,7 +182,7 @@ def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out
         s = scratch.copy()
         work = np.empty((2, scratch.shape[0]), dtype=scratch.dtype)
         actions = np.empty(2 * width, dtype=np.int32)
-        best = np.empty(4, dtype=np.int64)
+        best = np.empty(3, dtype=np.int64)
         cursor = np.empty(16, dtype=np.int64)
         k = np.searchsorted(starts, first, side="right") - 1
         i = first
