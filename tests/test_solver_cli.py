@@ -43,7 +43,7 @@ def test_solve_verify_and_analyze_position_14_on_the_command_line(tmp_path):
 def test_game_options_and_the_position_may_come_in_any_order(tmp_path):
     db = str(tmp_path)
     assert run_cli("solve", "kaboom", "--rows", "2", "--cols", "3", "--connect", "2", "--db", db,
-                   "--quiet").returncode == 0
+                   "--method", "memory", "--quiet").returncode == 0
     done = run_cli("analyze", "kaboom", "--rows", "2", "(o 1 1 x-- ---)", "--cols", "3", "--connect", "2",
                    "--db", db)
     assert done.returncode == 0, done.stderr
@@ -64,7 +64,7 @@ def test_errors_are_one_line_without_traceback(tmp_path):
 def test_a_solve_too_big_for_memory_stops_with_the_levels_it_found(tmp_path):
     with pytest.raises(solver.SolveError, match=r"more than .* positions.*by level"):
         solver.solve(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=tmp_path, progress=False,
-                     max_positions=2000)
+                     max_positions=2000, method="memory")
     assert solver.open_table(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=tmp_path) is None
 
 
