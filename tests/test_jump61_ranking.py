@@ -1,4 +1,4 @@
-"""Jump61's ranks within tiers (games/jump61/ranking.py): sizes, round trips, bad input."""
+"""Jump61's dense ranks (games/jump61/ranking.py): tier sizes, round trips, the mirror, bad input."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import boomboard
-from boomboard.core.errors import ParameterError
 from boomboard.core.layout import PLY
 from boomboard.games.jump61 import ranking
 from boomboard.games.jump61.rules import DEGREE, SPOTS
@@ -18,107 +17,132 @@ def game_of(size):
     return boomboard.load_game(f"jump61(size={size})")
 
 
-def brute_force_tier_counts(game):
+def spec_of(game):
+    return np.array(game.solver_dense_spec(), dtype=np.int64)
+
+
+def kernels(game):
+    return game.kernels
+
+
+def brute_force_tier_sizes(game):
     """Every board of every square state (white with 1 spot, red or blue with 1..d),
-    counted by its spots: the tier sizes, found without the ranking's recurrence."""
-    cells = game.size ** 2
-    degrees = game.params_array[DEGREE:DEGREE + cells]
-    excess = np.zeros(1, dtype=np.int64)
-    for d in degrees:
-        states = np.array([0] + list(range(d)) * 2)  # white, then red and blue with 1..d spots
-        excess = np.add.outer(excess, states).ravel()
-    return np.bincount(excess).tolist()
+    counted by its tier id, found without the ranking's recurrence."""
+    size = game.size
+    degrees = game.params_array[DEGREE:DEGREE + size * size]
+    total = left = right = np.zeros(1, dtype=np.int8)
+    for q, d in enumerate(degrees):
+        excess = np.array([0] + list(range(d)) * 2, dtype=np.int8)  # white, then red and blue with 1..d spots
+        column = q % size
+        total = np.add.outer(total, excess).ravel()
+        left = np.add.outer(left, excess if column < size // 2 else 0 * excess).ravel()
+        right = np.add.outer(right, excess if column >= size - size // 2 else 0 * excess).ravel()
+    side = int(spec_of(game)[ranking.D_SIDE])
+    tier = (total.astype(np.int32) * side + left) * side + right
+    return np.bincount(tier, minlength=side * side * (int(total.max()) + 1)).tolist()
 
 
 @pytest.mark.parametrize("size", (2, 3))
 def test_tier_sizes_equal_a_brute_force_count(size):
     game = game_of(size)
-    spec = ranking.rank_spec(game.params_array)
-    counts = brute_force_tier_counts(game)
-    assert ranking.tier_counts(game.params_array) == counts
-    assert [ranking.tier_size(spec, t) for t in range(len(counts) + 1)] == counts + [0]
+    spec = spec_of(game)
+    counts = brute_force_tier_sizes(game)
+    k = kernels(game)
+    assert k.dense_tier_count(spec) == len(counts)
+    assert [k.dense_tier_size(spec, t) for t in range(len(counts) + 1)] == counts + [0]
+    assert k.dense_level_count(spec) == sum(int(d) - 1 for d in game.params_array[DEGREE:DEGREE + size * size]) + 1
 
 
 def every_rank_round_trips(game, tier, ranks):
-    spec = ranking.rank_spec(game.params_array)
+    spec, k = spec_of(game), kernels(game)
     s = game.initial_array().copy()
     seen = set()
+    level = k.dense_tier_level(spec, tier)
     for r in ranks:
-        ranking.unrank(spec, tier, r, game.params_array, s)
-        assert ranking.tier_of(spec, s, game.params_array) == tier
-        assert s[0] == tier % 2  # the player to move: Red in the even tiers
-        assert ranking.rank(spec, s, game.params_array) == r
+        ongoing = k.dense_unrank(spec, tier, r, game.params_array, s)
+        cells = game.size ** 2
+        assert ongoing == (max(s[4], s[5]) < cells)  # the colour counts: one colour everywhere is finished
+        assert s[SPOTS:SPOTS + cells].sum() - cells == level
+        assert s[0] == level % 2  # the player to move: Red on the even levels
+        assert k.dense_locate(spec, s, game.params_array) == (tier, r)
         seen.add(s.tobytes())
-    assert len(seen) == len(ranks)  # unrank never gives two ranks one board
+    assert len(seen) == len(ranks)  # no two ranks give one board
 
 
 @pytest.mark.parametrize("size", (2, 3))
 def test_every_rank_of_the_small_tiers_round_trips(size):
     game = game_of(size)
-    spec = ranking.rank_spec(game.params_array)
-    tiers = spec[ranking.R_TIERS]
-    for tier in range(tiers):
-        count = ranking.tier_size(spec, tier)
-        if count <= 30_000:
+    spec, k = spec_of(game), kernels(game)
+    for tier in range(k.dense_tier_count(spec)):
+        count = k.dense_tier_size(spec, tier)
+        if count <= 3000:
             every_rank_round_trips(game, tier, range(count))
-        else:  # a middle tier of 3x3: its ends and a stride through it
-            every_rank_round_trips(game, tier, list(range(2000)) + list(range(count - 2000, count))
-                                   + list(range(2000, count - 2000, count // 3000)))
+        else:  # a big tier of 3x3: its ends and a stride through it
+            every_rank_round_trips(game, tier, list(range(300)) + list(range(count - 300, count))
+                                   + list(range(300, count - 300, count // 300)))
 
 
 def play(game, picks):
+    """The last position before the game ends, of the game the actions ``picks``
+    choose (by index into the legal list)."""
     state = game.new_initial_state()
     for pick in picks:
-        if state.is_terminal():
-            break
         legal = state.legal_actions()
-        state.apply_action(legal[pick % len(legal)])
+        after = state.child(legal[pick % len(legal)])
+        if after.is_terminal():
+            break
+        state = after
     return state
 
 
 @settings(deadline=None, max_examples=60)
 @given(st.sampled_from(SIZES), st.lists(st.integers(0, 10**6), max_size=60))
-def test_reachable_positions_round_trip(size, picks):
+def test_reachable_positions_round_trip_and_mirror(size, picks):
     game = game_of(size)
-    spec = ranking.rank_spec(game.params_array)
+    spec, k = spec_of(game), kernels(game)
     state = play(game, picks)
     s = state.array
-    r = ranking.rank(spec, s, game.params_array)
-    cells = size * size
-    if state.is_terminal() and np.any(s[SPOTS:SPOTS + cells] > game.params_array[DEGREE:DEGREE + cells]):
-        assert r == -1  # a board won mid-cascade may hold an overfull square: no tier holds it
-        return
-    tier = ranking.tier_of(spec, s, game.params_array)
-    assert tier == s[PLY]  # each move adds one spot
-    assert 0 <= r < ranking.tier_size(spec, tier)
+    tier, r = k.dense_locate(spec, s, game.params_array)
+    assert k.dense_tier_level(spec, tier) == s[PLY]  # each move adds one spot
+    assert 0 <= r < k.dense_tier_size(spec, tier)
     back = game.initial_array().copy()
-    ranking.unrank(spec, tier, r, game.params_array, back)
+    assert k.dense_unrank(spec, tier, r, game.params_array, back)
     expected = s.copy()
     expected[PLY] = 0
     assert np.array_equal(back, expected)
+    # the mirror image: same player, its tier is the mirror tier, and it plays the mirrored moves
+    image = s.copy()
+    k.dense_mirror(spec, image, game.params_array)
+    assert k.dense_locate(spec, image, game.params_array)[0] == k.dense_mirror_tier(spec, tier)
+    assert k.dense_mirror_tier(spec, k.dense_mirror_tier(spec, tier)) == tier
+    flip = [q - q % size + size - 1 - q % size for q in range(size * size)]
+    assert sorted(flip[a] for a in state.legal_actions()) == game.state_from_array(image).legal_actions()
+    again = image.copy()
+    k.dense_mirror(spec, again, game.params_array)
+    assert np.array_equal(again, s)
 
 
-def test_boards_no_tier_holds_have_no_rank():
+def test_a_board_no_tier_holds_is_not_located():
     game = game_of(3)
-    spec = ranking.rank_spec(game.params_array)
+    spec, k = spec_of(game), kernels(game)
     s = game.initial_array().copy()
     s[SPOTS] = 3  # a corner holds at most 2
     s[SPOTS + 9] = 1
-    assert ranking.rank(spec, s, game.params_array) == -1
+    assert k.dense_locate(spec, s, game.params_array) == (-1, -1)
     s = game.initial_array().copy()
     s[SPOTS + 4] = 2  # white, with a spot more than it started with
-    assert ranking.rank(spec, s, game.params_array) == -1
+    assert k.dense_locate(spec, s, game.params_array) == (-1, -1)
 
 
 def test_a_rank_past_its_tier_is_refused():
     game = game_of(2)
-    spec = ranking.rank_spec(game.params_array)
+    spec, k = spec_of(game), kernels(game)
     s = game.initial_array().copy()
-    for tier, r in ((0, ranking.tier_size(spec, 0)), (1, -1), (9, 0)):
+    for tier, r in ((0, k.dense_tier_size(spec, 0)), (1, -1), (k.dense_tier_count(spec), 0)):
         with pytest.raises(ValueError, match="no such rank"):
-            ranking.unrank(spec, tier, r, game.params_array, s)
+            k.dense_unrank(spec, tier, r, game.params_array, s)
 
 
-def test_boards_too_big_for_64_bit_ranks_are_refused():
-    with pytest.raises(ParameterError, match="more than a 64-bit rank"):
-        ranking.rank_spec(game_of(5).params_array)
+def test_boards_too_big_for_64_bit_ranks_are_not_dense():
+    assert game_of(4).solver_dense_spec() is not None
+    assert game_of(5).solver_dense_spec() is None
