@@ -75,6 +75,73 @@ def layer_of(spec, s, params):
     raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
 
 
+# -- the dense solver's ranking (optional) --------------------------------------------
+# A game whose positions fall into tiers that can be numbered densely is
+# solved without keys (:mod:`boomboard.solver.dense`, ``--method dense``): a
+# tier is a dense array of 2-byte records indexed by each position's rank in
+# its tier. The game says so by returning a dense spec (a small ``int64``
+# array its kernels read) from ``Game.solver_dense_spec()`` and exporting
+# the nine kernels below from its ``kernels.py``. Tiers are numbered
+# ``0 .. dense_tier_count - 1`` (empty ones allowed), and each belongs to a
+# level: every move from a position leads to a finished position or to a
+# tier of a higher level, except a move to a same-level position whose own
+# moves all leave the level (Kaboom's forced pass), which the solver scores
+# on the spot. A level is what the solver holds, solves and stores at once.
+def dense_tier_count(dspec):
+    """How many tier ids there are (tiers ``0 .. n - 1``; some may be empty)."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def dense_level_count(dspec):
+    """How many levels there are (``0 .. n - 1``); the solver solves the last first."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def dense_tier_size(dspec, tier):
+    """How many ranks ``tier`` has (0 for a tier with no position): its records."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def dense_tier_level(dspec, tier):
+    """The level of ``tier``."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def dense_child_levels(dspec, level, out):
+    """Write to ``out[:n]`` every level a move from ``level`` may lead to (all
+    higher), and return ``n``; ``out`` has ``dense_level_count`` entries. The
+    solver holds exactly these levels in memory while it solves ``level``."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def dense_locate(dspec, s, params):
+    """The tier and the rank within it, ``(tier, rank)``, of the non-terminal position ``s``."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def dense_unrank(dspec, tier, rank, params, s):
+    """Write the position of ``rank`` in ``tier`` into ``s`` (every entry set,
+    ply 0, the game ongoing) and return ``True``; or return ``False`` where
+    that rank is no non-terminal position (a line already made, a count the
+    rules cannot reach): its record is :data:`boomboard.solver.dense.NO_POSITION`.
+    ``dense_locate`` of a position written (returning ``True``) gives back
+    ``(tier, rank)``."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def dense_mirror_tier(dspec, tier):
+    """The tier of the mirror images of ``tier``'s positions (``tier`` itself
+    for a game without symmetry). The solver solves and stores only the
+    canonical tiers, those with ``tier <= dense_mirror_tier(tier)``."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def dense_mirror(dspec, s, params):
+    """Mirror the position ``s`` in place: the image has the same value and
+    remoteness and lies in ``dense_mirror_tier`` of ``s``'s tier."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
 # -- the web animation and the observation tensor ------------------------------------
 def apply_action_steps(s, params, action, steps, flashes):
     """Play ``action`` exactly as :func:`apply_action` does (it is the same code,

@@ -177,6 +177,13 @@ class Game:
         it a layer at a time, out of core. 1 for a game without layers."""
         return 1
 
+    def solver_dense_spec(self) -> list[int] | None:
+        """The dense spec (the ``int64`` values the game's ``dense_*`` kernels
+        read) if the game can be solved densely, a tier of rank-indexed
+        records at a time (:mod:`boomboard.solver.dense`); ``None`` otherwise
+        (the default): the solver then stores hashed keys."""
+        return None
+
     def solver_start_keys(self, tokens: int) -> np.ndarray:
         """The keys (``uint64``, in any order, repeats allowed) a game solved
         as endgames (``solver_min_tokens`` > 0) is solved from: every position

@@ -38,9 +38,9 @@ from .codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
 from .index import index_all, new_index, rehash
 from .layers import distinct
 from .tiers import TieredSolve, save_atomic, write_json_atomic
-from .table import FORMAT, VALUE_NAMES, Table, table_dir, unpack
+from .table import FORMAT, VALUE_NAMES, Table, load_table, table_dir, unpack
 
-METHODS = ("auto", "memory", "tiers")
+METHODS = ("auto", "memory", "tiers", "dense")
 CHUNK = 1 << 16  # positions per compiled call between progress updates
 BYTES_PER_POSITION = 110  # peak memory of a solve, measured on Kaboom 4x4: index, moves, parents
 
@@ -78,15 +78,23 @@ def _progress(enabled: bool) -> Progress:
 
 class _Solver:
     def __init__(self, game: Game, db, tokens: int, root: State | None, progress: bool,
-                 interrupt: Callable[[str, int], None] | None, max_positions: int | None, method: str):
+                 interrupt: Callable[[str, int], None] | None, max_positions: int | None, method: str,
+                 symmetry: bool = True, threads: int | None = None):
         self.game, self.tokens, self.root = game, tokens, root
         self.spec = codec_spec(game, tokens)
         if method not in METHODS:
             raise SolveError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
         if method == "tiers" and not is_layered(game):
             raise SolveError(f"{game.name} has no layers (moves can repeat positions): solve it in memory")
+        dense_ok = root is None and not is_endgames(game) and game.solver_dense_spec() is not None
+        if method == "dense" and not dense_ok:
+            raise SolveError(f"{game} cannot be solved densely (it has no ranking for it, or a --position "
+                             "was given): choose --method memory or tiers")
+        if method == "auto" and dense_ok:
+            method = "dense"
         self.method = method
         self.tiered = method == "tiers"
+        self.symmetry, self.threads = symmetry, threads
         self.asked_max_positions = max_positions
         self.max_positions = max_positions or memory_limit_positions()
         self.variant = variant_name(game, tokens, root)
@@ -318,7 +326,11 @@ class _Solver:
             shutil.rmtree(self.folder, ignore_errors=True)
             shutil.rmtree(self.work, ignore_errors=True)
         if (self.folder / "meta.json").is_file():
-            return Table(self.game, self.folder)
+            return load_table(self.game, self.folder)
+        if self.method == "dense":
+            from .dense_driver import solve_dense
+
+            return solve_dense(self, self.symmetry, self.threads, self.interrupt)
         self.work.mkdir(parents=True, exist_ok=True)
         if self.tiered or TieredSolve(self).progress()["durable"] >= 0:
             return self.solve_in_tiers()
@@ -370,7 +382,8 @@ def memory_limit_positions() -> int:
 
 def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: State | None = None,
           force: bool = False, interrupt: Callable[[str, int], None] | None = None,
-          max_positions: int | None = None, method: str = "auto") -> Table:
+          max_positions: int | None = None, method: str = "auto", symmetry: bool = True,
+          threads: int | None = None) -> Table:
     """Solve ``game`` (every position reachable from its start; for a game
     solved as endgames, ``game.solver_min_tokens`` > 0, every position with
     at most ``tokens`` tokens; with ``root``, every position reachable from
@@ -387,7 +400,7 @@ def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: 
             raise SolveError(f"the root position belongs to {root.game}, not {game}")
         if root.is_terminal():
             raise SolveError("the root position is already finished; there is nothing to solve")
-    solver = _Solver(game, db, tokens, root, progress, interrupt, max_positions, method)
+    solver = _Solver(game, db, tokens, root, progress, interrupt, max_positions, method, symmetry, threads)
     try:
         return solver.run(force)
     except OSError as problem:  # a folder that cannot be written, a full disk

@@ -98,20 +98,10 @@ class Table:
     Entry(value='win', remoteness=11)
     """
 
-    def __init__(self, game: Game, folder: Path):
+    def __init__(self, game: Game, folder: Path, meta: dict | None = None):
         self.game = game
         self.folder = folder
-        try:
-            self.meta = json.loads((folder / "meta.json").read_text())
-        except (OSError, ValueError, RecursionError) as problem:
-            raise NotSolvedError(f"{folder}: the table's meta.json cannot be read ({problem}); solve it "
-                                 "again with --force") from None
-        problem = _meta_problem(self.meta)
-        if problem:
-            raise NotSolvedError(f"{folder}: the table's meta.json is damaged ({problem}); solve it again "
-                                 "with --force")
-        if self.meta.get("format") != FORMAT or self.meta.get("game") != str(game):
-            raise NotSolvedError(f"{folder} holds no table of {game} in format {FORMAT}; solve it again")
+        self.meta = read_meta(game, folder) if meta is None else meta
         self.variant = self.meta["variant"]
         try:
             self.spec = codec_spec(game, self.meta.get("tokens", 0))
@@ -179,6 +169,33 @@ class Table:
         return self.game.state_from_array(array)
 
 
+def read_meta(game: Game, folder: Path) -> dict:
+    """A table's ``meta.json``, checked: :class:`NotSolvedError` naming the folder if it is damaged."""
+    try:
+        meta = json.loads((folder / "meta.json").read_text())
+    except (OSError, ValueError, RecursionError) as problem:
+        raise NotSolvedError(f"{folder}: the table's meta.json cannot be read ({problem}); solve it "
+                             "again with --force") from None
+    problem = _meta_problem(meta)
+    if problem:
+        raise NotSolvedError(f"{folder}: the table's meta.json is damaged ({problem}); solve it again "
+                             "with --force")
+    if meta.get("format") != FORMAT or meta.get("game") != str(game):
+        raise NotSolvedError(f"{folder} holds no table of {game} in format {FORMAT}; solve it again")
+    return meta
+
+
+def load_table(game: Game, folder: Path) -> Table:
+    """The table in ``folder``: a :class:`Table` of hashed keys, or a dense
+    one (``"kind": "dense"`` in its ``meta.json``, :mod:`boomboard.solver.dense_table`)."""
+    meta = read_meta(game, folder)
+    if meta.get("kind") == "dense":
+        from .dense_table import DenseTable
+
+        return DenseTable(game, folder, meta)
+    return Table(game, folder, meta)
+
+
 # what meta.json must hold (the commands print these), with their types
 _META_FIELDS = {"format": (int, str), "game": (str,), "variant": (str,), "positions": (int,), "values": (dict,),
                 "max_remoteness": (int,), "seconds": (int, float), "bytes": (int,)}
@@ -243,7 +260,7 @@ def _opened(game: Game, folder: Path) -> Table:
     stamp = (folder / "meta.json").stat().st_mtime_ns
     cached = _OPENED.get((str(game), str(folder)))
     if cached is None or cached[0] != stamp:
-        cached = (stamp, Table(game, folder))
+        cached = (stamp, load_table(game, folder))
         _OPENED[(str(game), str(folder))] = cached
     return cached[1]
 

@@ -14,7 +14,7 @@ from boomboard.core.outcome import Outcome, Reason
 from boomboard.core.params import Parameter
 from boomboard.core.state import State
 
-from . import codec, rules
+from . import codec, ranking, rules
 from .notation import (
     BOMB_CHARS,
     CELL_CHARS,
@@ -151,6 +151,10 @@ class KaboomGame(Game):
     def solver_layer_count(self, spec: np.ndarray) -> int:
         """Layers by (bombs detonated, bombs dropped, cells filled, must pass)."""
         return codec.layer_count(spec)
+
+    def solver_dense_spec(self) -> list[int] | None:
+        """Tiers by heights, counts and bombs; ranks by arrangement (see ``ranking.py``)."""
+        return ranking.dense_spec(self["rows"], self["cols"], self["bombs"])
 
     # -- sizes --------------------------------------------------------------------
     def num_distinct_actions(self) -> int:

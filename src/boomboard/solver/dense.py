@@ -1,0 +1,197 @@
+"""The dense solver's compiled passes: a template, compiled once per game.
+
+A game that ranks its positions (the ``dense_*`` kernels of
+:mod:`boomboard.kernel_interface`) is solved without keys: each tier is a
+dense array of 2-byte records (``value << 14 | remoteness``, as in
+:mod:`boomboard.solver.retrograde`) indexed by rank, and a rank that is no
+position holds :data:`NO_POSITION`. Every move leaves its level for a higher
+one, so a level is solved in one scan from the levels its moves reach,
+already solved: a position's children are played with the game's rules
+(``legal_actions``, ``apply_action``), located (``dense_locate``) and their
+records read; the position's record follows as in
+:func:`boomboard.solver.graph.score`. A move to a position of the same level
+(Kaboom's forced pass) is scored on the spot from that position's own
+children, which all leave the level.
+
+With symmetry, only the canonical tiers (``tier <= dense_mirror_tier(tier)``)
+are solved and stored; a child in another tier is mirrored first. The
+threads of :func:`solve_level` each scan their own block of the level.
+``game.compiled("boomboard.solver.dense")`` binds the kernels to one game's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from boomboard.core.layout import STATUS
+from boomboard.jit import njit
+from boomboard.solver.retrograde import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
+from boomboard.kernel_interface import (apply_action, dense_level_count, dense_locate, dense_mirror,
+                                        dense_mirror_tier, dense_tier_count, dense_tier_level, dense_tier_size,
+                                        dense_unrank, legal_actions)
+
+NO_POSITION = (DRAW << VALUE_SHIFT) | MAX_REMOTENESS  # the record of a rank that is no position
+MISSING = -1  # a child whose tier is not loaded: a game whose levels do not climb
+BLOCKS = 64  # blocks a level is split into for the threads
+
+
+@njit(cache=True)
+def tier_table(dspec, symmetric, sizes, levels, stored):
+    """Each tier id's size, level and whether it is stored (non-empty and,
+    with ``symmetric``, canonical)."""
+    for t in range(sizes.shape[0]):
+        sizes[t] = dense_tier_size(dspec, t)
+        levels[t] = dense_tier_level(dspec, t)
+        stored[t] = sizes[t] > 0 and (not symmetric or t <= dense_mirror_tier(dspec, t))
+
+
+@njit(cache=True)
+def counts(dspec):
+    """The number of tier ids and of levels."""
+    return dense_tier_count(dspec), dense_level_count(dspec)
+
+
+@njit(cache=True)
+def _copy(source, target):
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
+@njit(cache=True)
+def locate_stored(dspec, params, s, symmetric):
+    """The stored tier and rank of the non-terminal position ``s`` (mirrored
+    in place first when its own tier is not canonical)."""
+    tier, rank = dense_locate(dspec, s, params)
+    if symmetric and dense_mirror_tier(dspec, tier) < tier:
+        dense_mirror(dspec, s, params)
+        tier, rank = dense_locate(dspec, s, params)
+    return tier, rank
+
+
+@njit(cache=True)
+def _child_entry(dspec, params, child, symmetric, records, bases):
+    tier, rank = locate_stored(dspec, params, child, symmetric)
+    base = bases[tier]
+    if base < 0:
+        return MISSING
+    return np.int64(records[base + rank])
+
+
+@njit(cache=True)
+def _combine(v, r, best):
+    """Fold a child's value and remoteness into ``best`` = [min losing, min
+    tying, max winning remoteness, children]."""
+    if v == LOSE:
+        best[0] = min(best[0], r)
+    elif v == TIE:
+        best[1] = min(best[1], r)
+    else:
+        best[2] = max(best[2], r)
+    best[3] += 1
+
+
+@njit(cache=True)
+def _record(best):
+    if best[0] <= MAX_REMOTENESS:
+        return (WIN << VALUE_SHIFT) | (best[0] + 1)
+    if best[1] <= MAX_REMOTENESS:
+        return (TIE << VALUE_SHIFT) | (best[1] + 1)
+    return (LOSE << VALUE_SHIFT) | (best[2] + 1)
+
+
+@njit(cache=True)
+def _fresh(best):
+    best[0] = MAX_REMOTENESS + 1
+    best[1] = MAX_REMOTENESS + 1
+    best[2] = -1
+    best[3] = 0
+
+
+@njit(cache=True)
+def _score_leaf(dspec, params, s, child, actions, symmetric, records, bases, level, best):
+    """The record of ``s``, whose moves must all leave ``level``; MISSING if one does not."""
+    _fresh(best)
+    n = legal_actions(s, params, actions)
+    for a in range(n):
+        _copy(s, child)
+        apply_action(child, params, actions[a])
+        if child[STATUS] != 0:
+            _combine(terminal_value(child), 0, best)
+            continue
+        entry = _child_entry(dspec, params, child, symmetric, records, bases)
+        if entry < 0:
+            return MISSING
+        _combine(entry >> VALUE_SHIFT, entry & MAX_REMOTENESS, best)
+    return _record(best)
+
+
+@njit(cache=True)
+def score(dspec, params, s, work, actions, symmetric, records, bases, level, best):
+    """The record of the position ``s`` of ``level`` from its children's
+    records (``records[bases[tier] + rank]``); ``work``: three scratch
+    positions. MISSING if a child's tier is not loaded."""
+    child = work[0]
+    _fresh(best)
+    n = legal_actions(s, params, actions)
+    for a in range(n):
+        _copy(s, child)
+        apply_action(child, params, actions[a])
+        if child[STATUS] != 0:
+            _combine(terminal_value(child), 0, best)
+            continue
+        tier, rank = dense_locate(dspec, child, params)
+        if dense_tier_level(dspec, tier) == level:  # a forced pass: its moves all leave the level
+            inner = np.empty(4, dtype=np.int64)
+            entry = _score_leaf(dspec, params, child, work[1], actions[n:], symmetric, records, bases, level, inner)
+        else:
+            entry = _child_entry(dspec, params, child, symmetric, records, bases)
+        if entry < 0:
+            return MISSING
+        _combine(entry >> VALUE_SHIFT, entry & MAX_REMOTENESS, best)
+    return _record(best)
+
+
+@njit(cache=True, parallel=True)
+def solve_level(dspec, params, scratch, width, level, tiers, starts, out, symmetric, records, bases):
+    """Score every rank of the tiers ``tiers`` (one level's stored tiers, in
+    order; tier ``tiers[k]``'s records go to ``out[starts[k]:starts[k + 1]]``)
+    from the records of the levels its moves reach (``records``, tier ``t``'s
+    from ``bases[t]``, -1 where not loaded). Returns how many positions had a
+    child missing (0 in a sound game)."""
+    total = starts[-1]
+    blocks = min(BLOCKS, max(total, 1))
+    missing = np.zeros(blocks, dtype=np.int64)
+    for b in prange(blocks):
+        lo, hi = b * total // blocks, (b + 1) * total // blocks
+        s = scratch.copy()
+        work = np.empty((2, scratch.shape[0]), dtype=scratch.dtype)
+        actions = np.empty(2 * width, dtype=np.int32)
+        best = np.empty(4, dtype=np.int64)
+        k = np.searchsorted(starts, lo, side="right") - 1
+        i = lo
+        while i < hi:
+            tier = tiers[k]
+            end = min(hi, starts[k + 1])
+            for rank in range(i - starts[k], end - starts[k]):
+                if not dense_unrank(dspec, tier, rank, params, s):
+                    out[starts[k] + rank] = NO_POSITION
+                    continue
+                entry = score(dspec, params, s, work, actions, symmetric, records, bases, level, best)
+                if entry < 0:
+                    missing[b] += 1
+                    entry = NO_POSITION
+                out[starts[k] + rank] = entry
+            i = end
+            k += 1
+    return missing.sum()
+
+
+@njit(cache=True)
+def lookup(dspec, params, s, symmetric, levels, starts):
+    """Where the non-terminal position ``s`` is stored: (level, index in the
+    level's records), or (-1, -1). ``s`` may be mirrored in place."""
+    tier, rank = locate_stored(dspec, params, s, symmetric)
+    if starts[tier] < 0:  # an empty tier: counts the game never reaches
+        return -1, -1
+    return levels[tier], starts[tier] + rank

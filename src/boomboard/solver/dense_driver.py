@@ -1,0 +1,207 @@
+"""Solving a game densely: a level at a time, records indexed by rank, resumable.
+
+The game's ``dense_*`` kernels (:mod:`boomboard.kernel_interface`) number
+its positions as (tier, rank); :mod:`boomboard.solver.dense` scores a level
+in one scan from the levels its moves reach. This module lays the tiers out
+(:class:`DenseLayout`), runs the levels from the last down, keeps in memory
+only the level being solved and the levels it reads, and writes each level
+to its own file (:mod:`boomboard.solver.dense_store`) in the work folder
+``VARIANT.work/``, then ``progress.json``: a killed solve resumes at the
+first level not yet written, and ends with the same bytes. The finished
+folder is renamed into place in one step.
+
+:func:`solve_level` is the unit of work: one level, from the files of the
+levels it reads, to its own file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from typing import Callable
+
+import numpy as np
+
+from ..core.errors import BoomboardError
+from ..core.game import Game
+from .dense_store import level_path, read_level, write_level
+from .retrograde import MAX_REMOTENESS, VALUE_SHIFT
+from .tiers import write_json_atomic
+
+DENSE_FORMAT = 1
+
+
+class DenseLayout:
+    """Where each tier's records are: its level, and its offset in the
+    level's records (-1 for a tier not stored: empty, or with ``symmetric``
+    the mirror of a stored one)."""
+
+    def __init__(self, game: Game, symmetric: bool):
+        described = game.solver_dense_spec()
+        if described is None:
+            raise BoomboardError(f"{game} cannot be solved densely (no ranking for it)")
+        self.game, self.symmetric = game, symmetric
+        self.dspec = np.array(described, dtype=np.int64)
+        self.passes = game.compiled("boomboard.solver.dense")
+        tiers, self.level_count = (int(x) for x in self.passes.counts(self.dspec))
+        sizes = np.empty(tiers, dtype=np.int64)
+        self.levels = np.empty(tiers, dtype=np.int64)
+        stored = np.empty(tiers, dtype=np.bool_)
+        self.passes.tier_table(self.dspec, symmetric, sizes, self.levels, stored)
+        ids = np.flatnonzero(stored)
+        ids = ids[np.argsort(self.levels[ids], kind="stable")]  # by level, by id within a level
+        self.bounds = np.searchsorted(self.levels[ids], np.arange(self.level_count + 1))
+        self.ids = ids
+        self.start = np.full(tiers, -1, dtype=np.int64)
+        self.totals = np.zeros(self.level_count, dtype=np.int64)
+        for level in range(self.level_count):
+            mine = ids[self.bounds[level]:self.bounds[level + 1]]
+            ends = np.cumsum(sizes[mine])
+            self.start[mine] = ends - sizes[mine]
+            self.totals[level] = ends[-1] if len(ends) else 0
+
+    def tiers_of(self, level: int) -> tuple[np.ndarray, np.ndarray]:
+        """A level's stored tiers, in order, and where each one's records begin (and the end)."""
+        mine = self.ids[self.bounds[level]:self.bounds[level + 1]]
+        starts = np.empty(len(mine) + 1, dtype=np.int64)
+        starts[:-1] = self.start[mine]
+        starts[-1] = self.totals[level]
+        return mine, starts
+
+    def child_levels(self, level: int) -> list[int]:
+        out = np.empty(self.level_count, dtype=np.int64)
+        n = self.game.kernels.dense_child_levels(self.dspec, level, out)
+        return sorted(int(x) for x in out[:n] if self.totals[x] > 0)
+
+
+def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray] | None = None,
+                write: bool = True) -> np.ndarray:
+    """Solve ``level`` from the files in ``folder`` of the levels its moves
+    reach (or those in ``loaded``, which this fills and prunes to them) and,
+    with ``write``, write its own file; returns its records."""
+    loaded = {} if loaded is None else loaded
+    needed = layout.child_levels(level)
+    for old in [k for k in loaded if k not in needed]:
+        del loaded[old]
+    for child in needed:
+        if child not in loaded:
+            loaded[child] = read_level(folder, child, int(layout.totals[child]))
+    bases = np.full(layout.start.shape[0], -1, dtype=np.int64)
+    offset = 0
+    for child in needed:
+        mine = layout.ids[layout.bounds[child]:layout.bounds[child + 1]]
+        bases[mine] = layout.start[mine] + offset
+        offset += int(layout.totals[child])
+    if len(needed) == 1:
+        records = loaded[needed[0]]
+    elif needed:
+        records = np.concatenate([loaded[c] for c in needed])
+    else:
+        records = np.empty(0, dtype=np.uint16)
+    tiers, starts = layout.tiers_of(level)
+    out = np.empty(int(layout.totals[level]), dtype=np.uint16)
+    game = layout.game
+    scratch = game.initial_array().copy()
+    missing = layout.passes.solve_level(layout.dspec, game.params_array, scratch, game.num_distinct_actions(),
+                                        level, tiers, starts, out, layout.symmetric, records, bases)
+    del records, bases
+    if missing:
+        raise RuntimeError(f"level {level}: {missing} positions with a child in no level it reads "
+                           "(a game whose dense_child_levels misses a move)")
+    if write:
+        write_level(folder, level, out)
+    return out
+
+
+def _tally(records: np.ndarray, counts: np.ndarray) -> int:
+    """Add the values of real positions to ``counts``; the largest remoteness."""
+    from .dense import NO_POSITION
+
+    real = records[records != NO_POSITION]
+    counts += np.bincount(real >> VALUE_SHIFT, minlength=4)[:4]
+    return int((real & MAX_REMOTENESS).max()) if len(real) else 0
+
+
+def solve_dense(owner, symmetric: bool, threads: int | None,
+                interrupt: Callable[[str, int], None] | None):
+    """Solve ``owner``'s game (a :class:`boomboard.solver.driver._Solver`) densely; returns its table."""
+    from .driver import _progress
+    from .table import FORMAT, VALUE_NAMES, load_table
+
+    game, work = owner.game, owner.work
+    began = time.perf_counter()
+    layout = DenseLayout(game, symmetric)
+    record_path = work / "progress.json"
+    record = json.loads(record_path.read_text()) if record_path.is_file() else {}
+    if record.get("dense") != DENSE_FORMAT or record.get("symmetric") != symmetric:
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        record = {"dense": DENSE_FORMAT, "symmetric": symmetric, "next": layout.level_count - 1}
+        write_json_atomic(record_path, record)
+    import numba
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)))
+    loaded: dict[int, np.ndarray] = {}
+    try:
+        with _progress(owner.show) as bar:
+            total = int(layout.totals.sum())
+            done = int(layout.totals[record["next"] + 1:].sum())
+            task = bar.add_task("solving levels", total=total, completed=done)
+            for level in range(record["next"], -1, -1):
+                out = solve_level(layout, work, level, loaded)
+                loaded[level] = out
+                record["next"] = level - 1
+                write_json_atomic(record_path, record)
+                bar.update(task, advance=len(out))
+                if interrupt is not None:
+                    interrupt("dense level", level)
+    finally:
+        numba.set_num_threads(previous)
+    loaded.clear()
+    counts = np.zeros(4, dtype=np.int64)
+    largest = 0
+    for level in range(layout.level_count):
+        if layout.totals[level]:
+            largest = max(largest, _tally(read_level(work, level, int(layout.totals[level])), counts))
+    positions = int(counts.sum())
+    meta = {
+        "format": FORMAT,
+        "kind": "dense",
+        "dense_format": DENSE_FORMAT,
+        "game": str(game),
+        "variant": owner.variant,
+        "tokens": 0,
+        "symmetric": symmetric,
+        "levels": layout.level_count,
+        "positions": positions,
+        "records": total,
+        "values": {VALUE_NAMES[v]: int(counts[v]) for v in VALUE_NAMES},
+        "max_remoteness": largest,
+        "seconds": round(time.perf_counter() - began, 3),
+        "bytes": sum(level_path(work, level).stat().st_size for level in range(layout.level_count)
+                     if level_path(work, level).is_file()),
+        "root": None,
+    }
+    start = game.new_initial_state()
+    if not start.is_terminal():
+        entry = _start_entry(layout, work, start)
+        if entry is not None:
+            meta["start"] = {"value": entry.value, "remoteness": entry.remoteness}
+    record_path.unlink(missing_ok=True)
+    write_json_atomic(work / "meta.json", meta)
+    if owner.folder.exists():
+        shutil.rmtree(owner.folder)
+    os.replace(work, owner.folder)
+    return load_table(game, owner.folder)
+
+
+def _start_entry(layout: DenseLayout, folder, state):
+    from .table import unpack
+
+    s = state.array.copy()
+    level, index = layout.passes.lookup(layout.dspec, layout.game.params_array, s, layout.symmetric,
+                                        layout.levels, layout.start)
+    return unpack(int(read_level(folder, int(level), int(layout.totals[level]))[index]))

@@ -1,0 +1,119 @@
+"""A dense table on disk, and reading it.
+
+A dense table (``"kind": "dense"`` in ``meta.json``, solved by
+:mod:`boomboard.solver.dense_driver`) is a folder of one block file of
+``uint16`` records per level (:mod:`boomboard.solver.dense_store`); where a
+position's record lies follows from the game's ranking alone (its
+:class:`~boomboard.solver.dense_driver.DenseLayout`), so no keys are stored.
+A lookup locates the position (mirrored first when its tier is not one the
+table stores, with ``"symmetric": true``) and decompresses one block.
+Indexes (:meth:`DenseTable.entry_at`, :meth:`DenseTable.state_at`) run over
+the stored records, level after level, "no position" records included.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from ..core.game import Game
+from ..core.state import State
+from .dense_driver import DenseLayout, solve_level
+from .dense_store import open_level
+from .retrograde import terminal_value
+from .table import VALUE_NAMES, Entry, NotSolvedError, Table, unpack
+
+
+class DenseTable(Table):
+    """A solved dense table: the same reading interface as :class:`Table`."""
+
+    def __init__(self, game: Game, folder: Path, meta: dict):
+        self.game, self.folder, self.meta = game, folder, meta
+        self.variant = meta["variant"]
+        self.symmetric = bool(meta.get("symmetric", False))
+        if game.solver_dense_spec() is None:
+            raise NotSolvedError(f"{folder}: a dense table, but {game} has no dense ranking; solve it again")
+        self.layout = DenseLayout(game, self.symmetric)
+        if self.layout.level_count != meta.get("levels") or int(self.layout.totals.sum()) != meta.get("records"):
+            raise NotSolvedError(f"{folder}: meta.json's levels or records disagree with {game}'s ranking; "
+                                 "solve it again with --force")
+        self._levels: dict[int, object] = {}
+        self.offsets = np.zeros(self.layout.level_count + 1, dtype=np.int64)
+        np.cumsum(self.layout.totals, out=self.offsets[1:])
+
+    def __len__(self) -> int:
+        return int(self.offsets[-1])
+
+    def level(self, level: int):
+        """The records of ``level``, read a block at a time."""
+        found = self._levels.get(level)
+        if found is None:
+            found = open_level(self.folder, level, f"level {level} of the table {self.folder}")
+            self._levels[level] = found
+        return found
+
+    @cached_property
+    def _no_position(self) -> int:
+        return int(self.layout.passes.NO_POSITION)
+
+    def _record(self, state: State) -> int:
+        s = state.array.copy()
+        level, index = self.layout.passes.lookup(self.layout.dspec, self.game.params_array, s, self.symmetric,
+                                                 self.layout.levels, self.layout.start)
+        if level < 0:
+            return self._no_position
+        return int(self.level(int(level))[int(index)])
+
+    def covers(self, state: State) -> bool:
+        return state.is_terminal() or self._record(state) != self._no_position
+
+    def lookup(self, state: State) -> Entry:
+        if state.game != self.game:
+            raise NotSolvedError(f"this table is for {self.game}, not {state.game}")
+        if state.is_terminal():
+            return Entry(VALUE_NAMES[terminal_value(state.array)], 0)
+        record = self._record(state)
+        if record == self._no_position:
+            raise NotSolvedError(f"{state.to_notation()} is not a position of the dense table of {self.game}")
+        return unpack(record)
+
+    def _where(self, i: int) -> tuple[int, int, int]:
+        """The level, tier and rank of stored record ``i``."""
+        if not 0 <= i < len(self):
+            raise IndexError(f"record {i} of a table of {len(self)}")
+        level = int(np.searchsorted(self.offsets, i, side="right") - 1)
+        tiers, starts = self.layout.tiers_of(level)
+        within = i - int(self.offsets[level])
+        k = int(np.searchsorted(starts, within, side="right") - 1)
+        return level, int(tiers[k]), within - int(starts[k])
+
+    def entry_at(self, i: int) -> Entry:
+        level, _, _ = self._where(i)
+        record = int(self.level(level)[i - int(self.offsets[level])])
+        if record == self._no_position:
+            raise NotSolvedError(f"record {i} of {self.folder} is no position")
+        return unpack(record)
+
+    def state_at(self, i: int) -> State:
+        """The position of stored record ``i`` (a fresh state, ply 0)."""
+        _, tier, rank = self._where(i)
+        array = self.game.initial_array().copy()
+        self.game.kernels.dense_unrank(self.layout.dspec, tier, rank, self.game.params_array, array)
+        return self.game.state_from_array(array)
+
+    def verify(self) -> int | None:
+        """Score every level again from the stored levels it reads; the index
+        of the first record that differs, or ``None``."""
+        loaded: dict[int, np.ndarray] = {}
+        for level in range(self.layout.level_count - 1, -1, -1):
+            if not self.layout.totals[level]:
+                continue
+            fresh = solve_level(self.layout, self.folder, level, loaded, write=False)
+            stored = self.level(level).read_all()
+            loaded[level] = stored
+            differ = np.flatnonzero(fresh != stored)
+            if len(differ):
+                return int(self.offsets[level] + differ[0])
+        return None
