@@ -6,9 +6,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import boomboard
+from boomboard import solver
 from boomboard.core.layout import PLY
 from boomboard.games.jump61 import ranking
 from boomboard.games.jump61.rules import DEGREE, SPOTS
+from boomboard.solver.layers import unhashed
 
 SIZES = (2, 3, 4)
 
@@ -53,15 +55,32 @@ def test_tier_sizes_equal_a_brute_force_count(size):
     assert k.dense_level_count(spec) == sum(int(d) - 1 for d in game.params_array[DEGREE:DEGREE + size * size]) + 1
 
 
+def is_position(game, s):
+    """Not one colour everywhere, and no coloured square with one spot (it has
+    jumped, colouring its neighbours) beside a white square."""
+    size = game.size
+    cells = size * size
+    spots, colours = s[SPOTS:SPOTS + cells], s[SPOTS + cells:SPOTS + 2 * cells]
+    if len(set(colours.tolist())) == 1 and colours[0] != 0:
+        return False
+    for q in range(cells):
+        row, col = divmod(q, size)
+        around = [(row + dr) * size + col + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                  if 0 <= row + dr < size and 0 <= col + dc < size]
+        if spots[q] == 1 and colours[q] != 0 and any(colours[o] == 0 for o in around):
+            return False
+    return True
+
+
 def every_rank_round_trips(game, tier, ranks):
     spec, k = spec_of(game), kernels(game)
     s = game.initial_array().copy()
     seen = set()
     level = k.dense_tier_level(spec, tier)
+    cells = game.size ** 2
     for r in ranks:
         ongoing = k.dense_unrank(spec, tier, r, game.params_array, s)
-        cells = game.size ** 2
-        assert ongoing == (max(s[4], s[5]) < cells)  # the colour counts: one colour everywhere is finished
+        assert ongoing == is_position(game, s)
         assert s[SPOTS:SPOTS + cells].sum() - cells == level
         assert s[0] == level % 2  # the player to move: Red on the even levels
         assert k.dense_locate(spec, s, game.params_array) == (tier, r)
@@ -146,3 +165,36 @@ def test_a_rank_past_its_tier_is_refused():
 def test_boards_too_big_for_64_bit_ranks_are_not_dense():
     assert game_of(4).solver_dense_spec() is not None
     assert game_of(5).solver_dense_spec() is None
+
+
+def dense_records_of_hashed_positions(hashed, dense):
+    """The dense table's record of each of the hashed table's positions, in its order."""
+    game, passes, layout = hashed.game, dense.layout.passes, dense.layout
+    levels = {}
+    found = np.empty(len(hashed), dtype=np.int64)
+    s = game.initial_array().copy()
+    for i, key in enumerate(np.asarray(hashed.keys)):
+        game.kernels.decode(hashed.spec, unhashed(key), game.params_array, s)
+        level, index = passes.lookup(layout.dspec, game.params_array, s, dense.symmetric, layout.levels,
+                                     layout.start)
+        if level not in levels:
+            levels[level] = dense.level(int(level)).read_all()
+        found[i] = levels[level][index]
+    return found
+
+
+@pytest.mark.parametrize("size, symmetry", [(2, False), (2, True), (3, True)])
+def test_the_dense_tables_agree_with_the_hashed_solver_position_by_position(tmp_path, size, symmetry):
+    game = game_of(size)
+    hashed = solver.solve(game, db=tmp_path / "hashed", progress=False, method="memory")
+    dense = solver.solve(game, db=tmp_path / "dense", progress=False, method="dense", symmetry=symmetry)
+    assert dense.meta["kind"] == "dense" and "kind" not in hashed.meta
+    assert np.array_equal(dense_records_of_hashed_positions(hashed, dense), np.asarray(hashed.entries))
+    assert dense.meta["start"] == hashed.meta["start"]
+    # the dense tables number every board: the reachable positions are a small part of them
+    assert dense.meta["positions"] > len(hashed)
+
+
+def test_auto_keeps_jump61_on_the_hashed_solver(tmp_path):
+    table = solver.solve(game_of(2), db=tmp_path, progress=False)
+    assert table.meta.get("kind") != "dense" and len(table) == 39

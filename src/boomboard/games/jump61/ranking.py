@@ -9,8 +9,13 @@ a colour), or red or blue with 1 to ``d`` spots, ``d`` its neighbours (a
 settled square holds at most ``d``; one that jumps keeps at least one). Call
 ``spots - 1`` a square's *excess*: a square's states are white (excess 0),
 and red or blue with each excess from 0 to ``d - 1``. Every such board is
-numbered, reachable or not; a board of one colour is finished and has no
-position (:func:`dense_unrank` says so).
+numbered, reachable or not, and :func:`dense_unrank` says which are no
+position: a board of one colour, which is finished, and one where a coloured
+square with one spot has a white neighbour. Such a square has jumped (its
+colour came with a second spot, and only a jump takes spots away), and its
+jump coloured its neighbours for good: no game reaches that board, and no
+move leads to it from a board without it, so the solver need not score it.
+On 3 x 3 this leaves 5.2 of the 13.5 million boards to score.
 
 **Levels.** A level is the number of moves made, the board's excess: every
 move adds a spot and a jump only moves spots, so every move leads to the next
@@ -265,10 +270,23 @@ def dense_locate(dspec, s, params):
 
 
 @njit(cache=True)
+def _jumped_beside_white(s, params, cells):
+    """Whether a coloured square with one spot (one that has jumped) has a white neighbour."""
+    for q in range(cells):
+        if s[SPOTS + q] == 1 and s[SPOTS + cells + q] != WHITE:
+            for k in range(4):
+                other = params[DEGREE + cells + 4 * q + k]
+                if other >= 0 and s[SPOTS + cells + other] == WHITE:
+                    return True
+    return False
+
+
+@njit(cache=True)
 def dense_unrank(dspec, tier, r, params, s):
-    """Write the position of rank ``r`` in ``tier`` into ``s`` (ply 0, the player to
-    move of its level) and return ``True``; ``False`` for a board of one colour,
-    which is finished. A rank past the tier raises."""
+    """Write the board of rank ``r`` in ``tier`` into ``s`` (ply 0, the player to
+    move of its level) and return ``True``; ``False`` for a board that is no
+    position (one colour everywhere, a jumped square beside a white one: see
+    the module docstring). A rank past the tier raises."""
     if r < 0 or r >= dense_tier_size(dspec, tier):
         raise ValueError("jump61: no such rank in that tier")
     level, a, b, middle = _tier_parts(dspec, tier)
@@ -281,4 +299,4 @@ def dense_unrank(dspec, tier, r, params, s):
     _region_unrank(dspec, LEFT, a, r // middle_count, s)
     s[PLAYER] = level % 2
     cells = dspec[D_CELLS]
-    return s[COUNT] < cells and s[COUNT + 1] < cells
+    return s[COUNT] < cells and s[COUNT + 1] < cells and not _jumped_beside_white(s, params, cells)
