@@ -4,8 +4,8 @@ Each row solves one board from scratch into a temporary folder on one core
 (the compiled code is loaded first, on 2 x 2, so compiling is not timed):
 ``memory`` and ``tiers`` are the hashed solvers (records: the positions
 reached), ``dense`` the dense one (records: every board its tiers number,
-the canonical half with the mirror; positions: those records that are not
-one-coloured boards). The CPU figure is the one to compare on a shared machine.
+the canonical half with the mirror; positions: the records it scores, the
+boards that are positions). The CPU figure is the one to compare on a shared machine.
 
 Then, for each board size, the dense layout without solving: records per
 level (2 bytes each, uncompressed) with and without the mirror, and the
@@ -78,8 +78,10 @@ def main() -> None:
                 table, cpu, wall = solve_once(size, method, db)
                 records, positions = len(table), table.meta["positions"]
                 rows.append((f"{size}x{size} {method}", f"{records:,}", f"{positions:,}", f"{cpu:.2f}",
-                             f"{wall:.2f}", f"{records / cpu:,.0f}", human(table.meta["bytes"])))
-    header = ("board, solver", "records", "positions", "CPU s", "wall s", "records/CPU s", "on disk")
+                             f"{wall:.2f}", f"{records / cpu:,.0f}", f"{positions / cpu:,.0f}",
+                             human(table.meta["bytes"])))
+    header = ("board, solver", "records", "positions", "CPU s", "wall s", "records/CPU s", "positions/CPU s",
+              "on disk")
     print_table(header, rows, args.markdown, f"Machine: {machine()}; commit {commit()}; Jump61 solved (one core).")
     print()
     cells = []
