@@ -11,6 +11,7 @@ from boomboard.core.layout import PLY
 from boomboard.games.jump61 import ranking
 from boomboard.games.jump61.rules import DEGREE, SPOTS
 from boomboard.solver.layers import unhashed
+from no_jit import run_json_script
 
 SIZES = (2, 3, 4)
 
@@ -198,3 +199,27 @@ def test_the_dense_tables_agree_with_the_hashed_solver_position_by_position(tmp_
 def test_auto_keeps_jump61_on_the_hashed_solver(tmp_path):
     table = solver.solve(game_of(2), db=tmp_path, progress=False)
     assert table.meta.get("kind") != "dense" and len(table) == 39
+
+
+NO_JIT_SCRIPT = """
+import json
+import numpy as np
+import boomboard
+game = boomboard.load_game("jump61(size=3)")
+k, params = game.kernels, game.params_array
+spec = np.array(game.solver_dense_spec(), dtype=np.int64)
+s = game.initial_array().copy()
+out = []
+for tier in range(0, k.dense_tier_count(spec), 7):
+    count = k.dense_tier_size(spec, tier)
+    for r in range(0, count, max(1, count // 5)):
+        ongoing = bool(k.dense_unrank(spec, tier, r, params, s))
+        k.dense_mirror(spec, s, params)
+        out.append([tier, r, ongoing, s.tolist(), [int(x) for x in k.dense_locate(spec, s, params)]])
+print(json.dumps(out))
+"""
+
+
+def test_the_ranking_kernels_run_as_plain_python_with_the_same_results():
+    plain, compiled = run_json_script(NO_JIT_SCRIPT, "1"), run_json_script(NO_JIT_SCRIPT, "0")
+    assert plain == compiled and len(plain) > 100
