@@ -81,7 +81,7 @@ def layer_of(spec, s, params):
 # tier is a dense array of 2-byte records indexed by each position's rank in
 # its tier. The game says so by returning a dense spec (a small ``int64``
 # array its kernels read) from ``Game.solver_dense_spec()`` and exporting
-# the nine kernels below from its ``kernels.py``. Tiers are numbered
+# the ten kernels below from its ``kernels.py``. Tiers are numbered
 # ``0 .. dense_tier_count - 1`` (empty ones allowed), and each belongs to a
 # level: every move from a position leads to a finished position or to a
 # tier of a higher level, except a move to a same-level position whose own
@@ -126,6 +126,16 @@ def dense_unrank(dspec, tier, rank, params, s):
     rules cannot reach): its record is :data:`boomboard.solver.dense.NO_POSITION`.
     ``dense_locate`` of a position written (returning ``True``) gives back
     ``(tier, rank)``."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def dense_unrank_next(dspec, tier, rank, params, s, cursor):
+    """:func:`dense_unrank`, called for the ranks of a tier in turn: the solver
+    keeps ``cursor`` (an ``int64`` array of 8 entries, ``cursor[0] = -1``
+    before a tier's first call) for the game to step from the previous rank
+    to the next instead of unranking from scratch (Kaboom steps to the next
+    combination). A game may simply return ``dense_unrank(dspec, tier, rank,
+    params, s)``."""
     raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
 
 

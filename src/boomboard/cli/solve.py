@@ -75,7 +75,12 @@ def solve_command(
         None, "--max-positions", min=1,
         help="Stop (resumably) beyond this many positions (default: none; in memory, what half the memory holds)."),
     method: str = typer.Option("auto", "--method",
-                               help="auto (in memory, or a layer at a time on disk when too big), memory, or tiers."),
+                               help="auto (dense where the game ranks its positions, else in memory, or a layer at "
+                                    "a time on disk when too big), dense, memory, or tiers."),
+    symmetry: bool = typer.Option(True, "--symmetry/--no-symmetry",
+                                  help="Dense: solve and store one of each pair of mirror images."),
+    threads: Optional[int] = typer.Option(None, "--threads", min=1,
+                                          help="Dense: threads scanning a level (default: all cores)."),
 ) -> None:
     """Solve a game: the value and remoteness of every position reachable from
     its start (Expendibots: of every endgame with at most --tokens tokens).
@@ -89,7 +94,7 @@ def solve_command(
     loaded = _load(game, ctx.args)
     root = None if position is None else loaded.state_from_notation(position)
     table = solve(loaded, db=db, progress=not quiet, tokens=tokens, root=root, force=force,
-                  max_positions=max_positions, method=method)
+                  max_positions=max_positions, method=method, symmetry=symmetry, threads=threads)
     meta = table.meta
     console.print(f"[bold]{table.game}[/bold] ({meta['variant']}): {meta['positions']:,} positions, "
                   f"solved in {meta['seconds']:.1f} s, {meta['bytes']:,} bytes in {shown_path(table.folder)}",

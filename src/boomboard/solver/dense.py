@@ -29,7 +29,7 @@ from boomboard.jit import njit
 from boomboard.solver.retrograde import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
 from boomboard.kernel_interface import (apply_action, dense_level_count, dense_locate, dense_mirror,
                                         dense_mirror_tier, dense_tier_count, dense_tier_level, dense_tier_size,
-                                        dense_unrank, legal_actions)
+                                        dense_unrank_next, legal_actions)
 
 NO_POSITION = (DRAW << VALUE_SHIFT) | MAX_REMOTENESS  # the record of a rank that is no position
 MISSING = -1  # a child whose tier is not loaded: a game whose levels do not climb
@@ -168,13 +168,15 @@ def solve_level(dspec, params, scratch, width, level, tiers, starts, out, symmet
         work = np.empty((2, scratch.shape[0]), dtype=scratch.dtype)
         actions = np.empty(2 * width, dtype=np.int32)
         best = np.empty(4, dtype=np.int64)
+        cursor = np.empty(8, dtype=np.int64)
         k = np.searchsorted(starts, lo, side="right") - 1
         i = lo
         while i < hi:
             tier = tiers[k]
             end = min(hi, starts[k + 1])
+            cursor[0] = -1
             for rank in range(i - starts[k], end - starts[k]):
-                if not dense_unrank(dspec, tier, rank, params, s):
+                if not dense_unrank_next(dspec, tier, rank, params, s, cursor):
                     out[starts[k] + rank] = NO_POSITION
                     continue
                 entry = score(dspec, params, s, work, actions, symmetric, records, bases, level, best)
@@ -185,6 +187,19 @@ def solve_level(dspec, params, scratch, width, level, tiers, starts, out, symmet
             i = end
             k += 1
     return missing.sum()
+
+
+@njit(cache=True)
+def tally(records, counts):
+    """Add the values of the records that are positions to ``counts`` (by
+    value); returns the largest remoteness among them."""
+    largest = 0
+    for i in range(records.shape[0]):
+        entry = records[i]
+        if entry != NO_POSITION:
+            counts[entry >> VALUE_SHIFT] += 1
+            largest = max(largest, entry & MAX_REMOTENESS)
+    return largest
 
 
 @njit(cache=True)

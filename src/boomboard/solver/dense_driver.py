@@ -27,7 +27,6 @@ import numpy as np
 from ..core.errors import BoomboardError
 from ..core.game import Game
 from .dense_store import level_path, read_level, write_level
-from .retrograde import MAX_REMOTENESS, VALUE_SHIFT
 from .tiers import write_json_atomic
 
 DENSE_FORMAT = 1
@@ -115,15 +114,6 @@ def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.nd
     return out
 
 
-def _tally(records: np.ndarray, counts: np.ndarray) -> int:
-    """Add the values of real positions to ``counts``; the largest remoteness."""
-    from .dense import NO_POSITION
-
-    real = records[records != NO_POSITION]
-    counts += np.bincount(real >> VALUE_SHIFT, minlength=4)[:4]
-    return int((real & MAX_REMOTENESS).max()) if len(real) else 0
-
-
 def solve_dense(owner, symmetric: bool, threads: int | None,
                 interrupt: Callable[[str, int], None] | None):
     """Solve ``owner``'s game (a :class:`boomboard.solver.driver._Solver`) densely; returns its table."""
@@ -138,7 +128,8 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
     if record.get("dense") != DENSE_FORMAT or record.get("symmetric") != symmetric:
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
-        record = {"dense": DENSE_FORMAT, "symmetric": symmetric, "next": layout.level_count - 1}
+        record = {"dense": DENSE_FORMAT, "symmetric": symmetric, "next": layout.level_count - 1,
+                  "values": [0, 0, 0, 0], "max_remoteness": 0}
         write_json_atomic(record_path, record)
     import numba
 
@@ -153,6 +144,10 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
             for level in range(record["next"], -1, -1):
                 out = solve_level(layout, work, level, loaded)
                 loaded[level] = out
+                counts = np.array(record["values"], dtype=np.int64)
+                largest = int(layout.passes.tally(out, counts))
+                record["values"] = [int(c) for c in counts]
+                record["max_remoteness"] = max(record["max_remoteness"], largest)
                 record["next"] = level - 1
                 write_json_atomic(record_path, record)
                 bar.update(task, advance=len(out))
@@ -161,12 +156,8 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
     finally:
         numba.set_num_threads(previous)
     loaded.clear()
-    counts = np.zeros(4, dtype=np.int64)
-    largest = 0
-    for level in range(layout.level_count):
-        if layout.totals[level]:
-            largest = max(largest, _tally(read_level(work, level, int(layout.totals[level])), counts))
-    positions = int(counts.sum())
+    counts = record["values"]
+    positions = int(sum(counts))
     meta = {
         "format": FORMAT,
         "kind": "dense",
@@ -179,7 +170,7 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
         "positions": positions,
         "records": total,
         "values": {VALUE_NAMES[v]: int(counts[v]) for v in VALUE_NAMES},
-        "max_remoteness": largest,
+        "max_remoteness": record["max_remoteness"],
         "seconds": round(time.perf_counter() - began, 3),
         "bytes": sum(level_path(work, level).stat().st_size for level in range(layout.level_count)
                      if level_path(work, level).is_file()),

@@ -2,8 +2,8 @@
 
 The kernels of the dense part of the game kernel interface
 (:mod:`boomboard.kernel_interface`, :mod:`boomboard.solver.dense`), exported
-by ``kernels.py``. The dense spec is ``[rows, cols, bombs, cells, H]`` with
-``H = (rows + 1) ** cols``.
+by ``kernels.py``. The dense spec is ``[rows, cols, bombs, cells, H, P]``
+with ``H = (rows + 1) ** cols``, then tables (:func:`dense_spec`).
 
 * **Tier**: the column heights (a number below ``H``, column ``c`` the digit
   of weight ``(rows + 1) ** c``), the plain X pieces on the board, each
@@ -37,7 +37,7 @@ import numpy as np
 from boomboard.core.layout import PLAYER
 from boomboard.jit import njit
 
-from .rules import ARMED, BOMB, FILLED, HAND, HEIGHT, connected_sides
+from .rules import ARMED, BOMB, FILLED, HAND, HEIGHT, _has_line, connected_sides, fits_bitboard
 
 MAX_CELLS = 60  # binomials up to this many cells; a larger board is not solved densely
 MAX_TIER_IDS = 1 << 27  # the solver keeps a few numbers per tier id
@@ -57,17 +57,38 @@ BINOMIAL = _binomials(MAX_CELLS)  # BINOMIAL[n, k] = C(n, k); C(60, 30) < 2**63
 
 def dense_spec(rows: int, cols: int, bombs: int) -> list[int] | None:
     """The dense spec, or ``None`` where the board is too large for it (a
-    rank past 63 bits, or too many tier ids to keep a table of)."""
+    rank past 63 bits, or too many tier ids to keep a table of).
+
+    ``[rows, cols, bombs, cells, H, P]``, then two tables that spare the
+    kernels their divisions: for each heights number below ``H``, the
+    heights packed 4 bits a column with the pieces from bit 52; for each of
+    the ``P`` other parts of a tier id, (plain X, X's bombs on the board,
+    detonated, O's on the board, detonated, player to move) a byte each."""
     cells = rows * cols
-    if cells > MAX_CELLS:
+    if cells > MAX_CELLS or cols > 12:
         return None
-    b = bombs
     heights = (rows + 1) ** cols
-    tiers = 2 * (b + 1) ** 4 * (cells + 1) * heights
-    largest = max(_multinomial(n, b) for n in range(cells + 1))
-    if tiers > MAX_TIER_IDS or largest >= 1 << 62:
+    parts = 2 * (bombs + 1) ** 4 * (cells + 1)
+    largest = max(_multinomial(n, bombs) for n in range(cells + 1))
+    if parts * heights > MAX_TIER_IDS or largest >= 1 << 62:
         return None
-    return [rows, cols, b, cells, heights]
+    spec = [rows, cols, bombs, cells, heights, parts]
+    for hidx in range(heights):
+        packed, n = 0, 0
+        for c in range(cols):
+            h = hidx // (rows + 1) ** c % (rows + 1)
+            packed |= h << (4 * c)
+            n += h
+        spec.append(packed | n << 52)
+    for number in range(parts):
+        nx, rest = number % (cells + 1), number // (cells + 1)
+        fields = [nx]
+        for _ in range(4):  # O's detonated, O's on the board, X's detonated, X's on the board
+            fields.append(rest % (bombs + 1))
+            rest //= bombs + 1
+        nx, do, ao, dx, ax = fields
+        spec.append(nx | ax << 8 | dx << 16 | ao << 24 | do << 32 | rest << 40)
+    return spec
 
 
 def _multinomial(n: int, bombs: int) -> int:
@@ -78,29 +99,23 @@ def _multinomial(n: int, bombs: int) -> int:
                for ax in range(min(bombs, n) + 1) for ao in range(min(bombs, n - ax) + 1))
 
 
+SPEC_TABLES = 6  # where the heights table begins in the spec
+
+
 @njit(cache=True)
 def _split(dspec, tier):
     """A tier's parts: (heights number, n pieces, plain X, X's bombs on the
     board and detonated, O's on the board and detonated, player to move)."""
-    rows, bombs, cells, heights = dspec[0], dspec[2], dspec[3], dspec[4]
+    heights = dspec[4]
     hidx = tier % heights
-    t = tier // heights
-    nx = t % (cells + 1)
-    t //= cells + 1
-    do = t % (bombs + 1)
-    t //= bombs + 1
-    ao = t % (bombs + 1)
-    t //= bombs + 1
-    dx = t % (bombs + 1)
-    t //= bombs + 1
-    ax = t % (bombs + 1)
-    side = t // (bombs + 1)
-    n = 0
-    rest = hidx
-    while rest > 0:
-        n += rest % (rows + 1)
-        rest //= rows + 1
-    return hidx, n, nx, ax, dx, ao, do, side
+    return _fields(dspec, hidx, dspec[SPEC_TABLES + heights + tier // heights])
+
+
+@njit(cache=True)
+def _fields(dspec, hidx, fields):
+    n = dspec[SPEC_TABLES + hidx] >> 52
+    return (hidx, n, fields & 255, (fields >> 8) & 255, (fields >> 16) & 255, (fields >> 24) & 255,
+            (fields >> 32) & 255, fields >> 40)
 
 
 @njit(cache=True)
@@ -112,8 +127,7 @@ def _join(dspec, hidx, nx, ax, dx, ao, do, side):
 
 @njit(cache=True)
 def dense_tier_count(dspec):
-    bombs, cells, heights = dspec[2], dspec[3], dspec[4]
-    return 2 * (bombs + 1) ** 4 * (cells + 1) * heights
+    return dspec[4] * dspec[5]
 
 
 @njit(cache=True)
@@ -183,10 +197,10 @@ def dense_locate(dspec, s, params):
                 if (v & 3) == 2:
                     ob += 1
                     rob += BINOMIAL[jb - 1, ob]
-            else:
-                if v == 2:
-                    op += 1
-                    rp += BINOMIAL[jp, op]
+            else:  # an O or an X, half and half: no branch on which
+                is_o = np.int64(v == 2)
+                op += is_o
+                rp += BINOMIAL[jp, op] * is_o
                 jp += 1
             i += 1
     ax, ao = jb - ob, ob
@@ -197,67 +211,134 @@ def dense_locate(dspec, s, params):
 
 
 @njit(cache=True)
+def _colex(rank, n, k):
+    """The ``k``-subset of ``0 .. n - 1`` of colexicographic rank ``rank``, as
+    a bit mask. Without a branch on the outcome (it mispredicts half the
+    time): where ``k > i`` the binomial is 0, so every remaining element is
+    taken, as it must be."""
+    mask = np.uint64(0)
+    for i in range(n - 1, -1, -1):
+        b = BINOMIAL[i, k]
+        take = np.int64(b <= rank)
+        rank -= b * take
+        k -= take
+        mask |= np.uint64(take) << np.uint64(i)
+    return mask
+
+
+@njit(cache=True)
 def dense_unrank(dspec, tier, rank, params, s):
-    rows, cols, bombs, cells = dspec[0], dspec[1], dspec[2], dspec[3]
     hidx, n, nx, ax, dx, ao, do, side = _split(dspec, tier)
     nb = ax + ao
+    # the arrangement as masks over the filled cells in their order: bombs, O's pieces
+    if nb == 0:
+        return _place(dspec, hidx, tier // dspec[4], _colex(rank, n, n - nx), np.uint64(0), params, s)
     size_b = BINOMIAL[n, nb]
     size_ob = BINOMIAL[nb, ao]
-    rb = rank % size_b
+    bombs_at = _colex(rank % size_b, n, nb)
     q = rank // size_b
-    rob = q % size_ob
-    rp = q // size_ob
-    board = HEIGHT + cols
-    s[:] = 0
+    plain_o = _colex(q // size_ob, n - nb, n - nx - nb)
+    bomb_o = _colex(q % size_ob, nb, ao)
+    o_at = np.uint64(0)
+    jb, jp = 0, 0
+    for i in range(n):
+        if (bombs_at >> np.uint64(i)) & np.uint64(1):
+            o_at |= ((bomb_o >> np.uint64(jb)) & np.uint64(1)) << np.uint64(i)
+            jb += 1
+        else:
+            o_at |= ((plain_o >> np.uint64(jp)) & np.uint64(1)) << np.uint64(i)
+            jp += 1
+    return _place(dspec, hidx, tier // dspec[4], o_at, bombs_at, params, s)
+
+
+# ctz of a power of two by de Bruijn's multiplication (numba has no intrinsic for it)
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DE_BRUIJN_SLOTS = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    _DE_BRUIJN_SLOTS[((1 << _bit) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _bit
+
+
+@njit(cache=True)
+def _next_subset(mask):
+    """The next larger number with as many bits set (Gosper's hack): the
+    next combination in colexicographic order."""
+    low = mask & (~mask + np.uint64(1))
+    ripple = mask + low
+    shift = _DE_BRUIJN_SLOTS[(low * _DE_BRUIJN) >> np.uint64(58)] + 2
+    return (((ripple ^ mask) >> np.uint64(shift)) | ripple) if shift < 64 else ripple
+
+
+@njit(cache=True)
+def dense_unrank_next(dspec, tier, rank, params, s, cursor):
+    """:func:`dense_unrank`; where the last call was ``rank - 1`` of a tier
+    without bombs on the board, steps its arrangement (``cursor[1]``) to the
+    next instead of unranking from scratch."""
+    if cursor[0] == rank - 1 and cursor[2] == tier and rank > 0:  # the tier's parts, saved: no division
+        o_at = _next_subset(np.uint64(cursor[1]))
+        hidx, rest = cursor[3], cursor[4]
+    else:
+        hidx, n, nx, ax, dx, ao, do, side = _split(dspec, tier)
+        if ax + ao != 0:
+            cursor[0] = -1
+            return dense_unrank(dspec, tier, rank, params, s)
+        o_at = _colex(rank, n, n - nx)
+        hidx, rest = tier % dspec[4], tier // dspec[4]
+    cursor[0], cursor[1], cursor[2], cursor[3], cursor[4] = rank, np.int64(o_at), tier, hidx, rest
+    return _place(dspec, hidx, rest, o_at, np.uint64(0), params, s)
+
+
+@njit(cache=True)
+def _place(dspec, hidx, rest, o_at, bombs_at, params, s):
+    """Write the position of the tier ``rest * H + hidx`` whose filled cells,
+    in order, hold O's pieces at the bits of ``o_at`` and bombs at those of
+    ``bombs_at``; ``False`` (perhaps without writing) if it is finished."""
+    rows, cols, bombs, cells = dspec[0], dspec[1], dspec[2], dspec[3]
+    hidx, n, nx, ax, dx, ao, do, side = _fields(dspec, hidx, dspec[SPEC_TABLES + dspec[4] + rest])
+    packed = dspec[SPEC_TABLES + hidx]
+    if n == cells and ax + ao == 0:
+        return False  # a full board with no bomb on it: the game is over
+    if fits_bitboard(params):  # the lines first, on bitboards: most ranks with a line are never written
+        x_bits, o_bits = np.uint64(0), np.uint64(0)
+        first = 0
+        for c in range(cols):
+            h = (packed >> (4 * c)) & 15
+            column = (np.uint64(1) << np.uint64(h)) - np.uint64(1)
+            mine = (o_at >> np.uint64(first)) & column
+            shift = np.uint64(c * (rows + 1))
+            o_bits |= mine << shift
+            x_bits |= (column & ~mine) << shift
+            first += h
+        if _has_line(x_bits, params) or _has_line(o_bits, params):
+            return False
+    for k in range(HEIGHT):
+        s[k] = 0
     s[PLAYER] = side
     s[HAND] = bombs - ax - dx
     s[HAND + 1] = bombs - ao - do
     s[ARMED] = ax
     s[ARMED + 1] = ao
     s[FILLED] = n
-    # from the last cell back: each combination's largest element first
-    i, kb, kob, kpo = n, nb, ao, n - nx - nb
-    jb, jp = nb, n - nb
-    weight = 1
-    for c in range(cols - 1):
-        weight *= rows + 1
-    for c in range(cols - 1, -1, -1):
-        h = (hidx // weight) % (rows + 1)
-        weight //= rows + 1
+    board = HEIGHT + cols
+    i = 0
+    for c in range(cols):
+        h = (packed >> (4 * c)) & 15
         s[HEIGHT + c] = h
-        for r in range(h - 1, -1, -1):
-            i -= 1
-            if kb > 0 and BINOMIAL[i, kb] <= rb:
-                rb -= BINOMIAL[i, kb]
-                kb -= 1
-                jb -= 1
-                side_of = 1
-                if kob > 0 and BINOMIAL[jb, kob] <= rob:
-                    rob -= BINOMIAL[jb, kob]
-                    kob -= 1
-                    side_of = 2
-                s[board + r * cols + c] = side_of | BOMB
-            else:
-                jp -= 1
-                piece = 1
-                if kpo > 0 and BINOMIAL[jp, kpo] <= rp:
-                    rp -= BINOMIAL[jp, kpo]
-                    kpo -= 1
-                    piece = 2
-                s[board + r * cols + c] = piece
-    if n == cells and ax + ao == 0:
-        return False  # a full board with no bomb on it: the game is over
-    return connected_sides(s, params) == 0
+        for r in range(rows):
+            bit = np.uint64(min(i + r, 63))  # past the column's top the bit is not read
+            piece = 1 + np.int64((o_at >> bit) & np.uint64(1)) + BOMB * np.int64((bombs_at >> bit) & np.uint64(1))
+            s[board + r * cols + c] = piece * (r < h)
+        i += h
+    return fits_bitboard(params) or connected_sides(s, params) == 0
 
 
 @njit(cache=True)
 def dense_mirror_tier(dspec, tier):
     rows, cols, heights = dspec[0], dspec[1], dspec[4]
     hidx = tier % heights
-    mirrored, rest = 0, hidx
+    packed = dspec[SPEC_TABLES + hidx]
+    mirrored = 0
     for c in range(cols):
-        mirrored = mirrored * (rows + 1) + rest % (rows + 1)
-        rest //= rows + 1
+        mirrored = mirrored * (rows + 1) + ((packed >> (4 * c)) & 15)
     return tier - hidx + mirrored
 
 
