@@ -300,3 +300,10 @@ def dense_unrank(dspec, tier, r, params, s):
     s[PLAYER] = level % 2
     cells = dspec[D_CELLS]
     return s[COUNT] < cells and s[COUNT + 1] < cells and not _jumped_beside_white(s, params, cells)
+
+
+@njit(cache=True)
+def dense_unrank_next(dspec, tier, r, params, s, cursor):
+    """:func:`dense_unrank` from scratch: it costs a few steps a square, little
+    beside scoring the position's moves, so nothing is kept in ``cursor``."""
+    return dense_unrank(dspec, tier, r, params, s)
