@@ -102,6 +102,28 @@ def test_every_rank_of_the_small_tiers_round_trips(size):
                                    + list(range(300, count - 300, count // 300)))
 
 
+@settings(deadline=None, max_examples=40)
+@given(st.sampled_from(SIZES), st.integers(0, 10**9), st.integers(0, 2**62))
+def test_moves_from_a_position_lead_to_positions(size, tier_pick, rank_pick):
+    """What no game reaches, no move reaches: the solver never reads a record of no position."""
+    game = game_of(size)
+    spec, k, params = spec_of(game), kernels(game), game.params_array
+    tiers = [t for t in range(k.dense_tier_count(spec)) if k.dense_tier_size(spec, t) > 0]
+    tier = tiers[tier_pick % len(tiers)]
+    s = game.initial_array().copy()
+    if not k.dense_unrank(spec, tier, rank_pick % k.dense_tier_size(spec, tier), params, s):
+        return
+    state = game.state_from_array(s)
+    for action in state.legal_actions():
+        child = state.child(action)
+        if child.is_terminal():
+            continue
+        after = child.array.copy()
+        where = k.dense_locate(spec, after, params)
+        assert k.dense_tier_level(spec, where[0]) == k.dense_tier_level(spec, tier) + 1
+        assert k.dense_unrank(spec, where[0], where[1], params, s)
+
+
 def play(game, picks):
     """The last position before the game ends, of the game the actions ``picks``
     choose (by index into the legal list)."""
