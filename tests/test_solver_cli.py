@@ -63,7 +63,7 @@ def test_errors_are_one_line_without_traceback(tmp_path):
 def test_a_solve_too_big_for_memory_stops_with_the_levels_it_found(tmp_path):
     with pytest.raises(solver.SolveError, match=r"more than .* positions.*by level"):
         solver.solve(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=tmp_path, progress=False,
-                     max_positions=2000)
+                     max_positions=2000, method="memory")
     assert solver.open_table(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=tmp_path) is None
 
 

@@ -81,7 +81,6 @@ class _Solver:
                  interrupt: Callable[[str, int], None] | None, max_positions: int | None, method: str,
                  symmetry: bool = True, threads: int | None = None):
         self.game, self.tokens, self.root = game, tokens, root
-        self.spec = codec_spec(game, tokens)
         if method not in METHODS:
             raise SolveError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
         if method == "tiers" and not is_layered(game):
@@ -92,6 +91,7 @@ class _Solver:
                              "was given): choose --method memory or tiers")
         if method == "auto" and dense_ok and game.solver_dense_auto:
             method = "dense"
+        self.spec = None if method == "dense" else codec_spec(game, tokens)  # dense tables need no keys
         self.method = method
         self.tiered = method == "tiers"
         self.symmetry, self.threads = symmetry, threads

@@ -10,5 +10,5 @@ from .rules import apply_action, apply_action_steps, legal_actions, position_key
 
 __all__ = ["apply_action", "apply_action_steps", "decode", "dense_child_levels", "dense_level_count",
            "dense_locate", "dense_mirror", "dense_mirror_tier", "dense_tier_count", "dense_tier_level",
-           "dense_tier_size", "dense_unrank", "dense_unrank_next", "encode", "encode_observation", "evaluate", "is_explosive",
-           "layer_of", "legal_actions", "position_key"]
+           "dense_tier_size", "dense_unrank", "dense_unrank_next", "encode", "encode_observation", "evaluate",
+           "is_explosive", "layer_of", "legal_actions", "position_key"]

@@ -1,0 +1,210 @@
+"""The dense solver: Kaboom's ranking, and dense tables against the hashed solver's."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import boomboard
+from boomboard import solver
+from boomboard.core.layout import HEADER, PLAYER
+from boomboard.solver.blockstore import CorruptTableError
+
+# CI-sized variants: every value of each agrees with the hashed solver's
+VARIANTS = ["kaboom(rows=3,cols=3,connect=3,bombs=0)", "kaboom(rows=3,cols=3,connect=3)",
+            "kaboom(rows=3,cols=3,connect=3,misere=true)", "kaboom(rows=3,cols=3,connect=3,superbomb=true)",
+            "kaboom(rows=3,cols=4,connect=3)", "kaboom(rows=4,cols=4,connect=3,bombs=0)"]
+
+
+def spec_of(game):
+    return np.array(game.solver_dense_spec(), dtype=np.int64)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    return tmp_path_factory.mktemp("dense")
+
+
+@pytest.fixture(scope="module")
+def kaboom3(db):
+    game = boomboard.load_game("kaboom(rows=3,cols=3,connect=3)")
+    return solver.solve(game, db=db / "dense", progress=False, method="dense")
+
+
+@pytest.mark.parametrize("name", ["kaboom(rows=3,cols=3,connect=3,bombs=0)", "kaboom(rows=3,cols=3,connect=3)",
+                                  "kaboom(rows=2,cols=3,connect=2,bombs=2,superbomb=true)"])
+def test_every_rank_of_every_tier_unranks_and_ranks_back(name):
+    game = boomboard.load_game(name)
+    kernels, dspec, params = game.kernels, spec_of(game), game.params_array
+    s, stepped = game.initial_array().copy(), game.initial_array().copy()
+    cursor = np.empty(8, dtype=np.int64)
+    positions = 0
+    for tier in range(kernels.dense_tier_count(dspec)):
+        cursor[0] = -1
+        mirror = kernels.dense_mirror_tier(dspec, tier)
+        assert kernels.dense_mirror_tier(dspec, mirror) == tier
+        assert kernels.dense_tier_size(dspec, mirror) == kernels.dense_tier_size(dspec, tier)
+        for rank in range(kernels.dense_tier_size(dspec, tier)):
+            legal = kernels.dense_unrank(dspec, tier, rank, params, s)
+            assert kernels.dense_unrank_next(dspec, tier, rank, params, stepped, cursor) == legal
+            if not legal:
+                continue
+            positions += 1
+            assert np.array_equal(s, stepped)
+            assert kernels.dense_locate(dspec, s, params) == (tier, rank)
+            state = game.state_from_array(s.copy())
+            assert not state.is_terminal() and state.legal_actions()
+            kernels.dense_mirror(dspec, s, params)
+            assert kernels.dense_locate(dspec, s, params)[0] == mirror
+    assert positions > 100
+
+
+def random_position(game, rng):
+    """A position reached by random play (not finished), or ``None``."""
+    state = game.new_initial_state()
+    for _ in range(rng.randrange(game.max_game_length())):
+        if state.is_terminal():
+            return None
+        state.apply_action(rng.choice(state.legal_actions()))
+    return None if state.is_terminal() else state
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["kaboom(rows=4,cols=4,connect=3,bombs=1)", "kaboom(rows=3,cols=4,connect=3,bombs=2)",
+                        "kaboom(rows=4,cols=5,bombs=1,superbomb=true)", "kaboom(rows=5,cols=5,bombs=0)",
+                        "kaboom(rows=4,cols=3,connect=3,bombs=2,misere=true)"]), st.integers(0, 2**32))
+def test_reachable_positions_rank_and_unrank_to_themselves(name, seed):
+    game = boomboard.load_game(name)
+    state = random_position(game, random.Random(seed))
+    if state is None:
+        return
+    kernels, dspec, params = game.kernels, spec_of(game), game.params_array
+    tier, rank = kernels.dense_locate(dspec, state.array, params)
+    assert 0 <= rank < kernels.dense_tier_size(dspec, tier)
+    back = game.initial_array().copy()
+    assert kernels.dense_unrank(dspec, tier, rank, params, back)
+    assert back[PLAYER] == state.array[PLAYER] and np.array_equal(back[HEADER:], state.array[HEADER:])
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_dense_tables_agree_with_the_hashed_solver_on_every_position(db, name):
+    game = boomboard.load_game(name)
+    hashed = solver.solve(game, db=db / "memory", progress=False, method="memory")
+    dense = solver.solve(game, db=db / "dense", progress=False, method="dense", threads=2)
+    assert dense.meta["kind"] == "dense" and dense.meta["start"] == hashed.meta["start"]
+    checked = range(len(hashed)) if len(hashed) < 60000 else random.Random(1).sample(range(len(hashed)), 60000)
+    for i in checked:
+        state = hashed.state_at(i)
+        assert dense.lookup(state) == hashed.entry_at(i), state.to_notation()
+    assert solver.verify(dense) is None
+
+
+def test_symmetry_on_and_off_give_the_same_values_and_mirrors_are_looked_up(db, kaboom3):
+    game = kaboom3.game
+    full = solver.solve(game, db=db / "no-symmetry", progress=False, method="dense", symmetry=False)
+    assert full.meta["symmetric"] is False and kaboom3.meta["symmetric"] is True
+    assert len(kaboom3) < 0.8 * len(full)  # tiers that are not their own mirror are stored once
+    dspec, params = spec_of(game), game.params_array
+    mirrored = 0
+    for i in range(len(full)):
+        try:
+            entry = full.entry_at(i)
+        except solver.NotSolvedError:  # a rank that is no position
+            continue
+        state = full.state_at(i)
+        assert kaboom3.lookup(state) == entry
+        image = state.array.copy()
+        game.kernels.dense_mirror(dspec, image, params)
+        tier = game.kernels.dense_locate(dspec, image, params)[0]
+        mirrored += game.kernels.dense_mirror_tier(dspec, tier) < tier
+        assert kaboom3.lookup(game.state_from_array(image)) == entry
+    assert mirrored > 1000
+
+
+def test_analysis_and_the_agent_read_dense_tables(db, kaboom3):
+    state = kaboom3.game.new_initial_state()
+    analysis = solver.analyze(state, db=db / "dense")
+    assert (analysis.value, analysis.remoteness) == ("win", 15)
+    assert analysis.moves[0].notation == "B" and analysis.moves[0].remoteness == 15
+
+
+@pytest.mark.parametrize("stops", [(20,), (35, 12), (0,)])
+def test_a_killed_dense_solve_resumes_to_the_same_bytes(tmp_path, kaboom3, stops):
+    game = kaboom3.game
+    for stop in stops:
+        def hook(phase, level, stop=stop):
+            if level == stop:
+                raise KeyboardInterrupt
+        with pytest.raises(KeyboardInterrupt):
+            solver.solve(game, db=tmp_path, progress=False, method="dense", interrupt=hook)
+        assert solver.open_table(game, db=tmp_path) is None
+    resumed = []
+    table = solver.solve(game, db=tmp_path, progress=False, method="dense", interrupt=lambda p, i: resumed.append(i))
+    assert resumed[0] == min(stops) - 1  # nothing solved again
+    assert_same_files(table.folder, kaboom3.folder)
+
+
+def assert_same_files(folder, other):
+    names = sorted(p.name for p in folder.glob("level-*"))
+    assert names and names == sorted(p.name for p in other.glob("level-*"))
+    for name in names:
+        assert (folder / name).read_bytes() == (other / name).read_bytes(), name
+
+
+def test_a_dense_solve_killed_by_a_signal_resumes_to_the_same_bytes(tmp_path, db):
+    name = "kaboom(rows=4,cols=4,connect=3,bombs=0)"
+    progress = tmp_path / name / "start.work" / "progress.json"
+    process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "kaboom", "--rows", "4", "--cols", "4",
+                                "--connect", "3", "--bombs", "0", "--method", "dense", "--threads", "1",
+                                "--db", str(tmp_path), "--quiet"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while process.poll() is None:
+            try:
+                record = json.loads(progress.read_text())
+            except (OSError, ValueError):
+                record = {}
+            if record.get("next", 99) < 12:
+                process.send_signal(signal.SIGKILL)
+                break
+            time.sleep(0.002)
+    finally:
+        process.wait(timeout=600)
+    assert process.returncode == -signal.SIGKILL, "the solve finished before it could be killed"
+    game = boomboard.load_game(name)
+    table = solver.solve(game, db=tmp_path, progress=False, method="dense")
+    fresh = solver.solve(game, db=db / "fresh", progress=False, method="dense")
+    assert_same_files(table.folder, fresh.folder)
+    assert table.meta["values"] == fresh.meta["values"]
+
+
+def test_threads_write_the_same_bytes(tmp_path, kaboom3):
+    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, method="dense", threads=1)
+    assert_same_files(table.folder, kaboom3.folder)
+
+
+def test_a_damaged_level_file_is_named_in_a_clear_error(tmp_path, kaboom3):
+    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, method="dense")
+    path = max(table.folder.glob("level-*"), key=lambda p: p.stat().st_size)
+    data = bytearray(path.read_bytes())
+    data[100] ^= 0xFF
+    path.write_bytes(bytes(data))
+    fresh = solver.table.load_table(kaboom3.game, table.folder)
+    with pytest.raises(CorruptTableError, match=path.stem):
+        solver.verify(fresh)
+
+
+def test_auto_picks_dense_and_other_methods_stay_hashed(tmp_path):
+    game = boomboard.load_game("kaboom(rows=3,cols=3,connect=3,bombs=0)")
+    assert solver.solve(game, db=tmp_path / "auto", progress=False).meta["kind"] == "dense"
+    assert "kind" not in solver.solve(game, db=tmp_path / "memory", progress=False, method="memory").meta
+    with pytest.raises(solver.SolveError, match="densely"):
+        solver.solve(boomboard.load_game("expendibots"), db=tmp_path, progress=False, tokens=2, method="dense")
