@@ -26,10 +26,11 @@ import numpy as np
 
 from ..core.errors import BoomboardError
 from ..core.game import Game
-from .dense_store import level_path, read_level, write_level
+from .dense_store import level_path, open_writer, read_level
 from .tiers import write_json_atomic
 
 DENSE_FORMAT = 1
+CHUNK = 1 << 20  # records scored between writes and progress updates
 
 
 class DenseLayout:
@@ -75,12 +76,10 @@ class DenseLayout:
         return sorted(int(x) for x in out[:n] if self.totals[x] > 0)
 
 
-def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray] | None = None,
-                write: bool = True) -> np.ndarray:
-    """Solve ``level`` from the files in ``folder`` of the levels its moves
-    reach (or those in ``loaded``, which this fills and prunes to them) and,
-    with ``write``, write its own file; returns its records."""
-    loaded = {} if loaded is None else loaded
+def _children(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray]):
+    """The records of the levels ``level``'s moves reach, as one array, and
+    where each tier's begin in it (-1: not there). ``loaded`` keeps levels
+    read before; those no longer needed are dropped first."""
     needed = layout.child_levels(level)
     for old in [k for k in loaded if k not in needed]:
         del loaded[old]
@@ -94,24 +93,53 @@ def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.nd
         bases[mine] = layout.start[mine] + offset
         offset += int(layout.totals[child])
     if len(needed) == 1:
-        records = loaded[needed[0]]
-    elif needed:
-        records = np.concatenate([loaded[c] for c in needed])
-    else:
-        records = np.empty(0, dtype=np.uint16)
+        return loaded[needed[0]], bases
+    if needed:
+        return np.concatenate([loaded[c] for c in needed]), bases
+    return np.empty(0, dtype=np.uint16), bases
+
+
+def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray] | None = None,
+                write: bool = True, done: Callable[[int], None] | None = None):
+    """Solve ``level`` from the files in ``folder`` of the levels its moves
+    reach (kept in ``loaded`` between calls) and, with ``write``, write its
+    own file as it goes, a chunk at a time (so that memory holds the levels
+    read and one chunk). Returns (counts of each value, largest remoteness,
+    the records if not written); ``done(n)`` is called after each chunk."""
+    records, bases = _children(layout, folder, level, {} if loaded is None else loaded)
     tiers, starts = layout.tiers_of(level)
-    out = np.empty(int(layout.totals[level]), dtype=np.uint16)
+    total = int(layout.totals[level])
     game = layout.game
     scratch = game.initial_array().copy()
-    missing = layout.passes.solve_level(layout.dspec, game.params_array, scratch, game.num_distinct_actions(),
-                                        level, tiers, starts, out, layout.symmetric, records, bases)
-    del records, bases
-    if missing:
-        raise RuntimeError(f"level {level}: {missing} positions with a child in no level it reads "
-                           "(a game whose dense_child_levels misses a move)")
-    if write:
-        write_level(folder, level, out)
-    return out
+    counts = np.zeros(4, dtype=np.int64)
+    largest = 0
+    out = np.empty(min(CHUNK, total), dtype=np.uint16)
+    kept = []
+    writer = open_writer(folder, level) if write and total else None
+    try:
+        for lo in range(0, total, CHUNK):
+            hi = min(total, lo + CHUNK)
+            part = out[:hi - lo]
+            missing = layout.passes.solve_level(layout.dspec, game.params_array, scratch,
+                                                game.num_distinct_actions(), level, tiers, starts, lo, hi, part,
+                                                layout.symmetric, records, bases)
+            if missing:
+                raise RuntimeError(f"level {level}: {missing} positions with a child in no level it reads "
+                                   "(a game whose dense_child_levels misses a move)")
+            largest = max(largest, int(layout.passes.tally(part, counts)))
+            if writer is not None:
+                writer.append(part.copy())  # the writer keeps views of what it has not yet compressed
+            else:
+                kept.append(part.copy())
+            if done is not None:
+                done(hi - lo)
+        if writer is not None:
+            writer.close()
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    return counts, largest, (np.concatenate(kept) if kept else np.empty(0, dtype=np.uint16))
 
 
 def solve_dense(owner, symmetric: bool, threads: int | None,
@@ -142,15 +170,12 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
             done = int(layout.totals[record["next"] + 1:].sum())
             task = bar.add_task("solving levels", total=total, completed=done)
             for level in range(record["next"], -1, -1):
-                out = solve_level(layout, work, level, loaded)
-                loaded[level] = out
-                counts = np.array(record["values"], dtype=np.int64)
-                largest = int(layout.passes.tally(out, counts))
-                record["values"] = [int(c) for c in counts]
+                counts, largest, _ = solve_level(layout, work, level, loaded,
+                                                 done=lambda n: bar.update(task, advance=n))
+                record["values"] = [int(c) for c in counts + np.array(record["values"], dtype=np.int64)]
                 record["max_remoteness"] = max(record["max_remoteness"], largest)
                 record["next"] = level - 1
                 write_json_atomic(record_path, record)
-                bar.update(task, advance=len(out))
                 if interrupt is not None:
                     interrupt("dense level", level)
     finally:
