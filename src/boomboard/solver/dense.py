@@ -71,8 +71,18 @@ def locate_stored(dspec, params, s, symmetric):
 
 @njit(cache=True)
 def _child_entry(dspec, params, child, symmetric, records, bases):
-    tier, rank = locate_stored(dspec, params, child, symmetric)
+    """The record of the non-terminal position ``child`` (mirrored in place
+    if its mirror image is what is loaded), or MISSING if its tier is not
+    loaded. A child is located once: its tier, loaded or not, says whether
+    the mirror image is needed."""
+    tier, rank = dense_locate(dspec, child, params)
     base = bases[tier]
+    if base < 0 and symmetric:
+        image = dense_mirror_tier(dspec, tier)
+        if image < tier and bases[image] >= 0:
+            dense_mirror(dspec, child, params)
+            tier, rank = dense_locate(dspec, child, params)
+            base = bases[tier]
     if base < 0:
         return MISSING
     return np.int64(records[base + rank])
@@ -117,7 +127,10 @@ def _score_leaf(dspec, params, s, child, actions, symmetric, records, bases, lev
         _copy(s, child)
         apply_action(child, params, actions[a])
         if child[STATUS] != 0:
-            _combine(terminal_value(child), 0, best)
+            v = terminal_value(child)
+            if v == LOSE:  # a move that wins at once: nothing scores better, the rest need not be played
+                return (WIN << VALUE_SHIFT) | 1
+            _combine(v, 0, best)
             continue
         entry = _child_entry(dspec, params, child, symmetric, records, bases)
         if entry < 0:
@@ -138,14 +151,16 @@ def score(dspec, params, s, work, actions, symmetric, records, bases, level, bes
         _copy(s, child)
         apply_action(child, params, actions[a])
         if child[STATUS] != 0:
-            _combine(terminal_value(child), 0, best)
+            v = terminal_value(child)
+            if v == LOSE:  # a move that wins at once: nothing scores better, the rest need not be played
+                return (WIN << VALUE_SHIFT) | 1
+            _combine(v, 0, best)
             continue
-        tier, rank = dense_locate(dspec, child, params)
-        if dense_tier_level(dspec, tier) == level:  # a forced pass: its moves all leave the level
+        entry = _child_entry(dspec, params, child, symmetric, records, bases)
+        if entry < 0 and dense_tier_level(dspec, dense_locate(dspec, child, params)[0]) == level:
+            # a forced pass: the position it leads to has moves that all leave the level
             inner = np.empty(4, dtype=np.int64)
             entry = _score_leaf(dspec, params, child, work[1], actions[n:], symmetric, records, bases, level, inner)
-        else:
-            entry = _child_entry(dspec, params, child, symmetric, records, bases)
         if entry < 0:
             return MISSING
         _combine(entry >> VALUE_SHIFT, entry & MAX_REMOTENESS, best)
