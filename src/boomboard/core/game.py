@@ -68,6 +68,9 @@ class Game:
     typical_plies: ClassVar[int] = 0
     solver_layered: ClassVar[bool] = False  # every move climbs to a later layer (see solver_layer_count)
     solver_min_tokens: ClassVar[int] = 0  # > 0: solved as endgames of at most ``tokens`` tokens, this many at least
+    # False: ``--method auto`` keeps the hashed solvers even where a dense spec exists
+    # (a game whose dense tiers hold far more boards than it reaches: Jump61)
+    solver_dense_auto: ClassVar[bool] = True
     openspiel_name: ClassVar[str]  # the adapters' names: see the class docstring
     openspiel_long_name: ClassVar[str]
     pettingzoo_name: ClassVar[str]

@@ -91,7 +91,7 @@ class _Solver:
         if method == "dense" and not dense_ok:
             raise SolveError(f"{game} cannot be solved densely (it has no ranking for it, or a --position "
                              "was given): choose --method memory or tiers")
-        if method == "auto" and dense_ok:
+        if method == "auto" and dense_ok and game.solver_dense_auto:
             method = "dense"
         self.spec = None if method == "dense" else codec_spec(game, tokens)  # dense tables need no keys
         self.method = method
