@@ -80,7 +80,12 @@ def solve_command(
     symmetry: bool = typer.Option(True, "--symmetry/--no-symmetry",
                                   help="Dense: solve and store one of each pair of mirror images."),
     threads: Optional[int] = typer.Option(None, "--threads", min=1,
-                                          help="Dense: threads scanning a level (default: all cores)."),
+                                          help="Dense: threads scanning a level (default: all cores; "
+                                               "with --backend ray, per task, default 1)."),
+    backend: str = typer.Option("local", "--backend",
+                                help="Dense: local, or ray (a level's tiers as tasks on a Ray cluster)."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address",
+                                              help="With --backend ray: the cluster (default: a local instance)."),
 ) -> None:
     """Solve a game: the value and remoteness of every position reachable from
     its start (Expendibots: of every endgame with at most --tokens tokens).
@@ -94,7 +99,8 @@ def solve_command(
     loaded = _load(game, ctx.args)
     root = None if position is None else loaded.state_from_notation(position)
     table = solve(loaded, db=db, progress=not quiet, tokens=tokens, root=root, force=force,
-                  max_positions=max_positions, method=method, symmetry=symmetry, threads=threads)
+                  max_positions=max_positions, method=method, symmetry=symmetry, threads=threads,
+                  backend=backend, ray_address=ray_address)
     meta = table.meta
     console.print(f"[bold]{table.game}[/bold] ({meta['variant']}): {meta['positions']:,} positions, "
                   f"solved in {meta['seconds']:.1f} s, {meta['bytes']:,} bytes in {shown_path(table.folder)}",

@@ -75,11 +75,11 @@ class DenseLayout:
         return sorted(int(x) for x in out[:n] if self.totals[x] > 0)
 
 
-def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray] | None = None,
-                write: bool = True) -> np.ndarray:
-    """Solve ``level`` from the files in ``folder`` of the levels its moves
-    reach (or those in ``loaded``, which this fills and prunes to them) and,
-    with ``write``, write its own file; returns its records."""
+def gather_children(layout: DenseLayout, folder, level: int,
+                    loaded: dict[int, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The records of the levels ``level``'s moves reach, read from ``folder``
+    (or taken from ``loaded``, which this fills and prunes to them), as one
+    array, and where each tier's records begin in it (-1: not loaded)."""
     loaded = {} if loaded is None else loaded
     needed = layout.child_levels(level)
     for old in [k for k in loaded if k not in needed]:
@@ -99,24 +99,47 @@ def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.nd
         records = np.concatenate([loaded[c] for c in needed])
     else:
         records = np.empty(0, dtype=np.uint16)
+    return records, bases
+
+
+def score_tiers(layout: DenseLayout, level: int, records: np.ndarray, bases: np.ndarray,
+                first: int = 0, stop: int | None = None) -> np.ndarray:
+    """The records of ``level``'s stored tiers ``first`` to ``stop`` (their
+    places in :meth:`DenseLayout.tiers_of`), scored from the children's
+    records that :func:`gather_children` returned."""
     tiers, starts = layout.tiers_of(level)
-    out = np.empty(int(layout.totals[level]), dtype=np.uint16)
+    stop = len(tiers) if stop is None else stop
+    tiers, starts = tiers[first:stop], starts[first:stop + 1] - starts[first]
+    out = np.empty(int(starts[-1]), dtype=np.uint16)
     game = layout.game
     scratch = game.initial_array().copy()
     missing = layout.passes.solve_level(layout.dspec, game.params_array, scratch, game.num_distinct_actions(),
                                         level, tiers, starts, out, layout.symmetric, records, bases)
-    del records, bases
     if missing:
         raise RuntimeError(f"level {level}: {missing} positions with a child in no level it reads "
                            "(a game whose dense_child_levels misses a move)")
+    return out
+
+
+def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray] | None = None,
+                write: bool = True) -> np.ndarray:
+    """Solve ``level`` from the files in ``folder`` of the levels its moves
+    reach (or those in ``loaded``, which this fills and prunes to them) and,
+    with ``write``, write its own file; returns its records."""
+    records, bases = gather_children(layout, folder, level, loaded)
+    out = score_tiers(layout, level, records, bases)
+    del records, bases
     if write:
         write_level(folder, level, out)
     return out
 
 
 def solve_dense(owner, symmetric: bool, threads: int | None,
-                interrupt: Callable[[str, int], None] | None):
-    """Solve ``owner``'s game (a :class:`boomboard.solver.driver._Solver`) densely; returns its table."""
+                interrupt: Callable[[str, int], None] | None, backend: str = "local",
+                ray_address: str | None = None):
+    """Solve ``owner``'s game (a :class:`boomboard.solver.driver._Solver`)
+    densely, here or (``backend="ray"``) on a Ray cluster
+    (:mod:`boomboard.solver.dense_ray`); returns its table."""
     from .driver import _progress
     from .table import FORMAT, VALUE_NAMES, load_table
 
@@ -136,14 +159,21 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
     previous = numba.get_num_threads()
     numba.set_num_threads(max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)))
     loaded: dict[int, np.ndarray] = {}
+    if backend == "ray":
+        from .dense_ray import RayLevels
+
+        solve_next = RayLevels(layout, work, threads, ray_address).solve
+    else:
+        def solve_next(level: int) -> np.ndarray:
+            loaded[level] = solve_level(layout, work, level, loaded)  # the next level reads it
+            return loaded[level]
     try:
         with _progress(owner.show) as bar:
             total = int(layout.totals.sum())
             done = int(layout.totals[record["next"] + 1:].sum())
             task = bar.add_task("solving levels", total=total, completed=done)
             for level in range(record["next"], -1, -1):
-                out = solve_level(layout, work, level, loaded)
-                loaded[level] = out
+                out = solve_next(level)
                 counts = np.array(record["values"], dtype=np.int64)
                 largest = int(layout.passes.tally(out, counts))
                 record["values"] = [int(c) for c in counts]
