@@ -148,7 +148,7 @@ def test_a_killed_dense_solve_resumes_to_the_same_bytes(tmp_path, kaboom3, stops
         assert solver.open_table(game, db=tmp_path) is None
     resumed = []
     table = solver.solve(game, db=tmp_path, progress=False, method="dense", interrupt=lambda p, i: resumed.append(i))
-    assert resumed[0] == min(stops) - 1  # nothing solved again
+    assert resumed[:1] == ([min(stops) - 1] if min(stops) else [])  # nothing solved again
     assert_same_files(table.folder, kaboom3.folder)
 
 
@@ -160,10 +160,10 @@ def assert_same_files(folder, other):
 
 
 def test_a_dense_solve_killed_by_a_signal_resumes_to_the_same_bytes(tmp_path, db):
-    name = "kaboom(rows=4,cols=4,connect=3,bombs=0)"
-    progress = tmp_path / name / "start.work" / "progress.json"
-    process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "kaboom", "--rows", "4", "--cols", "4",
-                                "--connect", "3", "--bombs", "0", "--method", "dense", "--threads", "1",
+    name = "kaboom(rows=3,cols=4,connect=3)"
+    progress = tmp_path / str(boomboard.load_game(name)) / "start.work" / "progress.json"
+    process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "kaboom", "--rows", "3", "--cols", "4",
+                                "--connect", "3", "--method", "dense", "--threads", "1",
                                 "--db", str(tmp_path), "--quiet"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -172,7 +172,7 @@ def test_a_dense_solve_killed_by_a_signal_resumes_to_the_same_bytes(tmp_path, db
                 record = json.loads(progress.read_text())
             except (OSError, ValueError):
                 record = {}
-            if record.get("next", 99) < 12:
+            if record.get("next", 999) < 60:  # of 117 levels
                 process.send_signal(signal.SIGKILL)
                 break
             time.sleep(0.002)
@@ -198,7 +198,7 @@ def test_a_damaged_level_file_is_named_in_a_clear_error(tmp_path, kaboom3):
     data[100] ^= 0xFF
     path.write_bytes(bytes(data))
     fresh = solver.table.load_table(kaboom3.game, table.folder)
-    with pytest.raises(CorruptTableError, match=path.stem):
+    with pytest.raises(CorruptTableError, match=f"level {int(path.stem.split('-')[1])} of the table .* damaged"):
         solver.verify(fresh)
 
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from hypothesis import given, strategies as st
 
 import boomboard
 from boomboard import solver
-from boomboard.solver.dense_ray import FAULT_HOOK, split_tiers
+from boomboard.solver.dense_ray import FAULT_HOOK
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'boomboard[ray]')")
 
@@ -66,10 +64,3 @@ def test_ray_is_refused_for_a_game_that_cannot_be_solved_densely(tmp_path):
                      method="memory", backend="ray")
     with pytest.raises(solver.SolveError, match="unknown backend"):
         solver.solve(boomboard.load_game(GAME), db=tmp_path, progress=False, backend="mpi")
-
-
-@given(st.lists(st.integers(0, 50), max_size=30), st.integers(1, 12))
-def test_split_tiers_covers_every_tier_once_in_order(sizes, parts):
-    runs = split_tiers(np.array(sizes, dtype=np.int64), parts)
-    assert [i for first, stop in runs for i in range(first, stop)] == list(range(len(sizes)))
-    assert len(runs) <= parts

@@ -71,8 +71,18 @@ def locate_stored(dspec, params, s, symmetric):
 
 @njit(cache=True)
 def _child_entry(dspec, params, child, symmetric, records, bases):
-    tier, rank = locate_stored(dspec, params, child, symmetric)
+    """The record of the non-terminal position ``child`` (mirrored in place
+    if its mirror image is what is loaded), or MISSING if its tier is not
+    loaded. A child is located once: its tier, loaded or not, says whether
+    the mirror image is needed."""
+    tier, rank = dense_locate(dspec, child, params)
     base = bases[tier]
+    if base < 0 and symmetric:
+        image = dense_mirror_tier(dspec, tier)
+        if image < tier and bases[image] >= 0:
+            dense_mirror(dspec, child, params)
+            tier, rank = dense_locate(dspec, child, params)
+            base = bases[tier]
     if base < 0:
         return MISSING
     return np.int64(records[base + rank])
@@ -117,7 +127,10 @@ def _score_leaf(dspec, params, s, child, actions, symmetric, records, bases, lev
         _copy(s, child)
         apply_action(child, params, actions[a])
         if child[STATUS] != 0:
-            _combine(terminal_value(child), 0, best)
+            v = terminal_value(child)
+            if v == LOSE:  # a move that wins at once: nothing scores better, the rest need not be played
+                return (WIN << VALUE_SHIFT) | 1
+            _combine(v, 0, best)
             continue
         entry = _child_entry(dspec, params, child, symmetric, records, bases)
         if entry < 0:
@@ -138,14 +151,16 @@ def score(dspec, params, s, work, actions, symmetric, records, bases, level, bes
         _copy(s, child)
         apply_action(child, params, actions[a])
         if child[STATUS] != 0:
-            _combine(terminal_value(child), 0, best)
+            v = terminal_value(child)
+            if v == LOSE:  # a move that wins at once: nothing scores better, the rest need not be played
+                return (WIN << VALUE_SHIFT) | 1
+            _combine(v, 0, best)
             continue
-        tier, rank = dense_locate(dspec, child, params)
-        if dense_tier_level(dspec, tier) == level:  # a forced pass: its moves all leave the level
+        entry = _child_entry(dspec, params, child, symmetric, records, bases)
+        if entry < 0 and dense_tier_level(dspec, dense_locate(dspec, child, params)[0]) == level:
+            # a forced pass: the position it leads to has moves that all leave the level
             inner = np.empty(4, dtype=np.int64)
             entry = _score_leaf(dspec, params, child, work[1], actions[n:], symmetric, records, bases, level, inner)
-        else:
-            entry = _child_entry(dspec, params, child, symmetric, records, bases)
         if entry < 0:
             return MISSING
         _combine(entry >> VALUE_SHIFT, entry & MAX_REMOTENESS, best)
@@ -153,37 +168,39 @@ def score(dspec, params, s, work, actions, symmetric, records, bases, level, bes
 
 
 @njit(cache=True, parallel=True)
-def solve_level(dspec, params, scratch, width, level, tiers, starts, out, symmetric, records, bases):
-    """Score every rank of the tiers ``tiers`` (one level's stored tiers, in
-    order; tier ``tiers[k]``'s records go to ``out[starts[k]:starts[k + 1]]``)
-    from the records of the levels its moves reach (``records``, tier ``t``'s
-    from ``bases[t]``, -1 where not loaded). Returns how many positions had a
-    child missing (0 in a sound game)."""
-    total = starts[-1]
+def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out, symmetric, records, bases):
+    """Score the records ``lo .. hi - 1`` of a level (its stored tiers
+    ``tiers``, in order, tier ``tiers[k]``'s records from ``starts[k]`` to
+    ``starts[k + 1]``) into ``out[:hi - lo]``, from the records of the levels
+    its moves reach (``records``, tier ``t``'s from ``bases[t]``, -1 where
+    not loaded). Returns how many positions had a child missing (0 in a
+    sound game)."""
+    total = hi - lo
     blocks = min(BLOCKS, max(total, 1))
     missing = np.zeros(blocks, dtype=np.int64)
     for b in prange(blocks):
-        lo, hi = b * total // blocks, (b + 1) * total // blocks
+        first, last = lo + b * total // blocks, lo + (b + 1) * total // blocks
         s = scratch.copy()
         work = np.empty((2, scratch.shape[0]), dtype=scratch.dtype)
         actions = np.empty(2 * width, dtype=np.int32)
         best = np.empty(4, dtype=np.int64)
         cursor = np.empty(8, dtype=np.int64)
-        k = np.searchsorted(starts, lo, side="right") - 1
-        i = lo
-        while i < hi:
+        k = np.searchsorted(starts, first, side="right") - 1
+        i = first
+        while i < last:
             tier = tiers[k]
-            end = min(hi, starts[k + 1])
+            end = min(last, starts[k + 1])
             cursor[0] = -1
             for rank in range(i - starts[k], end - starts[k]):
+                at = starts[k] + rank - lo
                 if not dense_unrank_next(dspec, tier, rank, params, s, cursor):
-                    out[starts[k] + rank] = NO_POSITION
+                    out[at] = NO_POSITION
                     continue
                 entry = score(dspec, params, s, work, actions, symmetric, records, bases, level, best)
                 if entry < 0:
                     missing[b] += 1
                     entry = NO_POSITION
-                out[starts[k] + rank] = entry
+                out[at] = entry
             i = end
             k += 1
     return missing.sum()

@@ -26,10 +26,11 @@ import numpy as np
 
 from ..core.errors import BoomboardError
 from ..core.game import Game
-from .dense_store import level_path, read_level, write_level
+from .dense_store import level_path, open_writer, read_level
 from .tiers import write_json_atomic
 
 DENSE_FORMAT = 1
+CHUNK = 1 << 20  # records scored between writes and progress updates
 
 
 class DenseLayout:
@@ -75,12 +76,10 @@ class DenseLayout:
         return sorted(int(x) for x in out[:n] if self.totals[x] > 0)
 
 
-def gather_children(layout: DenseLayout, folder, level: int,
-                    loaded: dict[int, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The records of the levels ``level``'s moves reach, read from ``folder``
-    (or taken from ``loaded``, which this fills and prunes to them), as one
-    array, and where each tier's records begin in it (-1: not loaded)."""
-    loaded = {} if loaded is None else loaded
+def gather_children(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray]):
+    """The records of the levels ``level``'s moves reach, as one array, and
+    where each tier's begin in it (-1: not there). ``loaded`` keeps levels
+    read before; those no longer needed are dropped first."""
     needed = layout.child_levels(level)
     for old in [k for k in loaded if k not in needed]:
         del loaded[old]
@@ -94,27 +93,22 @@ def gather_children(layout: DenseLayout, folder, level: int,
         bases[mine] = layout.start[mine] + offset
         offset += int(layout.totals[child])
     if len(needed) == 1:
-        records = loaded[needed[0]]
-    elif needed:
-        records = np.concatenate([loaded[c] for c in needed])
-    else:
-        records = np.empty(0, dtype=np.uint16)
-    return records, bases
+        return loaded[needed[0]], bases
+    if needed:
+        return np.concatenate([loaded[c] for c in needed]), bases
+    return np.empty(0, dtype=np.uint16), bases
 
 
-def score_tiers(layout: DenseLayout, level: int, records: np.ndarray, bases: np.ndarray,
-                first: int = 0, stop: int | None = None) -> np.ndarray:
-    """The records of ``level``'s stored tiers ``first`` to ``stop`` (their
-    places in :meth:`DenseLayout.tiers_of`), scored from the children's
-    records that :func:`gather_children` returned."""
+def score_range(layout: DenseLayout, level: int, records: np.ndarray, bases: np.ndarray, lo: int, hi: int,
+                out: np.ndarray | None = None) -> np.ndarray:
+    """The records ``lo`` to ``hi`` of ``level`` (into ``out`` if given),
+    scored from the children's records that :func:`gather_children` returned."""
     tiers, starts = layout.tiers_of(level)
-    stop = len(tiers) if stop is None else stop
-    tiers, starts = tiers[first:stop], starts[first:stop + 1] - starts[first]
-    out = np.empty(int(starts[-1]), dtype=np.uint16)
+    out = np.empty(hi - lo, dtype=np.uint16) if out is None else out
     game = layout.game
-    scratch = game.initial_array().copy()
-    missing = layout.passes.solve_level(layout.dspec, game.params_array, scratch, game.num_distinct_actions(),
-                                        level, tiers, starts, out, layout.symmetric, records, bases)
+    missing = layout.passes.solve_level(layout.dspec, game.params_array, game.initial_array().copy(),
+                                        game.num_distinct_actions(), level, tiers, starts, lo, hi, out,
+                                        layout.symmetric, records, bases)
     if missing:
         raise RuntimeError(f"level {level}: {missing} positions with a child in no level it reads "
                            "(a game whose dense_child_levels misses a move)")
@@ -122,16 +116,37 @@ def score_tiers(layout: DenseLayout, level: int, records: np.ndarray, bases: np.
 
 
 def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray] | None = None,
-                write: bool = True) -> np.ndarray:
+                write: bool = True, done: Callable[[int], None] | None = None):
     """Solve ``level`` from the files in ``folder`` of the levels its moves
-    reach (or those in ``loaded``, which this fills and prunes to them) and,
-    with ``write``, write its own file; returns its records."""
-    records, bases = gather_children(layout, folder, level, loaded)
-    out = score_tiers(layout, level, records, bases)
-    del records, bases
-    if write:
-        write_level(folder, level, out)
-    return out
+    reach (kept in ``loaded`` between calls) and, with ``write``, write its
+    own file as it goes, a chunk at a time (so that memory holds the levels
+    read and one chunk). Returns (counts of each value, largest remoteness,
+    the records if not written); ``done(n)`` is called after each chunk."""
+    records, bases = gather_children(layout, folder, level, {} if loaded is None else loaded)
+    total = int(layout.totals[level])
+    counts = np.zeros(4, dtype=np.int64)
+    largest = 0
+    out = np.empty(min(CHUNK, total), dtype=np.uint16)
+    kept = []
+    writer = open_writer(folder, level) if write and total else None
+    try:
+        for lo in range(0, total, CHUNK):
+            hi = min(total, lo + CHUNK)
+            part = score_range(layout, level, records, bases, lo, hi, out[:hi - lo])
+            largest = max(largest, int(layout.passes.tally(part, counts)))
+            if writer is not None:
+                writer.append(part.copy())  # the writer keeps views of what it has not yet compressed
+            else:
+                kept.append(part.copy())
+            if done is not None:
+                done(hi - lo)
+        if writer is not None:
+            writer.close()
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    return counts, largest, (np.concatenate(kept) if kept else np.empty(0, dtype=np.uint16))
 
 
 def solve_dense(owner, symmetric: bool, threads: int | None,
@@ -164,23 +179,19 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
 
         solve_next = RayLevels(layout, work, threads, ray_address).solve
     else:
-        def solve_next(level: int) -> np.ndarray:
-            loaded[level] = solve_level(layout, work, level, loaded)  # the next level reads it
-            return loaded[level]
+        def solve_next(level: int, done: Callable[[int], None]):
+            return solve_level(layout, work, level, loaded, done=done)
     try:
         with _progress(owner.show) as bar:
             total = int(layout.totals.sum())
             done = int(layout.totals[record["next"] + 1:].sum())
             task = bar.add_task("solving levels", total=total, completed=done)
             for level in range(record["next"], -1, -1):
-                out = solve_next(level)
-                counts = np.array(record["values"], dtype=np.int64)
-                largest = int(layout.passes.tally(out, counts))
-                record["values"] = [int(c) for c in counts]
+                counts, largest, _ = solve_next(level, lambda n: bar.update(task, advance=n))
+                record["values"] = [int(c) for c in counts + np.array(record["values"], dtype=np.int64)]
                 record["max_remoteness"] = max(record["max_remoteness"], largest)
                 record["next"] = level - 1
                 write_json_atomic(record_path, record)
-                bar.update(task, advance=len(out))
                 if interrupt is not None:
                     interrupt("dense level", level)
     finally:

@@ -2,10 +2,10 @@
 
 The levels are solved in the same order as on one machine, the last first,
 each from the levels its moves reach (:mod:`boomboard.solver.dense_driver`).
-A level's stored tiers are cut into parts of about equal size, a few per
-CPU of the cluster, and each part is a Ray task: the worker reads the child
-levels' files, scores its tiers, and returns their records. The driver
-joins the parts in order, writes the level's file and ``progress.json``,
+A level's records are cut into parts of equal size, a few per CPU of the
+cluster, and each part is a Ray task: the worker reads the child
+levels' files, scores its records, and returns them. The driver
+appends the parts in order, writes the level's file and ``progress.json``,
 and goes on to the next level.
 
 * **Shared storage.** Workers read the table's work folder by its path, so
@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from ..core.ray_support import start_ray
-from .dense_store import write_level
+from .dense_store import open_writer
 
 PARTS_PER_CPU = 4  # more parts than CPUs, so that a slow part does not hold a level up
 RETRIES = 3
@@ -40,12 +41,12 @@ _layouts: dict[tuple[str, bool], object] = {}  # a worker's layouts, by (game, s
 _loaded: dict[str, dict[int, np.ndarray]] = {}  # a worker's child levels, by work folder
 
 
-def score_part(game_name: str, symmetric: bool, folder: str, level: int, first: int, stop: int,
+def score_part(game_name: str, symmetric: bool, folder: str, level: int, lo: int, hi: int,
                threads: int) -> np.ndarray:
-    """The records of ``level``'s stored tiers ``first`` to ``stop`` of the
-    dense solve of ``game_name`` whose work folder is ``folder``: a Ray task."""
+    """The records ``lo`` to ``hi`` of ``level`` of the dense solve of
+    ``game_name`` whose work folder is ``folder``: a Ray task."""
     from .. import load_game
-    from .dense_driver import DenseLayout, gather_children, score_tiers
+    from .dense_driver import DenseLayout, gather_children, score_range
 
     marker = os.environ.get(FAULT_HOOK)
     if marker and not Path(marker).exists():
@@ -59,24 +60,13 @@ def score_part(game_name: str, symmetric: bool, folder: str, level: int, first: 
         _layouts[key] = DenseLayout(load_game(game_name), symmetric)
     layout = _layouts[key]
     records, bases = gather_children(layout, folder, level, _loaded.setdefault(folder, {}))
-    return score_tiers(layout, level, records, bases, first, stop)
-
-
-def split_tiers(sizes: np.ndarray, parts: int) -> list[tuple[int, int]]:
-    """Cut tiers of ``sizes`` records, in order, into at most ``parts`` runs
-    of about equal records: ``(first, stop)`` pairs covering them all."""
-    if len(sizes) == 0:
-        return []
-    ends = np.cumsum(sizes)
-    targets = ends[-1] * np.arange(1, parts) / parts
-    cuts = np.unique(np.concatenate([[0], np.searchsorted(ends, targets, side="right"), [len(sizes)]]))
-    return [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
+    return score_range(layout, level, records, bases, lo, hi)
 
 
 class RayLevels:
     """Solves a dense layout's levels as Ray tasks (see the module's text):
-    ``solve(level)`` writes the level's file in ``folder`` and returns its
-    records."""
+    ``solve(level, done)`` writes the level's file in ``folder`` and returns
+    what :func:`boomboard.solver.dense_driver.solve_level` does."""
 
     def __init__(self, layout, folder, threads: int | None, address: str | None):
         self.ray = start_ray(address)
@@ -86,15 +76,27 @@ class RayLevels:
         cpus = int(self.ray.cluster_resources().get("CPU", 1))
         self.parts = max(1, PARTS_PER_CPU * cpus // self.threads)
 
-    def solve(self, level: int) -> np.ndarray:
+    def solve(self, level: int, done: Callable[[int], None]):
         layout = self.layout
-        tiers, starts = layout.tiers_of(level)
-        runs = split_tiers(np.diff(starts), self.parts)
-        refs = [self.task.remote(str(layout.game), layout.symmetric, str(self.folder), level, first, stop,
-                                 self.threads) for first, stop in runs]
-        parts = self.ray.get(refs)
-        out = np.concatenate(parts) if parts else np.empty(0, dtype=np.uint16)
-        if len(out) != int(layout.totals[level]):
-            raise RuntimeError(f"level {level}: the parts hold {len(out)} records, not {int(layout.totals[level])}")
-        write_level(self.folder, level, out)
-        return out
+        total = int(layout.totals[level])
+        cuts = np.unique(np.linspace(0, total, self.parts + 1).astype(np.int64))
+        refs = [self.task.remote(str(layout.game), layout.symmetric, str(self.folder), level, int(lo), int(hi),
+                                 self.threads) for lo, hi in zip(cuts[:-1], cuts[1:])]
+        counts = np.zeros(4, dtype=np.int64)
+        largest = 0
+        writer = open_writer(self.folder, level) if total else None
+        try:
+            for ref in refs:  # in order, each part dropped once written: memory holds about one part
+                part = self.ray.get(ref)
+                largest = max(largest, int(layout.passes.tally(part, counts)))
+                writer.append(part)
+                done(len(part))
+            if writer is not None:
+                writer.close()
+        except BaseException:
+            if writer is not None:
+                writer.abort()
+            for ref in refs:
+                self.ray.cancel(ref, force=True)
+            raise
+        return counts, largest, None

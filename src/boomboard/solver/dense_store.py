@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .blockstore import BlockFile, write_blocks
+from .blockstore import BlockFile, BlockWriter
 
 LEVEL = 3  # zstandard's level: see docs/solver.md for sizes and speeds
 BLOCK_ITEMS = 1 << 16
@@ -22,10 +22,10 @@ def level_path(folder, level: int) -> Path:
     return Path(folder) / f"level-{level:05d}.blocks"
 
 
-def write_level(folder, level: int, records: np.ndarray) -> None:
-    """Write a level's records (atomically); nothing for an empty level."""
-    if len(records):
-        write_blocks(level_path(folder, level), records, block_items=BLOCK_ITEMS, level=LEVEL)
+def open_writer(folder, level: int) -> BlockWriter:
+    """A writer of a level's records, appended a chunk at a time; the file
+    appears (atomically) when it is closed."""
+    return BlockWriter(level_path(folder, level), np.uint16, block_items=BLOCK_ITEMS, level=LEVEL)
 
 
 def open_level(folder, level: int, name: str) -> BlockFile:

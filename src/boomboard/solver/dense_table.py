@@ -110,9 +110,8 @@ class DenseTable(Table):
         for level in range(self.layout.level_count - 1, -1, -1):
             if not self.layout.totals[level]:
                 continue
-            fresh = solve_level(self.layout, self.folder, level, loaded, write=False)
+            fresh = solve_level(self.layout, self.folder, level, loaded, write=False)[2]
             stored = self.level(level).read_all()
-            loaded[level] = stored
             differ = np.flatnonzero(fresh != stored)
             if len(differ):
                 return int(self.offsets[level] + differ[0])

@@ -154,7 +154,7 @@ class KaboomGame(Game):
 
     def solver_dense_spec(self) -> list[int] | None:
         """Tiers by heights, counts and bombs; ranks by arrangement (see ``ranking.py``)."""
-        return ranking.dense_spec(self["rows"], self["cols"], self["bombs"])
+        return ranking.dense_spec(self["rows"], self["cols"], self["bombs"], self["superbomb"])
 
     # -- sizes --------------------------------------------------------------------
     def num_distinct_actions(self) -> int:

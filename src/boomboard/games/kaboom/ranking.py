@@ -2,7 +2,7 @@
 
 The kernels of the dense part of the game kernel interface
 (:mod:`boomboard.kernel_interface`, :mod:`boomboard.solver.dense`), exported
-by ``kernels.py``. The dense spec is ``[rows, cols, bombs, cells, H, P]``
+by ``kernels.py``. The dense spec is ``[rows, cols, bombs, cells, H, P, K]``
 with ``H = (rows + 1) ** cols``, then tables (:func:`dense_spec`).
 
 * **Tier**: the column heights (a number below ``H``, column ``c`` the digit
@@ -55,11 +55,12 @@ def _binomials(n: int) -> np.ndarray:
 BINOMIAL = _binomials(MAX_CELLS)  # BINOMIAL[n, k] = C(n, k); C(60, 30) < 2**63
 
 
-def dense_spec(rows: int, cols: int, bombs: int) -> list[int] | None:
+def dense_spec(rows: int, cols: int, bombs: int, superbomb: bool) -> list[int] | None:
     """The dense spec, or ``None`` where the board is too large for it (a
     rank past 63 bits, or too many tier ids to keep a table of).
 
-    ``[rows, cols, bombs, cells, H, P]``, then two tables that spare the
+    ``[rows, cols, bombs, cells, H, P, K]`` (``K``: the most cells one
+    bomb's blast empties, its own included), then two tables that spare the
     kernels their divisions: for each heights number below ``H``, the
     heights packed 4 bits a column with the pieces from bit 52; for each of
     the ``P`` other parts of a tier id, (plain X, X's bombs on the board,
@@ -72,7 +73,8 @@ def dense_spec(rows: int, cols: int, bombs: int) -> list[int] | None:
     largest = max(_multinomial(n, bombs) for n in range(cells + 1))
     if parts * heights > MAX_TIER_IDS or largest >= 1 << 62:
         return None
-    spec = [rows, cols, bombs, cells, heights, parts]
+    blast = min(cells, rows + cols - 1 if superbomb else 5)
+    spec = [rows, cols, bombs, cells, heights, parts, blast]
     for hidx in range(heights):
         packed, n = 0, 0
         for c in range(cols):
@@ -99,7 +101,7 @@ def _multinomial(n: int, bombs: int) -> int:
                for ax in range(min(bombs, n) + 1) for ao in range(min(bombs, n - ax) + 1))
 
 
-SPEC_TABLES = 6  # where the heights table begins in the spec
+SPEC_TABLES = 7  # where the heights table begins in the spec
 
 
 @njit(cache=True)
@@ -170,8 +172,9 @@ def dense_child_levels(dspec, level, out):
         if dropped < 2 * bombs:  # a bomb drop
             out[k] = (detonated * (2 * bombs + 1) + dropped + 1) * (cells + 1) + n + 1
             k += 1
-    for later in range(detonated + 1, dropped + 1):  # a detonation empties at least its own cell
-        for left in range(n):
+    for later in range(detonated + 1, dropped + 1):
+        # each bomb that goes off empties its own cell and at most K in all
+        for left in range(max(0, n - (later - detonated) * dspec[6]), n - (later - detonated) + 1):
             out[k] = (later * (2 * bombs + 1) + dropped) * (cells + 1) + left
             k += 1
     return k
