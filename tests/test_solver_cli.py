@@ -42,7 +42,7 @@ def test_solve_verify_and_analyze_position_14_on_the_command_line(tmp_path):
 def test_game_options_and_the_position_may_come_in_any_order(tmp_path):
     db = str(tmp_path)
     assert run_cli("solve", "kaboom", "--rows", "2", "--cols", "3", "--connect", "2", "--db", db,
-                   "--quiet").returncode == 0
+                   "--method", "memory", "--quiet").returncode == 0
     done = run_cli("analyze", "kaboom", "--rows", "2", "(o 1 1 x-- ---)", "--cols", "3", "--connect", "2",
                    "--db", db)
     assert done.returncode == 0, done.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import subprocess
@@ -45,7 +46,7 @@ def test_every_rank_of_every_tier_unranks_and_ranks_back(name):
     game = boomboard.load_game(name)
     kernels, dspec, params = game.kernels, spec_of(game), game.params_array
     s, stepped = game.initial_array().copy(), game.initial_array().copy()
-    cursor = np.empty(8, dtype=np.int64)
+    cursor = np.empty(16, dtype=np.int64)
     positions = 0
     for tier in range(kernels.dense_tier_count(dspec)):
         cursor[0] = -1
@@ -208,3 +209,23 @@ def test_auto_picks_dense_and_other_methods_stay_hashed(tmp_path):
     assert "kind" not in solver.solve(game, db=tmp_path / "memory", progress=False, method="memory").meta
     with pytest.raises(solver.SolveError, match="densely"):
         solver.solve(boomboard.load_game("expendibots"), db=tmp_path, progress=False, tokens=2, method="dense")
+
+
+NO_JIT_SCRIPT = """
+import json, sys, tempfile, boomboard
+from boomboard import solver
+game = boomboard.load_game("kaboom(rows=2,cols=3,connect=2,bombs=1)")
+with tempfile.TemporaryDirectory() as db:
+    table = solver.solve(game, db=db, progress=False, method="dense")
+    print(json.dumps([table.meta["values"], table.meta["start"], solver.verify(table)]))
+"""
+
+
+def test_the_dense_solver_runs_as_plain_python_with_the_same_table():
+    results = []
+    for disable in ("1", "0"):
+        done = subprocess.run([sys.executable, "-c", NO_JIT_SCRIPT], capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "NUMBA_DISABLE_JIT": disable})
+        assert done.returncode == 0, done.stderr
+        results.append(json.loads(done.stdout))
+    assert results[0] == results[1] and results[0][2] is None

@@ -131,7 +131,7 @@ def dense_unrank(dspec, tier, rank, params, s):
 
 def dense_unrank_next(dspec, tier, rank, params, s, cursor):
     """:func:`dense_unrank`, called for the ranks of a tier in turn: the solver
-    keeps ``cursor`` (an ``int64`` array of 8 entries, ``cursor[0] = -1``
+    keeps ``cursor`` (an ``int64`` array of 16 entries, ``cursor[0] = -1``
     before a tier's first call) for the game to step from the previous rank
     to the next instead of unranking from scratch (Kaboom steps to the next
     combination). A game may simply return ``dense_unrank(dspec, tier, rank,

@@ -184,7 +184,7 @@ def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out
         work = np.empty((2, scratch.shape[0]), dtype=scratch.dtype)
         actions = np.empty(2 * width, dtype=np.int32)
         best = np.empty(4, dtype=np.int64)
-        cursor = np.empty(8, dtype=np.int64)
+        cursor = np.empty(16, dtype=np.int64)
         k = np.searchsorted(starts, first, side="right") - 1
         i = first
         while i < last:

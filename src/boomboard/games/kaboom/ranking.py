@@ -32,12 +32,18 @@ made or the board is full with no bomb on it: those positions are finished.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from boomboard.core.layout import PLAYER
 from boomboard.jit import njit
 
 from .rules import ARMED, BOMB, FILLED, HAND, HEIGHT, _has_line, connected_sides, fits_bitboard
+
+# De Bruijn's multiplication wraps around 64 bits; run as plain Python
+# (NUMBA_DISABLE_JIT=1) NumPy warns each time, so it is silenced here.
+warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning, __name__)
 
 MAX_CELLS = 60  # binomials up to this many cells; a larger board is not solved densely
 MAX_TIER_IDS = 1 << 27  # the solver keeps a few numbers per tier id
@@ -242,16 +248,7 @@ def dense_unrank(dspec, tier, rank, params, s):
     q = rank // size_b
     plain_o = _colex(q // size_ob, n - nb, n - nx - nb)
     bomb_o = _colex(q % size_ob, nb, ao)
-    o_at = np.uint64(0)
-    jb, jp = 0, 0
-    for i in range(n):
-        if (bombs_at >> np.uint64(i)) & np.uint64(1):
-            o_at |= ((bomb_o >> np.uint64(jb)) & np.uint64(1)) << np.uint64(i)
-            jb += 1
-        else:
-            o_at |= ((plain_o >> np.uint64(jp)) & np.uint64(1)) << np.uint64(i)
-            jp += 1
-    return _place(dspec, hidx, tier // dspec[4], o_at, bombs_at, params, s)
+    return _place(dspec, hidx, tier // dspec[4], _merge(bombs_at, bomb_o, plain_o), bombs_at, params, s)
 
 
 # ctz of a power of two by de Bruijn's multiplication (numba has no intrinsic for it)
@@ -272,22 +269,64 @@ def _next_subset(mask):
 
 
 @njit(cache=True)
+def _ctz(low):
+    """The index of the one bit set in ``low``."""
+    return _DE_BRUIJN_SLOTS[(low * _DE_BRUIJN) >> np.uint64(58)]
+
+
+@njit(cache=True)
+def _merge(bombs_at, bomb_o, plain_o):
+    """The O's among all the filled cells: the plain pieces' (``plain_o``)
+    with the bombs' (``bomb_o``) inserted where the bombs are, a bomb at a
+    time (few) rather than a cell at a time."""
+    merged = plain_o
+    rest = bombs_at
+    j = np.uint64(0)
+    while rest:
+        low = rest & (~rest + np.uint64(1))
+        at = np.uint64(_ctz(low))
+        merged = (merged & (low - np.uint64(1))) | (((bomb_o >> j) & np.uint64(1)) << at) \
+            | ((merged >> at) << (at + np.uint64(1)))
+        rest ^= low
+        j += np.uint64(1)
+    return merged
+
+
+@njit(cache=True)
 def dense_unrank_next(dspec, tier, rank, params, s, cursor):
-    """:func:`dense_unrank`; where the last call was ``rank - 1`` of a tier
-    without bombs on the board, steps its arrangement (``cursor[1]``) to the
-    next instead of unranking from scratch."""
+    """:func:`dense_unrank`; where the last call was ``rank - 1`` of the same
+    tier, steps the fastest combination (the O's without bombs on the board,
+    else the bombs' cells) to the next instead of unranking from scratch.
+    ``cursor``: the rank, tier, its parts, and the three combinations."""
     if cursor[0] == rank - 1 and cursor[2] == tier and rank > 0:  # the tier's parts, saved: no division
-        o_at = _next_subset(np.uint64(cursor[1]))
-        hidx, rest = cursor[3], cursor[4]
-    else:
-        hidx, n, nx, ax, dx, ao, do, side = _split(dspec, tier)
-        if ax + ao != 0:
-            cursor[0] = -1
-            return dense_unrank(dspec, tier, rank, params, s)
+        hidx, rest, nb = cursor[3], cursor[4], cursor[5]
+        if nb == 0:
+            o_at = _next_subset(np.uint64(cursor[1]))
+            cursor[0], cursor[1] = rank, np.int64(o_at)
+            return _place(dspec, hidx, rest, o_at, np.uint64(0), params, s)
+        if cursor[6] + 1 < cursor[9]:  # the bombs move on; the O's among bombs and plain pieces stay
+            bombs_at = _next_subset(np.uint64(cursor[7]))
+            cursor[0], cursor[6], cursor[7] = rank, cursor[6] + 1, np.int64(bombs_at)
+            return _place(dspec, hidx, rest, _merge(bombs_at, np.uint64(cursor[8]), np.uint64(cursor[1])),
+                          bombs_at, params, s)
+    hidx, n, nx, ax, dx, ao, do, side = _split(dspec, tier)
+    nb = ax + ao
+    rest = tier // dspec[4]
+    cursor[0], cursor[2], cursor[3], cursor[4], cursor[5] = rank, tier, hidx, rest, nb
+    if nb == 0:
         o_at = _colex(rank, n, n - nx)
-        hidx, rest = tier % dspec[4], tier // dspec[4]
-    cursor[0], cursor[1], cursor[2], cursor[3], cursor[4] = rank, np.int64(o_at), tier, hidx, rest
-    return _place(dspec, hidx, rest, o_at, np.uint64(0), params, s)
+        cursor[1] = np.int64(o_at)
+        return _place(dspec, hidx, rest, o_at, np.uint64(0), params, s)
+    size_b = BINOMIAL[n, nb]
+    size_ob = BINOMIAL[nb, ao]
+    rb = rank % size_b
+    q = rank // size_b
+    bombs_at = _colex(rb, n, nb)
+    plain_o = _colex(q // size_ob, n - nb, n - nx - nb)
+    bomb_o = _colex(q % size_ob, nb, ao)
+    cursor[1], cursor[6], cursor[7], cursor[8], cursor[9] = np.int64(plain_o), rb, np.int64(bombs_at), \
+        np.int64(bomb_o), size_b
+    return _place(dspec, hidx, rest, _merge(bombs_at, bomb_o, plain_o), bombs_at, params, s)
 
 
 @njit(cache=True)
