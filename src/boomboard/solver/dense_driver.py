@@ -161,6 +161,8 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
     game, work = owner.game, owner.work
     began = time.perf_counter()
     layout = DenseLayout(game, symmetric)
+    if backend != "ray":  # a cluster's nodes are not this machine
+        _refuse_if_too_big(layout, work)
     record_path = work / "progress.json"
     record = json.loads(record_path.read_text()) if record_path.is_file() else {}
     if record.get("dense") != DENSE_FORMAT or record.get("symmetric") != symmetric:
@@ -228,6 +230,19 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
         shutil.rmtree(owner.folder)
     os.replace(work, owner.folder)
     return load_table(game, owner.folder)
+
+
+def _refuse_if_too_big(layout: DenseLayout, work) -> None:
+    import psutil
+
+    from .driver import SolveError
+    from .dense_plan import plan_of, too_big
+
+    existing = next(p for p in [work, *work.parents] if p.exists())
+    problem = too_big(plan_of(layout), psutil.virtual_memory().total, shutil.disk_usage(existing).free)
+    if problem:
+        raise SolveError(f"{layout.game} is too big to solve densely here: {problem}. See what it needs with "
+                         "--plan; --backend ray runs it on a cluster")
 
 
 def _start_entry(layout: DenseLayout, folder, state):

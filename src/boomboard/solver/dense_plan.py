@@ -37,17 +37,34 @@ class DensePlan:
         return self.working_set * RECORD_BYTES
 
 
+def too_big(counted: DensePlan, memory: int, free_disk: int) -> str | None:
+    """Why a solve of ``counted`` cannot run on a machine with ``memory``
+    bytes and ``free_disk`` bytes free, or ``None`` if it can."""
+    gib = 1 << 30
+    if counted.memory_bytes() > memory * 0.8:
+        return (f"its largest level and the levels it reads need {counted.memory_bytes() / gib:,.1f} GiB of "
+                f"memory, and this machine has {memory / gib:,.1f} GiB")
+    disk = counted.records * MEASURED_BYTES_PER_RECORD
+    if disk > free_disk:
+        return f"its table needs about {disk / gib:,.1f} GiB of disk, and {free_disk / gib:,.1f} GiB are free"
+    return None
+
+
 def plan(game: Game, symmetric: bool = True) -> DensePlan:
     """Count ``game``'s dense layout (tiers, levels, records) without solving it."""
     from .dense_driver import DenseLayout
 
-    layout = DenseLayout(game, symmetric)
+    return plan_of(DenseLayout(game, symmetric))
+
+
+def plan_of(layout) -> DensePlan:
+    """The plan of a :class:`~boomboard.solver.dense_driver.DenseLayout`."""
     working = 0
     for level in range(layout.level_count):
         if layout.totals[level]:
             need = int(layout.totals[level]) + sum(int(layout.totals[c]) for c in layout.child_levels(level))
             working = max(working, need)
-    return DensePlan(str(game), symmetric, layout.level_count, len(layout.ids), int(layout.totals.sum()),
+    return DensePlan(str(layout.game), layout.symmetric, layout.level_count, len(layout.ids), int(layout.totals.sum()),
                      int(layout.totals.max()), working)
 
 # Measured on Kaboom 4x4 (1 bomb, symmetry on) on a 2-core AMD EPYC, one thread: see docs/solver.md.
