@@ -68,5 +68,5 @@ def plan_of(layout) -> DensePlan:
                      int(layout.totals.max()), working)
 
 # Measured on Kaboom 4x4 (1 bomb, symmetry on) on a 2-core AMD EPYC, one thread: see docs/solver.md.
-MEASURED_RECORDS_PER_CPU_SECOND = 3.0e6
-MEASURED_BYTES_PER_RECORD = 0.25
+MEASURED_RECORDS_PER_CPU_SECOND = 2.3e6
+MEASURED_BYTES_PER_RECORD = 0.35
