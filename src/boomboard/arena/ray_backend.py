@@ -13,17 +13,8 @@ from __future__ import annotations
 import threading
 from dataclasses import asdict
 
-from ..core.errors import ParameterError
+from ..core.ray_support import start_ray
 from .referee import GameResult, Limits, play_game
-
-
-def import_ray():
-    try:
-        import ray
-    except ImportError:
-        raise ParameterError("--backend ray needs Ray: pip install 'boomboard[ray]' "
-                             "(from a clone of the repository: scripts/setup ray)") from None
-    return ray
 
 
 def _play_remotely(game: str, specs: list[str], limits: dict, seed: int) -> dict:
@@ -35,13 +26,7 @@ class RayRunner:
     or ``auto``); without one, a local Ray instance is started."""
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None):
-        ray = self.ray = import_ray()
-        if not ray.is_initialized():
-            if address:
-                ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
-            else:
-                ray.init(num_cpus=num_cpus, ignore_reinit_error=True, log_to_driver=False,
-                         include_dashboard=False)
+        ray = self.ray = start_ray(address, num_cpus)
         self.task = ray.remote(num_cpus=1, max_retries=0)(_play_remotely)
 
     def play(self, game: str, specs: list[str], limits: Limits, seed: int,

@@ -40,7 +40,7 @@ def _check_backend(backend: str) -> None:
     if backend not in ("local", "ray"):
         raise ParameterError(f"unknown backend {backend!r}; expected local or ray")
     if backend == "ray":
-        from ..arena.ray_backend import import_ray
+        from ..core.ray_support import import_ray
 
         import_ray()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -9,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from ..core.errors import BoomboardError
+from ..core.errors import BoomboardError, ParameterError
 
 console = Console(highlight=False)
 GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
@@ -62,6 +63,25 @@ def _describe(value: str, remoteness: int) -> str:
     return f"{value} in {remoteness}" if remoteness else f"{value} (over)"
 
 
+def _print_plan(game, symmetry: bool, cores: int) -> None:
+    from ..solver.dense_plan import MEASURED_BYTES_PER_RECORD, MEASURED_RECORDS_PER_CPU_SECOND, plan
+
+    if game.solver_dense_spec() is None:
+        raise ParameterError(f"{game} cannot be solved densely, so there is no dense plan for it")
+    counted = plan(game, symmetry)
+    gib = 1 << 30
+    console.print(f"[bold]{counted.game}[/bold], dense, symmetry {'on' if symmetry else 'off'}: "
+                  f"{counted.levels} levels, {counted.tiers:,} tiers stored, {counted.records:,} records "
+                  f"({counted.records * 2 / gib:,.2f} GiB at 2 bytes)", soft_wrap=True)
+    console.print(f"memory: {counted.memory_bytes() / gib:,.2f} GiB for the largest level and the levels it "
+                  f"reads (largest level {counted.largest_level:,} records), on one machine or each Ray worker")
+    console.print(f"disk: about {counted.records * MEASURED_BYTES_PER_RECORD / gib:,.2f} GiB compressed "
+                  f"({MEASURED_BYTES_PER_RECORD} bytes a record, as measured)")
+    console.print(f"time: about {counted.hours(MEASURED_RECORDS_PER_CPU_SECOND, 1):,.1f} CPU hours, "
+                  f"{counted.hours(MEASURED_RECORDS_PER_CPU_SECOND, cores):,.2f} h on {cores} cores "
+                  f"({MEASURED_RECORDS_PER_CPU_SECOND / 1e6:.1f} M records per CPU second, as measured)")
+
+
 def solve_command(
     ctx: typer.Context,
     game: str = typer.Argument(..., help="Game name, or name(key=value,...)."),
@@ -80,7 +100,16 @@ def solve_command(
     symmetry: bool = typer.Option(True, "--symmetry/--no-symmetry",
                                   help="Dense: solve and store one of each pair of mirror images."),
     threads: Optional[int] = typer.Option(None, "--threads", min=1,
-                                          help="Dense: threads scanning a level (default: all cores)."),
+                                          help="Dense: threads scanning a level (default: all cores; "
+                                               "with --backend ray, per task, default 1)."),
+    backend: str = typer.Option("local", "--backend",
+                                help="Dense: local, or ray (a level's tiers as tasks on a Ray cluster)."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address",
+                                              help="With --backend ray: the cluster (default: a local instance)."),
+    plan: bool = typer.Option(False, "--plan", help="Dense: print what the solve needs (records, memory, disk, "
+                                                    "time) without solving."),
+    cores: int = typer.Option(0, "--cores", min=0, help="With --plan: cores to estimate the time for "
+                                                       "(default: this machine's)."),
 ) -> None:
     """Solve a game: the value and remoteness of every position reachable from
     its start (Expendibots: of every endgame with at most --tokens tokens).
@@ -92,9 +121,13 @@ def solve_command(
     from .render import shown_path
 
     loaded = _load(game, ctx.args)
+    if plan:
+        _print_plan(loaded, symmetry, cores or os.cpu_count() or 1)
+        return
     root = None if position is None else loaded.state_from_notation(position)
     table = solve(loaded, db=db, progress=not quiet, tokens=tokens, root=root, force=force,
-                  max_positions=max_positions, method=method, symmetry=symmetry, threads=threads)
+                  max_positions=max_positions, method=method, symmetry=symmetry, threads=threads,
+                  backend=backend, ray_address=ray_address)
     meta = table.meta
     console.print(f"[bold]{table.game}[/bold] ({meta['variant']}): {meta['positions']:,} positions, "
                   f"solved in {meta['seconds']:.1f} s, {meta['bytes']:,} bytes in {shown_path(table.folder)}",

@@ -76,7 +76,7 @@ class DenseLayout:
         return sorted(int(x) for x in out[:n] if self.totals[x] > 0)
 
 
-def _children(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray]):
+def gather_children(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray]):
     """The records of the levels ``level``'s moves reach, as one array, and
     where each tier's begin in it (-1: not there). ``loaded`` keeps levels
     read before; those no longer needed are dropped first."""
@@ -99,6 +99,22 @@ def _children(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndar
     return np.empty(0, dtype=np.uint16), bases
 
 
+def score_range(layout: DenseLayout, level: int, records: np.ndarray, bases: np.ndarray, lo: int, hi: int,
+                out: np.ndarray | None = None) -> np.ndarray:
+    """The records ``lo`` to ``hi`` of ``level`` (into ``out`` if given),
+    scored from the children's records that :func:`gather_children` returned."""
+    tiers, starts = layout.tiers_of(level)
+    out = np.empty(hi - lo, dtype=np.uint16) if out is None else out
+    game = layout.game
+    missing = layout.passes.solve_level(layout.dspec, game.params_array, game.initial_array().copy(),
+                                        game.num_distinct_actions(), level, tiers, starts, lo, hi, out,
+                                        layout.symmetric, records, bases)
+    if missing:
+        raise RuntimeError(f"level {level}: {missing} positions with a child in no level it reads "
+                           "(a game whose dense_child_levels misses a move)")
+    return out
+
+
 def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray] | None = None,
                 write: bool = True, done: Callable[[int], None] | None = None):
     """Solve ``level`` from the files in ``folder`` of the levels its moves
@@ -106,11 +122,8 @@ def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.nd
     own file as it goes, a chunk at a time (so that memory holds the levels
     read and one chunk). Returns (counts of each value, largest remoteness,
     the records if not written); ``done(n)`` is called after each chunk."""
-    records, bases = _children(layout, folder, level, {} if loaded is None else loaded)
-    tiers, starts = layout.tiers_of(level)
+    records, bases = gather_children(layout, folder, level, {} if loaded is None else loaded)
     total = int(layout.totals[level])
-    game = layout.game
-    scratch = game.initial_array().copy()
     counts = np.zeros(4, dtype=np.int64)
     largest = 0
     out = np.empty(min(CHUNK, total), dtype=np.uint16)
@@ -119,13 +132,7 @@ def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.nd
     try:
         for lo in range(0, total, CHUNK):
             hi = min(total, lo + CHUNK)
-            part = out[:hi - lo]
-            missing = layout.passes.solve_level(layout.dspec, game.params_array, scratch,
-                                                game.num_distinct_actions(), level, tiers, starts, lo, hi, part,
-                                                layout.symmetric, records, bases)
-            if missing:
-                raise RuntimeError(f"level {level}: {missing} positions with a child in no level it reads "
-                                   "(a game whose dense_child_levels misses a move)")
+            part = score_range(layout, level, records, bases, lo, hi, out[:hi - lo])
             largest = max(largest, int(layout.passes.tally(part, counts)))
             if writer is not None:
                 writer.append(part.copy())  # the writer keeps views of what it has not yet compressed
@@ -143,14 +150,19 @@ def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.nd
 
 
 def solve_dense(owner, symmetric: bool, threads: int | None,
-                interrupt: Callable[[str, int], None] | None):
-    """Solve ``owner``'s game (a :class:`boomboard.solver.driver._Solver`) densely; returns its table."""
+                interrupt: Callable[[str, int], None] | None, backend: str = "local",
+                ray_address: str | None = None):
+    """Solve ``owner``'s game (a :class:`boomboard.solver.driver._Solver`)
+    densely, here or (``backend="ray"``) on a Ray cluster
+    (:mod:`boomboard.solver.dense_ray`); returns its table."""
     from .driver import _progress
     from .table import FORMAT, VALUE_NAMES, load_table
 
     game, work = owner.game, owner.work
     began = time.perf_counter()
     layout = DenseLayout(game, symmetric)
+    if backend != "ray":  # a cluster's nodes are not this machine
+        _refuse_if_too_big(layout, work)
     record_path = work / "progress.json"
     record = json.loads(record_path.read_text()) if record_path.is_file() else {}
     if record.get("dense") != DENSE_FORMAT or record.get("symmetric") != symmetric:
@@ -164,14 +176,20 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
     previous = numba.get_num_threads()
     numba.set_num_threads(max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)))
     loaded: dict[int, np.ndarray] = {}
+    if backend == "ray":
+        from .dense_ray import RayLevels
+
+        solve_next = RayLevels(layout, work, threads, ray_address).solve
+    else:
+        def solve_next(level: int, done: Callable[[int], None]):
+            return solve_level(layout, work, level, loaded, done=done)
     try:
         with _progress(owner.show) as bar:
             total = int(layout.totals.sum())
             done = int(layout.totals[record["next"] + 1:].sum())
             task = bar.add_task("solving levels", total=total, completed=done)
             for level in range(record["next"], -1, -1):
-                counts, largest, _ = solve_level(layout, work, level, loaded,
-                                                 done=lambda n: bar.update(task, advance=n))
+                counts, largest, _ = solve_next(level, lambda n: bar.update(task, advance=n))
                 record["values"] = [int(c) for c in counts + np.array(record["values"], dtype=np.int64)]
                 record["max_remoteness"] = max(record["max_remoteness"], largest)
                 record["next"] = level - 1
@@ -212,6 +230,19 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
         shutil.rmtree(owner.folder)
     os.replace(work, owner.folder)
     return load_table(game, owner.folder)
+
+
+def _refuse_if_too_big(layout: DenseLayout, work) -> None:
+    import psutil
+
+    from .driver import SolveError
+    from .dense_plan import plan_of, too_big
+
+    existing = next(p for p in [work, *work.parents] if p.exists())
+    problem = too_big(plan_of(layout), psutil.virtual_memory().total, shutil.disk_usage(existing).free)
+    if problem:
+        raise SolveError(f"{layout.game} is too big to solve densely here: {problem}. See what it needs with "
+                         "--plan; --backend ray runs it on a cluster")
 
 
 def _start_entry(layout: DenseLayout, folder, state):

@@ -41,6 +41,7 @@ from .tiers import TieredSolve, load_archive, load_saved, read_record, save_atom
 from .table import FORMAT, VALUE_NAMES, Table, load_table, table_dir, unpack
 
 METHODS = ("auto", "memory", "tiers", "dense")
+BACKENDS = ("local", "ray")  # where a dense solve's levels are scored: here, or as Ray tasks
 CHUNK = 1 << 16  # positions per compiled call between progress updates
 BYTES_PER_POSITION = 110  # peak memory of a solve, measured on Kaboom 4x4: index, moves, parents
 # what each breadth-first level's expansion file holds
@@ -81,7 +82,8 @@ def _progress(enabled: bool) -> Progress:
 class _Solver:
     def __init__(self, game: Game, db, tokens: int, root: State | None, progress: bool,
                  interrupt: Callable[[str, int], None] | None, max_positions: int | None, method: str,
-                 symmetry: bool = True, threads: int | None = None):
+                 symmetry: bool = True, threads: int | None = None, backend: str = "local",
+                 ray_address: str | None = None):
         self.game, self.tokens, self.root = game, tokens, root
         if method not in METHODS:
             raise SolveError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
@@ -93,6 +95,12 @@ class _Solver:
                              "was given): choose --method memory or tiers")
         if method == "auto" and dense_ok and game.solver_dense_auto:
             method = "dense"
+        if backend not in BACKENDS:
+            raise SolveError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+        if backend == "ray" and method != "dense":
+            raise SolveError(f"--backend ray solves densely, and {game} cannot be solved densely "
+                             f"(method {method}): use the local backend")
+        self.backend, self.ray_address = backend, ray_address
         self.spec = None if method == "dense" else codec_spec(game, tokens)  # dense tables need no keys
         self.method = method
         self.tiered = method == "tiers"
@@ -349,7 +357,7 @@ class _Solver:
         if self.method == "dense":
             from .dense_driver import solve_dense
 
-            return solve_dense(self, self.symmetry, self.threads, self.interrupt)
+            return solve_dense(self, self.symmetry, self.threads, self.interrupt, self.backend, self.ray_address)
         self.work.mkdir(parents=True, exist_ok=True)
         if self.tiered or TieredSolve(self).progress()["durable"] >= 0:
             return self.solve_in_tiers()
@@ -402,7 +410,7 @@ def memory_limit_positions() -> int:
 def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: State | None = None,
           force: bool = False, interrupt: Callable[[str, int], None] | None = None,
           max_positions: int | None = None, method: str = "auto", symmetry: bool = True,
-          threads: int | None = None) -> Table:
+          threads: int | None = None, backend: str = "local", ray_address: str | None = None) -> Table:
     """Solve ``game`` (every position reachable from its start; for a game
     solved as endgames, ``game.solver_min_tokens`` > 0, every position with
     at most ``tokens`` tokens; with ``root``, every position reachable from
@@ -418,13 +426,16 @@ def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: 
     too big), ``"dense"``, ``"memory"`` or ``"tiers"``; a dense solve stores
     one of each pair of mirror images unless ``symmetry`` is false, and scans
     with ``threads`` threads (default: every core).
+    ``backend="ray"`` scores a dense solve's levels on a Ray cluster (at
+    ``ray_address``, else a local instance): :mod:`boomboard.solver.dense_ray`.
     """
     if root is not None:
         if root.game != game:
             raise SolveError(f"the root position belongs to {root.game}, not {game}")
         if root.is_terminal():
             raise SolveError("the root position is already finished; there is nothing to solve")
-    solver = _Solver(game, db, tokens, root, progress, interrupt, max_positions, method, symmetry, threads)
+    solver = _Solver(game, db, tokens, root, progress, interrupt, max_positions, method, symmetry, threads,
+                     backend, ray_address)
     try:
         return solver.run(force)
     except OSError as problem:  # a folder that cannot be written, a full disk

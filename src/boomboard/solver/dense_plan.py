@@ -1,0 +1,72 @@
+"""What a dense solve needs, before it starts: records, memory, disk, time.
+
+``boomboard solve GAME --plan`` prints it; the numbers come from the game's
+dense layout (:class:`boomboard.solver.dense_driver.DenseLayout`), which is
+counted without solving anything. A level is scored while the levels its
+moves reach are held in memory, so the largest *working set* (a level and
+its children) is what one machine, or each Ray worker, must hold. Time and
+disk are the records times a rate and a compressed size per record measured
+on solved boards (``docs/solver.md`` gives the figures and where they come
+from).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.game import Game
+
+RECORD_BYTES = 2
+
+
+@dataclass(frozen=True)
+class DensePlan:
+    game: str
+    symmetric: bool
+    levels: int
+    tiers: int  # stored tiers
+    records: int  # ranks stored, positions or not
+    largest_level: int  # records
+    working_set: int  # records held while the hungriest level is scored: it and its children
+
+    def hours(self, records_per_cpu_second: float, cores: int) -> float:
+        """Wall hours on ``cores`` cores at a measured rate per core."""
+        return self.records / records_per_cpu_second / cores / 3600
+
+    def memory_bytes(self) -> int:
+        return self.working_set * RECORD_BYTES
+
+
+def too_big(counted: DensePlan, memory: int, free_disk: int) -> str | None:
+    """Why a solve of ``counted`` cannot run on a machine with ``memory``
+    bytes and ``free_disk`` bytes free, or ``None`` if it can."""
+    gib = 1 << 30
+    if counted.memory_bytes() > memory * 0.8:
+        return (f"its largest level and the levels it reads need {counted.memory_bytes() / gib:,.1f} GiB of "
+                f"memory, and this machine has {memory / gib:,.1f} GiB")
+    disk = counted.records * MEASURED_BYTES_PER_RECORD
+    if disk > free_disk:
+        return f"its table needs about {disk / gib:,.1f} GiB of disk, and {free_disk / gib:,.1f} GiB are free"
+    return None
+
+
+def plan(game: Game, symmetric: bool = True) -> DensePlan:
+    """Count ``game``'s dense layout (tiers, levels, records) without solving it."""
+    from .dense_driver import DenseLayout
+
+    return plan_of(DenseLayout(game, symmetric))
+
+
+def plan_of(layout) -> DensePlan:
+    """The plan of a :class:`~boomboard.solver.dense_driver.DenseLayout`."""
+    working = 0
+    for level in range(layout.level_count):
+        if layout.totals[level]:
+            need = int(layout.totals[level]) + sum(int(layout.totals[c]) for c in layout.child_levels(level))
+            working = max(working, need)
+    return DensePlan(str(layout.game), layout.symmetric, layout.level_count, len(layout.ids), int(layout.totals.sum()),
+                     int(layout.totals.max()), working)
+
+# Measured on Kaboom 4x4 (1 bomb, symmetry on) on a 2-core AMD EPYC, one thread: see docs/solver.md.
+MEASURED_RECORDS_PER_CPU_SECOND = 2.3e6
+MEASURED_BYTES_PER_RECORD = 0.35

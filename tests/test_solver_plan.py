@@ -1,0 +1,59 @@
+"""``boomboard solve --plan``, and a dense solve too big for the machine refused before it starts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+from typer.testing import CliRunner
+
+import boomboard
+from boomboard import solver
+from boomboard.cli.main import app
+from boomboard.solver.dense_plan import plan, too_big
+
+GAME = "kaboom(rows=3,cols=3,connect=3)"
+
+
+def test_the_plan_counts_what_the_solve_stores(tmp_path):
+    game = boomboard.load_game(GAME)
+    counted = plan(game)
+    table = solver.solve(game, db=tmp_path, progress=False, method="dense")
+    assert counted.records == table.meta["records"] == len(table)
+    assert counted.levels == table.meta["levels"]
+    assert counted.largest_level <= counted.working_set <= counted.records
+    unfolded = plan(game, symmetric=False)
+    assert counted.records < unfolded.records < 2 * counted.records  # mirror images stored once
+
+
+def test_plan_on_the_command_line_prints_the_counts_and_solves_nothing(tmp_path):
+    result = CliRunner().invoke(app, ["solve", "kaboom", "--rows", "3", "--cols", "3", "--connect", "3", "--plan",
+                                      "--cores", "8", "--db", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert f"{plan(boomboard.load_game(GAME)).records:,} records" in result.output
+    assert "on 8 cores" in result.output
+    assert not any(tmp_path.iterdir())
+
+
+def test_a_game_without_a_ranking_has_no_plan():
+    done = subprocess.run([sys.executable, "-m", "boomboard", "solve", "explocus", "--plan"], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 2 and "cannot be solved densely" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_too_big_names_memory_then_disk():
+    counted = plan(boomboard.load_game(GAME))
+    assert too_big(counted, memory=1 << 40, free_disk=1 << 40) is None
+    assert "memory" in too_big(counted, memory=counted.memory_bytes(), free_disk=1 << 40)
+    assert "disk" in too_big(counted, memory=1 << 40, free_disk=10)
+
+
+def test_a_dense_solve_that_cannot_fit_is_refused_before_it_writes(tmp_path, monkeypatch):
+    import psutil
+
+    monkeypatch.setattr(psutil, "virtual_memory", lambda: SimpleNamespace(total=1000))
+    with pytest.raises(solver.SolveError, match="too big to solve densely here.*--plan"):
+        solver.solve(boomboard.load_game(GAME), db=tmp_path, progress=False, method="dense")
+    assert not any(tmp_path.rglob("*"))

@@ -1,0 +1,66 @@
+"""``boomboard solve --backend ray``: a dense solve's levels as tasks on a local Ray instance."""
+
+from __future__ import annotations
+
+import pytest
+
+import boomboard
+from boomboard import solver
+from boomboard.solver.dense_ray import FAULT_HOOK
+
+ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'boomboard[ray]')")
+
+GAME = "kaboom(rows=3,cols=3,connect=3)"
+
+
+@pytest.fixture(scope="module")
+def local_ray(tmp_path_factory):
+    marker = tmp_path_factory.mktemp("fault") / "killed-once"
+    # the workers see this from their start: the first part to run kills its own worker, once
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             runtime_env={"env_vars": {FAULT_HOOK: str(marker)}})
+    yield marker
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def local_table(tmp_path_factory):
+    return solver.solve(boomboard.load_game(GAME), db=tmp_path_factory.mktemp("local"), progress=False,
+                        method="dense")
+
+
+def same_files(folder, other):
+    names = sorted(p.name for p in folder.glob("level-*"))
+    return bool(names) and names == sorted(p.name for p in other.glob("level-*")) and all(
+        (folder / name).read_bytes() == (other / name).read_bytes() for name in names)
+
+
+def test_a_ray_solve_writes_the_local_solve_bytes_even_when_a_worker_dies(tmp_path, local_ray, local_table):
+    table = solver.solve(local_table.game, db=tmp_path, progress=False, backend="ray")
+    assert local_ray.exists(), "no worker was killed: the retry was not tested"
+    assert same_files(table.folder, local_table.folder)
+    assert table.meta["values"] == local_table.meta["values"]
+    assert table.meta["start"] == local_table.meta["start"]
+    state = local_table.game.new_initial_state()
+    assert table.lookup(state) == local_table.lookup(state)
+
+
+def test_a_ray_solve_stopped_midway_resumes_here_to_the_same_bytes(tmp_path, local_ray, local_table):
+    def stop_at_level_20(phase, level):
+        if level == 20:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve(local_table.game, db=tmp_path, progress=False, backend="ray", interrupt=stop_at_level_20)
+    resumed = []
+    table = solver.solve(local_table.game, db=tmp_path, progress=False, interrupt=lambda p, i: resumed.append(i))
+    assert resumed[0] == 19
+    assert same_files(table.folder, local_table.folder)
+
+
+def test_ray_is_refused_for_a_game_that_cannot_be_solved_densely(tmp_path):
+    with pytest.raises(solver.SolveError, match="backend ray"):
+        solver.solve(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=tmp_path, progress=False,
+                     method="memory", backend="ray")
+    with pytest.raises(solver.SolveError, match="unknown backend"):
+        solver.solve(boomboard.load_game(GAME), db=tmp_path, progress=False, backend="mpi")
