@@ -129,7 +129,12 @@ def solve_command(
                   max_positions=max_positions, method=method, symmetry=symmetry, threads=threads,
                   backend=backend, ray_address=ray_address)
     meta = table.meta
-    console.print(f"[bold]{table.game}[/bold] ({meta['variant']}): {meta['positions']:,} positions, "
+    if meta.get("kind") == "dense":  # every rank of the tiers is stored: positions, and ranks that are none
+        stored = (f"{meta['positions']:,} positions in {meta['records']:,} dense records"
+                  + (" (mirror images once)" if meta.get("symmetric") else ""))
+    else:
+        stored = f"{meta['positions']:,} positions"
+    console.print(f"[bold]{table.game}[/bold] ({meta['variant']}): {stored}, "
                   f"solved in {meta['seconds']:.1f} s, {meta['bytes']:,} bytes in {shown_path(table.folder)}",
                   soft_wrap=True)
     counts = ", ".join(f"{n:,} {v}" for v, n in meta["values"].items() if n)
@@ -144,7 +149,8 @@ def solve_command(
             state = table.state_at(bad)
             raise BoomboardError(f"verification failed at position {bad} ({state.to_notation()}): "
                                  "its entry disagrees with its children's")
-        console.print(f"verified: all {len(table):,} entries agree with their children")
+        console.print(f"verified: all {len(table):,} {'records' if meta.get('kind') == 'dense' else 'entries'} "
+                      "agree with their children")
 
 
 def analyze_command(

@@ -45,7 +45,7 @@ def score_part(game_name: str, symmetric: bool, folder: str, level: int, lo: int
                threads: int) -> np.ndarray:
     """The records ``lo`` to ``hi`` of ``level`` of the dense solve of
     ``game_name`` whose work folder is ``folder``: a Ray task."""
-    from .. import load_game
+    from ..registry import load_game
     from .dense_driver import DenseLayout, gather_children, score_range
 
     marker = os.environ.get(FAULT_HOOK)
