@@ -48,17 +48,23 @@ MAX_TABLE_BITS = 34
 _LAZY_KINDS = {"solver": "boomboard.solver.agent", "learned": "boomboard.learn.agent"}
 # Kinds whose first setting may be given without its name: "learned:runs/k4" is "learned:checkpoint=runs/k4".
 _POSITIONAL: dict[str, str] = {}
+# Checks of a kind's typed settings that need more than their types (a file that must exist).
+_CHECKS: dict[str, Callable[[dict], None]] = {}
 
 
 def register_agent_kind(kind: str, factory: Callable[..., Agent], settings: dict[str, type],
-                        positional: str | None = None) -> None:
+                        positional: str | None = None, check: Callable[[dict], None] | None = None) -> None:
     """Make ``kind`` a spec kind: ``factory(seed=..., **settings)`` builds it;
     ``settings`` maps each setting's name to its type (int, float or str).
-    ``positional`` names the setting a spec may give first without its name."""
+    ``positional`` names the setting a spec may give first without its name;
+    ``check(settings)`` raises a clear error for settings no agent can be
+    built from, before any is (:func:`agent_settings` calls it)."""
     _KINDS[kind] = factory
     _SETTINGS[kind] = dict(settings)
     if positional:
         _POSITIONAL[kind] = positional
+    if check:
+        _CHECKS[kind] = check
 
 
 def _load_kind(kind: str) -> None:
@@ -142,4 +148,6 @@ def agent_settings(spec: str, seed: int | None = None) -> tuple[str, int | None,
         if values[key] < 0 or (values[key] == 0 and key not in _MAY_BE_ZERO):
             least = "0 or more" if key in _MAY_BE_ZERO else "positive"
             raise ParameterError(f"agent setting {key}={text!r} in {spec!r} must be {least}")
+    if kind in _CHECKS:
+        _CHECKS[kind](values)
     return kind, seed, values

@@ -23,7 +23,7 @@ from ..core.errors import BoomboardError
 from ..core.game import Game
 from ..core.state import State
 from ..observation import observation_layout
-from .checkpoint import CheckpointError, load_model, packaged_model
+from .checkpoint import CheckpointError, load_model, packaged_model, resolve
 
 DEFAULT_SIMULATIONS = 64
 
@@ -102,5 +102,10 @@ class LearnedAgent(Agent):
         return action
 
 
+def _check(settings: dict) -> None:
+    if settings.get("checkpoint"):
+        resolve(settings["checkpoint"])
+
+
 register_agent_kind("learned", LearnedAgent, {"checkpoint": str, "sims": int, "search": int},
-                    positional="checkpoint")
+                    positional="checkpoint", check=_check)

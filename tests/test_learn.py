@@ -1,0 +1,170 @@
+"""Self-play training, its checkpoints, the agreement with perfect play and the learned agent."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+pytest.importorskip("mctx")
+pytest.importorskip("flax")
+pytest.importorskip("optax")
+
+import boomboard  # noqa: E402
+from boomboard import solver  # noqa: E402
+from boomboard.agents import make_agent  # noqa: E402
+from boomboard.arena.referee import Limits, play_game  # noqa: E402
+from boomboard.arena.specs import check_spec  # noqa: E402
+from boomboard.core import ParameterError  # noqa: E402
+from boomboard.learn.checkpoint import CheckpointError, load_model  # noqa: E402
+from boomboard.learn.train import Trainer, TrainConfig  # noqa: E402
+from boomboard.learn.truth import Truth, agreement, sample_positions  # noqa: E402
+
+TINY = "kaboom(rows=3,cols=3,connect=3)"
+SETTINGS = dict(game=TINY, envs=8, simulations=4, channels=8, blocks=1, batch=64, eval_games=4, truth_games=9,
+                checkpoint_seconds=1e9)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("solved")
+    solver.solve(boomboard.load_game(TINY), db=folder, progress=False)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory, db):
+    """A run of four iterations, and the loss of its buffer under the first and the last net."""
+    folder = tmp_path_factory.mktemp("run")
+    trainer = Trainer.open(folder, TrainConfig(**SETTINGS), db=db)
+    first = trainer.params
+    trainer.run(iterations=4)
+    replay = trainer.replay
+    losses = [float(trainer._loss(params, replay.observations, replay.policies, replay.results)[0])
+              for params in (first, trainer.params)]
+    return folder, trainer, losses
+
+
+def test_training_lowers_the_loss_and_writes_model_and_logs(trained):
+    folder, trainer, (before, after) = trained
+    assert after < before * 0.9, (before, after)
+    model = load_model(folder)
+    assert model.game == str(boomboard.load_game(TINY)) and model.iteration == 4
+    metrics = [json.loads(line) for line in (folder / "metrics.jsonl").read_text().splitlines()]
+    assert [line["iteration"] for line in metrics] == [1, 2, 3, 4]
+    assert all(line["games"] >= SETTINGS["envs"] * line["iteration"] for line in metrics)
+    checkpoints = [json.loads(line) for line in (folder / "checkpoints.jsonl").read_text().splitlines()]
+    assert [line["iteration"] for line in checkpoints] == [0, 4]
+    assert all(0 <= line["move_agreement"] <= 1 and line["positions"] == len(trainer.truth) for line in checkpoints)
+    assert (folder / "agreement.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_stopped_run_resumes_to_the_same_net_as_one_that_never_stopped(trained, tmp_path, db):
+    folder, whole, _ = trained
+    Trainer.open(tmp_path, TrainConfig(**SETTINGS), db=db).run(iterations=2)
+    resumed = Trainer.open(tmp_path, db=db)  # a new process would see only the folder
+    assert resumed.iteration == 2 and resumed.games > 0
+    resumed.run(iterations=4)
+    assert resumed.iteration == 4 and resumed.games == whole.games and resumed.moves == whole.moves
+    for mine, theirs in zip(*(jax_leaves(t.params) for t in (resumed, whole))):
+        np.testing.assert_array_equal(mine, theirs)
+    lines = [(tmp_path / "metrics.jsonl").read_text(), (folder / "metrics.jsonl").read_text()]
+    strip = [[{k: v for k, v in json.loads(line).items() if "seconds" not in k} for line in text.splitlines()]
+             for text in lines]
+    assert strip[0] == strip[1]
+
+
+def test_a_ctrl_c_keeps_the_iterations_done(tmp_path, db):
+    trainer = Trainer.open(tmp_path, TrainConfig(**SETTINGS), db=db)
+
+    def interrupt(kind, line):
+        if kind == "iteration" and line["iteration"] == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        trainer.run(iterations=5, report=interrupt)
+    assert Trainer.open(tmp_path, db=db).iteration == 2
+
+
+def test_a_run_folder_of_another_game_is_refused(trained):
+    folder, _, _ = trained
+    with pytest.raises(CheckpointError, match="is a run of kaboom"):
+        Trainer.open(folder, TrainConfig(**{**SETTINGS, "game": "jump61(size=3)"}))
+
+
+def jax_leaves(params):
+    import jax
+
+    return [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(params)]
+
+
+def test_the_agreement_metric_on_a_hand_checked_case():
+    # three positions of four actions: the legal ones, the perfect ones, the table's class
+    truth = Truth(states=np.zeros((3, 1), np.int32), observations=np.zeros((3, 1, 1, 1), np.float32),
+                  legal=np.array([[1, 1, 0, 0], [1, 1, 1, 0], [0, 1, 1, 1]], bool),
+                  perfect=np.array([[0, 1, 0, 0], [1, 1, 0, 0], [0, 0, 0, 1]], bool),
+                  classes=np.array([1, 0, -1], np.int8))
+    # tops: action 1 (perfect), action 2 (not perfect), action 3 (illegal 0 is ignored: perfect)
+    logits = np.array([[0.0, 1.0, 9.0, 0.0], [0.0, 0.5, 2.0, 0.0], [9.0, 0.0, 1.0, 3.0]])
+    values = np.array([0.9, 0.2, 0.0])  # win (right), tie (right), tie (wrong: a loss)
+    found = agreement(logits, values, truth)
+    assert found == {"move": pytest.approx(2 / 3), "value": pytest.approx(2 / 3), "positions": 3}
+
+
+def test_the_sample_marks_exactly_the_moves_the_solver_ranks_best(db):
+    game = boomboard.load_game(TINY)
+    table = solver.open_table(game, db)
+    truth = sample_positions(game, table, 9, seed=1)
+    assert len(truth) > 9 * 3  # every position of every game, repeats included
+    for row in range(0, len(truth), 7):
+        state = game.state_from_array(truth.states[row])
+        analysis = solver.analyze(state, db=db)
+        best = {m.action for m in analysis.moves if m.value == analysis.moves[0].value}
+        assert set(np.flatnonzero(truth.perfect[row])) == best
+        assert truth.classes[row] == {"win": 1, "lose": -1, "tie": 0, "draw": 0}[analysis.value]
+
+
+def test_learned_specs_build_agents_and_bad_ones_say_why(trained):
+    folder, _, _ = trained
+    agent = make_agent(f"learned:{folder},search=0")
+    assert agent.name == "learned" and not agent.use_search
+    assert make_agent(f"learned:{folder}/model.msgpack,sims=8").simulations == 8
+    with pytest.raises(CheckpointError, match="no model file or run folder"):
+        make_agent("learned:/no/such/run")
+    with pytest.raises(CheckpointError, match="no model file or run folder"):
+        check_spec("learned:/no/such/run")
+    with pytest.raises(ParameterError, match="must be positive"):
+        make_agent(f"learned:{folder},sims=0")
+    agent = make_agent(f"learned:{folder}")
+    with pytest.raises(CheckpointError, match=r"was trained for kaboom\(.*\), not jump61"):
+        agent.new_game(boomboard.load_game("jump61(size=3)"), 0)
+    not_a_model = folder / "metrics.jsonl"
+    with pytest.raises(CheckpointError, match="is not a boomboard model file"):
+        make_agent(f"learned:{not_a_model}")
+
+
+@pytest.mark.parametrize("settings", ["search=0", "sims=4"])
+def test_the_learned_agent_plays_legal_moves_through_the_arena(trained, settings):
+    folder, _, _ = trained
+    spec = f"learned:{folder},{settings}"
+    check_spec(spec)
+    for specs in ([spec, "random:seed=1"], ["random:seed=2", spec]):
+        result = play_game(TINY, specs, Limits(move_cpu=5.0, memory_mb=200), seed=3)
+        assert "forfeits" not in result.reason, result.reason
+        state = boomboard.load_game(TINY).new_initial_state()
+        for action in result.actions:
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert state.is_terminal() and state.outcome().winner == result.winner
+
+
+def test_the_shipped_model_plays_kaboom_without_a_path():
+    game = boomboard.load_game("kaboom")
+    agent = make_agent("learned:search=0")
+    agent.new_game(game, 0)
+    state = game.new_initial_state()
+    assert agent.choose_action(state) in state.legal_actions()
+    with pytest.raises(CheckpointError, match="no model ships for jump61"):
+        make_agent("learned").new_game(boomboard.load_game("jump61"), 0)
