@@ -78,7 +78,7 @@ def train_command(
                 if "move_agreement" in line:
                     fields["agree"] = f"perfect moves {line['move_agreement']:.1%}"
                 if quiet:
-                    console.print(f"checkpoint at iteration {line['iteration']}: {fields['elo']} {fields['agree']}")
+                    console.print(f"checkpoint at iteration {line['iteration']}: {fields['elo']} {fields.get('agree', '')}")
             progress.update(task, completed=min(done, total), **fields)
 
         trainer.run(minutes=minutes, iterations=iterations, report=report)

@@ -11,6 +11,7 @@ process never leaves half a file.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -112,13 +113,11 @@ def load_model(path: str | os.PathLike) -> Model:
 
 
 def packaged_model(game: str) -> Path | None:
-    """The model shipped inside the package for ``game`` (``str(game)``), if any."""
-    if not PACKAGED.is_dir():
+    """The model shipped inside the package for ``game`` (as ``str(game)``
+    writes it), if any: ``models/index.json`` maps games to files, so that
+    asking needs no JAX."""
+    index = PACKAGED / "index.json"
+    if not index.is_file():
         return None
-    for candidate in sorted(PACKAGED.glob("*.msgpack")):
-        try:
-            if load_model(candidate).game == game:
-                return candidate
-        except CheckpointError:
-            continue
-    return None
+    name = json.loads(index.read_text()).get(game)
+    return None if name is None else PACKAGED / name
