@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Optional
 
@@ -40,6 +41,7 @@ def train_command(
     Game parameters are options: boomboard train kaboom --out runs/k44 --minutes 60.
     Run it again with the same --out to resume from the last checkpoint
     (the run's settings are kept; --minutes and --iterations count the whole run).
+Ctrl-C or a SIGTERM stops it after checkpointing the iterations done.
     Where the solver has solved the game (boomboard solve GAME), every
     checkpoint is scored against perfect play. Needs boomboard[learn].
     """
@@ -78,12 +80,22 @@ def train_command(
                 if "move_agreement" in line:
                     fields["agree"] = f"perfect moves {line['move_agreement']:.1%}"
                 if quiet:
-                    console.print(f"checkpoint at iteration {line['iteration']}: {fields['elo']} {fields.get('agree', '')}")
+                    console.print(f"checkpoint at iteration {line['iteration']}: {fields['elo']} "
+                                  f"{fields.get('agree', '')}")
             progress.update(task, completed=min(done, total), **fields)
 
-        trainer.run(minutes=minutes, iterations=iterations, report=report)
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            trainer.run(minutes=minutes, iterations=iterations, report=report)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     console.print(f"iteration {trainer.iteration}, {trainer.games:,} games in {trainer.seconds / 60:.1f} min; "
                   f"model: {out / 'model.msgpack'} (play it as learned:{out})", soft_wrap=True)
+
+
+def _interrupt(number, frame):
+    """A SIGTERM (a scheduler, ``kill``) stops like Ctrl-C: the iterations done are checkpointed."""
+    raise KeyboardInterrupt
 
 
 def register(app: typer.Typer) -> None:

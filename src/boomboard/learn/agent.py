@@ -40,6 +40,21 @@ def require_learn_extra() -> None:
                                 f"(from a clone: scripts/setup learn)")
 
 
+_SEARCHES: dict = {}
+
+
+def _search_for(game: Game, net, simulations: int):
+    """One compiled search per game, net shape and budget, shared by every
+    agent of the process: compiling it takes seconds, a game of many agents
+    (a tournament's process, a benchmark) should pay once."""
+    from .search import Search
+
+    key = (str(game), net, simulations)
+    if key not in _SEARCHES:
+        _SEARCHES[key] = Search(game, net, simulations)
+    return _SEARCHES[key]
+
+
 class LearnedAgent(Agent):
     """Plays a trained policy-value net; see the module docstring for the settings."""
 
@@ -71,9 +86,7 @@ class LearnedAgent(Agent):
         if self._search is None or self._search.game != game:
             import jax
 
-            from .search import Search
-
-            self._search = Search(game, model.net, self.simulations)
+            self._search = _search_for(game, model.net, self.simulations)
             self._key = jax.random.PRNGKey(self.seed or 0)
             start = game.new_initial_state()
             if not start.is_terminal():  # compile before the clock runs
