@@ -6,13 +6,18 @@
   not lost under perfect play (a tied or won start); a perfect player never
   loses from there, so every loss is a mistake. Prints the learned side's
   wins, ties and losses by the start's value.
+* ``agreement``: a run folder's model scored on the run's own sample of
+  solved positions (``truth.npz``, see ``boomboard.learn.truth``), as the
+  bare net (what ``checkpoints.jsonl`` logs) and with the search the
+  agent plays with (``--sims``, 64 by default): the share of perfect moves.
 * ``ai``: the learned agent's mean time a move is measured on the first
   positions of a few games, then it plays ``--games`` games (colours
   alternating) against ``ai:time=T`` with ``T`` that mean time, and the
   score and Elo difference are printed.
 
 Run: ``python benchmarks/learned_strength.py solver --agent learned:RUN[,sims=64] [--games 100]``
-or ``python benchmarks/learned_strength.py ai --game "jump61(size=6)" --agent learned:RUN --games 20``.
+or ``python benchmarks/learned_strength.py ai --game "jump61(size=6)" --agent learned:RUN --games 20``
+or ``python benchmarks/learned_strength.py agreement --run RUN [--sims 64]``.
 In-process games (no arena): the figures are the agents', not the referee's.
 """
 
@@ -22,6 +27,7 @@ import argparse
 import random
 import statistics
 import time
+from pathlib import Path
 
 import boomboard
 from boomboard import solver
@@ -95,15 +101,46 @@ def against_ai(game_name: str, spec: str, games: int, seed: int) -> None:
           f"{wins} wins, {ties} ties, {losses} losses; Elo {elo.describe()}")
 
 
+def agreement_with_search(run: str, simulations: int) -> None:
+    import jax
+    import numpy as np
+
+    from boomboard.learn.checkpoint import load_model
+    from boomboard.learn.search import Search
+    from boomboard.learn.truth import Truth, agreement
+
+    model = load_model(run)
+    truth = Truth.load(Path(run) / "truth.npz")
+    search = Search(boomboard.load_game(model.game), model.net, simulations)
+    logits, values = search.evaluate(model.params, truth.observations, truth.legal)
+    bare = agreement(np.asarray(logits), np.asarray(values), truth)
+    chosen = []
+    for start in range(0, len(truth), 256):
+        rows = slice(start, start + 256)
+        actions, _, _ = search.run(model.params, jax.random.PRNGKey(start), truth.states[rows],
+                                   truth.observations[rows], truth.legal[rows], gumbel_scale=0.0)
+        chosen.append(np.asarray(actions))
+    chosen = np.concatenate(chosen)
+    searched = truth.perfect[np.arange(len(truth)), chosen].mean()
+    print(f"{model.path} (iteration {model.iteration}, {model.seconds / 60:.1f} min of training) on "
+          f"{len(truth)} positions: perfect moves {bare['move']:.1%} as the bare net, {searched:.1%} with "
+          f"{simulations} simulations; value class {bare['value']:.1%}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("opponent", choices=["solver", "ai"])
+    parser.add_argument("opponent", choices=["solver", "ai", "agreement"])
+    parser.add_argument("--run", help="agreement: the run folder")
+    parser.add_argument("--sims", type=int, default=64, help="agreement: the search's simulations")
     parser.add_argument("--agent", default="learned")
     parser.add_argument("--game", default="kaboom")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    (against_solver if args.opponent == "solver" else against_ai)(args.game, args.agent, args.games, args.seed)
+    if args.opponent == "agreement":
+        agreement_with_search(args.run, args.sims)
+    else:
+        (against_solver if args.opponent == "solver" else against_ai)(args.game, args.agent, args.games, args.seed)
 
 
 if __name__ == "__main__":

@@ -168,3 +168,55 @@ def test_the_shipped_model_plays_kaboom_without_a_path():
     assert agent.choose_action(state) in state.legal_actions()
     with pytest.raises(CheckpointError, match="no model ships for jump61"):
         make_agent("learned").new_game(boomboard.load_game("jump61"), 0)
+
+
+def test_the_web_app_offers_the_learned_player_where_a_model_ships(tmp_path):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from boomboard.web import create_app
+
+    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+        assert "learned" in {level["spec"] for level in client.get("/api/catalog").json()["levels"]}
+        full = "kaboom(rows=4,cols=4,connect=4,bombs=1,misere=false,superbomb=false)"
+        assert client.get("/api/learned", params={"game": full}).json() == {"model": True}
+        for other in ("kaboom(rows=5)", "jump61", "no_such_game"):
+            assert client.get("/api/learned", params={"game": other}).json() == {"model": False}
+
+
+def test_the_search_step_plays_as_the_rules_do():
+    import random
+
+    from boomboard.observation import observation_layout
+
+    game = boomboard.load_game(TINY)
+    kernels = game.compiled("boomboard.learn.kernels")
+    layout = observation_layout(game)
+    rng = random.Random(5)
+    rows, expected = [], []
+    for _ in range(30):
+        state = game.new_initial_state()
+        while not state.is_terminal() and rng.random() < 0.9:
+            state.apply_action(rng.choice(state.legal_actions()))
+        action = rng.choice(state.legal_actions()) if not state.is_terminal() else 0
+        rows.append((state.array.copy(), action))
+        expected.append(None if state.is_terminal() else (state, state.child(action)))
+    states = np.array([r[0] for r in rows], np.int32)
+    actions = np.array([r[1] for r in rows], np.int32)
+    n, width = len(rows), game.num_distinct_actions()
+    children, rewards, done = np.empty_like(states), np.zeros(n, np.float32), np.zeros(n, bool)
+    observations, masks = np.zeros((n, layout.size), np.float32), np.zeros((n, width), bool)
+    kernels.expand_batch(states, game.params_array, layout.table, actions, children, rewards, done, observations,
+                         masks, np.empty(width, np.int32))
+    assert done.any() and not done.all()
+    for i, pair in enumerate(expected):
+        if pair is None:  # a finished game stays as it is
+            assert done[i] and rewards[i] == 0 and not masks[i].any()
+            np.testing.assert_array_equal(children[i], states[i])
+            continue
+        parent, child = pair
+        np.testing.assert_array_equal(children[i], child.array)
+        assert done[i] == child.is_terminal()
+        assert rewards[i] == (child.returns()[parent.current_player()] if child.is_terminal() else 0)
+        np.testing.assert_array_equal(masks[i], child.legal_actions_mask().astype(bool) if not done[i] else False)
+        np.testing.assert_array_equal(observations[i], layout.encode(child, int(child.array[0])).ravel())  # PLAYER
