@@ -27,7 +27,7 @@ def train_command(
     envs: int = typer.Option(64, "--envs", min=1, help="Self-play games played at once (an iteration)."),
     simulations: int = typer.Option(32, "--simulations", min=2, help="Search simulations per self-play move."),
     channels: int = typer.Option(32, "--channels", min=1, help="The net's width."),
-    blocks: int = typer.Option(3, "--blocks", min=0, help="The net's residual blocks."),
+    blocks: int = typer.Option(3, "--blocks", min=1, help="The net's residual blocks."),
     learning_rate: float = typer.Option(1e-3, "--learning-rate", min=0.0, help="Adam's step size."),
     checkpoint_minutes: float = typer.Option(2.0, "--checkpoint-minutes", min=0.0,
                                              help="Training time between checkpoints."),
@@ -41,18 +41,21 @@ def train_command(
     Game parameters are options: boomboard train kaboom --out runs/k44 --minutes 60.
     Run it again with the same --out to resume from the last checkpoint
     (the run's settings are kept; --minutes and --iterations count the whole run).
-Ctrl-C or a SIGTERM stops it after checkpointing the iterations done.
+    Ctrl-C or a SIGTERM stops it after checkpointing the iterations done.
     Where the solver has solved the game (boomboard solve GAME), every
     checkpoint is scored against perfect play. Needs boomboard[learn].
     """
+    from ..core.errors import ParameterError
     from ..learn.agent import require_learn_extra
 
+    if minutes is None and iterations is None:
+        raise ParameterError("say how long to train: --minutes M or --iterations N (a run resumes where it stopped)")
     require_learn_extra()
     from ..learn.train import Trainer, TrainConfig
 
     loaded = _load(game, ctx.args)
     config = TrainConfig(game=str(loaded), seed=seed, envs=envs, simulations=simulations, channels=channels,
-                         blocks=max(blocks, 0), learning_rate=learning_rate,
+                         blocks=blocks, learning_rate=learning_rate,
                          checkpoint_seconds=checkpoint_minutes * 60, baseline=baseline)
     trainer = Trainer.open(out, config, db=db)
     resumed = trainer.iteration

@@ -28,6 +28,7 @@ import numpy as np
 from ..agents import make_agent
 from ..core.game import Game
 from ..observation import observation_layout
+from ..solver.agent import SolverAgent
 from ..solver.analysis import analyze_with
 from ..solver.table import Table
 
@@ -71,7 +72,7 @@ def sample_positions(game: Game, table: Table, games: int, seed: int) -> Truth:
     rows: dict[str, list] = {"states": [], "observations": [], "legal": [], "perfect": [], "classes": []}
     for number in range(games):
         specs = pairings[number % len(pairings)]
-        agents = [make_agent(spec, seed=rng.randrange(2 ** 31)) for spec in specs]
+        agents = [_player(spec, rng.randrange(2 ** 31), table) for spec in specs]
         for player, agent in enumerate(agents):
             agent.new_game(game, player)
         state = game.new_initial_state()
@@ -91,6 +92,14 @@ def sample_positions(game: Game, table: Table, games: int, seed: int) -> Truth:
     return Truth(states=np.array(rows["states"], np.int32), observations=np.array(rows["observations"], np.float32),
                  legal=np.array(rows["legal"]), perfect=np.array(rows["perfect"]),
                  classes=np.array(rows["classes"], np.int8))
+
+
+def _player(spec: str, seed: int, table: Table):
+    if spec == "solver":  # plays from the table at hand, wherever its folder is
+        agent = SolverAgent(seed=seed)
+        agent.table = table
+        return agent
+    return make_agent(spec, seed=seed)
 
 
 def agreement(logits: np.ndarray, values: np.ndarray, truth: Truth) -> dict[str, float]:
