@@ -29,6 +29,8 @@ def train_command(
     channels: int = typer.Option(32, "--channels", min=1, help="The net's width."),
     blocks: int = typer.Option(3, "--blocks", min=1, help="The net's residual blocks."),
     learning_rate: float = typer.Option(1e-3, "--learning-rate", min=0.0, help="Adam's step size."),
+    random_plies: int = typer.Option(0, "--random-plies", min=0,
+                                     help="Open each self-play game with 0 to this many random moves (not learned from)."),
     checkpoint_minutes: float = typer.Option(2.0, "--checkpoint-minutes", min=0.0,
                                              help="Training time between checkpoints."),
     baseline: str = typer.Option("greedy", "--baseline", help="The agent the Elo estimate is measured against."),
@@ -55,7 +57,7 @@ def train_command(
 
     loaded = _load(game, ctx.args)
     config = TrainConfig(game=str(loaded), seed=seed, envs=envs, simulations=simulations, channels=channels,
-                         blocks=blocks, learning_rate=learning_rate,
+                         blocks=blocks, learning_rate=learning_rate, random_plies=random_plies,
                          checkpoint_seconds=checkpoint_minutes * 60, baseline=baseline)
     trainer = Trainer.open(out, config, db=db)
     resumed = trainer.iteration

@@ -41,12 +41,21 @@ class Samples:
                           (self.results, other.results))))
 
 
-def self_play(search: Search, params, envs: int, key, seed: int) -> tuple[Samples, int, int]:
+def self_play(search: Search, params, envs: int, key, seed: int,
+              random_plies: int = 0) -> tuple[Samples, int, int]:
     """Play until each of ``envs`` games has ended once; keep every game that
     ended by then (an environment that finishes early starts another).
-    Returns the samples, the games finished and the moves played."""
+    Returns the samples, the games finished and the moves played.
+
+    With ``random_plies``, each game opens with between 0 and that many
+    uniformly random moves, which are not learned from: the net then also
+    sees positions its own play would avoid, as weaker opponents reach them.
+    """
     env = VectorEnv(search.game, envs, seed=seed)
     obs, _ = env.reset()
+    rng = np.random.default_rng(seed)
+    opening = rng.integers(0, random_plies + 1, size=envs)
+    ply = np.zeros(envs, np.int64)
     pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(envs)]
     kept_obs, kept_policy, kept_result = [], [], []
     finished = np.zeros(envs, bool)
@@ -56,12 +65,18 @@ def self_play(search: Search, params, envs: int, key, seed: int) -> tuple[Sample
         mask = env.action_mask()
         movers = env.current_player
         actions, weights, _ = search.run(params, step_key, np.array(env.states), obs, mask)
-        actions, weights = np.asarray(actions), np.asarray(weights)
-        for i in range(envs):
+        actions, weights = np.array(actions), np.asarray(weights)
+        randomly = ply < opening
+        if randomly.any():
+            actions[randomly] = env.sample_actions()[randomly]
+        for i in np.flatnonzero(~randomly):
             pending[i].append((obs[i], weights[i], movers[i]))
         obs, rewards, terminated, _, info = env.step(actions)
         moves += envs
+        ply += 1
         for i in np.flatnonzero(terminated):
+            ply[i] = 0
+            opening[i] = rng.integers(0, random_plies + 1)
             for position, policy, mover in pending[i]:
                 kept_obs.append(position)
                 kept_policy.append(policy)

@@ -73,11 +73,13 @@ class TrainConfig:
     baseline: str = "greedy"
     eval_games: int = 64
     truth_games: int = 180
+    random_plies: int = 0
 
     def check(self) -> None:
         for field in fields(self):
             value = getattr(self, field.name)
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and field.name != "seed":
+            if (isinstance(value, (int, float)) and not isinstance(value, bool)
+                    and field.name not in ("seed", "random_plies")):
                 if not (value > 0 and math.isfinite(value)):
                     raise ParameterError(f"training setting {field.name} must be positive, got {value!r}")
 
@@ -183,7 +185,8 @@ class Trainer:
         began, cpu_began = time.perf_counter(), time.process_time()
         key = jax.random.fold_in(jax.random.PRNGKey(config.seed), self.iteration)
         samples, games, moves = self_play(self.search, self.params, config.envs, key,
-                                          seed=config.seed * 1_000_003 + self.iteration)
+                                          seed=config.seed * 1_000_003 + self.iteration,
+                                          random_plies=config.random_plies)
         self.replay = self.replay.concatenate(samples, config.buffer)
         rng = np.random.default_rng([config.seed, self.iteration])
         steps = max(1, math.ceil(config.reuse * len(samples) / config.batch))
