@@ -220,3 +220,19 @@ def test_the_search_step_plays_as_the_rules_do():
         assert rewards[i] == (child.returns()[parent.current_player()] if child.is_terminal() else 0)
         np.testing.assert_array_equal(masks[i], child.legal_actions_mask().astype(bool) if not done[i] else False)
         np.testing.assert_array_equal(observations[i], layout.encode(child, int(child.array[0])).ravel())  # PLAYER
+
+
+def test_random_openings_are_played_but_not_learned_from(trained):
+    import jax
+
+    from boomboard.learn.selfplay import self_play
+
+    _, trainer, _ = trained
+    key = jax.random.PRNGKey(0)
+    learned, games, moves = self_play(trainer.search, trainer.params, 8, key, seed=1)
+    assert games >= 8 and 0 < len(learned) <= moves
+    assert set(np.unique(learned.results)) <= {-1.0, 0.0, 1.0}
+    np.testing.assert_allclose(learned.policies.sum(axis=1), 1.0, atol=1e-5)
+    # a 3x3 game lasts a dozen plies or so: openings of up to 1000 random moves are nearly always whole games
+    unlearned, games, moves = self_play(trainer.search, trainer.params, 8, key, seed=1, random_plies=1000)
+    assert games >= 8 and moves > 0 and len(unlearned) < len(learned) / 4
