@@ -29,6 +29,7 @@ ALLOWED = {
     "pettingzoo": BASE | {"core", "registry", "observation"},
     "arena": BASE | {"core", "games", "registry", "search", "agents"},
     "solver": BASE | {"core", "registry", "search", "agents"},
+    "learn": BASE | {"core", "registry", "search", "agents", "observation", "vector", "solver", "arena"},
 }
 
 

@@ -2,7 +2,7 @@
 
 from .base import Agent, RandomAgent
 from .search_agents import AiAgent, AlphaBetaAgent, GreedyAgent, MctsAgent
-from .spec import HUMAN, agent_kinds, make_agent, parse_spec, register_agent_kind
+from .spec import HUMAN, agent_kinds, agent_settings, make_agent, parse_spec, register_agent_kind
 
 __all__ = ["Agent", "AiAgent", "AlphaBetaAgent", "GreedyAgent", "HUMAN", "MctsAgent", "RandomAgent",
-           "agent_kinds", "make_agent", "parse_spec", "register_agent_kind"]
+           "agent_kinds", "agent_settings", "make_agent", "parse_spec", "register_agent_kind"]

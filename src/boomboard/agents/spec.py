@@ -38,21 +38,33 @@ _SETTINGS: dict[str, dict[str, type]] = {
 }
 
 
-_MAY_BE_ZERO = {"quiescence", "contempt", "margin", "endgames", "traps"}  # 0 turns them off
+_MAY_BE_ZERO = {"quiescence", "contempt", "margin", "endgames", "traps", "search"}  # 0 turns them off
 MAX_TABLE_BITS = 34
 
 # Kinds defined in higher layers, imported the first time a spec names them:
 # the module registers itself with :func:`register_agent_kind`. Agents stay
 # below those layers (they never import them), yet every interface that
 # builds agents from spec strings finds these kinds too.
-_LAZY_KINDS = {"solver": "boomboard.solver.agent"}
+_LAZY_KINDS = {"solver": "boomboard.solver.agent", "learned": "boomboard.learn.agent"}
+# Kinds whose first setting may be given without its name: "learned:runs/k4" is "learned:checkpoint=runs/k4".
+_POSITIONAL: dict[str, str] = {}
+# Checks of a kind's typed settings that need more than their types (a file that must exist).
+_CHECKS: dict[str, Callable[[dict], None]] = {}
 
 
-def register_agent_kind(kind: str, factory: Callable[..., Agent], settings: dict[str, type]) -> None:
+def register_agent_kind(kind: str, factory: Callable[..., Agent], settings: dict[str, type],
+                        positional: str | None = None, check: Callable[[dict], None] | None = None) -> None:
     """Make ``kind`` a spec kind: ``factory(seed=..., **settings)`` builds it;
-    ``settings`` maps each setting's name to its type (int, float or str)."""
+    ``settings`` maps each setting's name to its type (int, float or str).
+    ``positional`` names the setting a spec may give first without its name;
+    ``check(settings)`` raises a clear error for settings no agent can be
+    built from, before any is (:func:`agent_settings` calls it)."""
     _KINDS[kind] = factory
     _SETTINGS[kind] = dict(settings)
+    if positional:
+        _POSITIONAL[kind] = positional
+    if check:
+        _CHECKS[kind] = check
 
 
 def _load_kind(kind: str) -> None:
@@ -70,16 +82,18 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     if not isinstance(spec, str):
         raise ParameterError(f"an agent is named by a string such as 'random:seed=7'; got {type(spec).__name__}")
     kind, _, rest = spec.strip().partition(":")
-    settings: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ParameterError(f"bad agent setting {item!r} in {spec!r}; expected key=value")
-        settings[key.strip()] = value.strip()
     kind = kind.lower()
     _load_kind(kind)
     if kind not in agent_kinds():
         raise ParameterError(f"unknown agent {kind!r}; known agents: {', '.join(agent_kinds())}")
+    settings: dict[str, str] = {}
+    for index, item in enumerate(filter(None, (part.strip() for part in rest.split(",")))):
+        key, sep, value = item.partition("=")
+        if not sep and index == 0 and kind in _POSITIONAL:
+            key, sep, value = _POSITIONAL[kind], "=", item
+        if not sep:
+            raise ParameterError(f"bad agent setting {item!r} in {spec!r}; expected key=value")
+        settings[key.strip()] = value.strip()
     return kind, settings
 
 
@@ -134,4 +148,6 @@ def agent_settings(spec: str, seed: int | None = None) -> tuple[str, int | None,
         if values[key] < 0 or (values[key] == 0 and key not in _MAY_BE_ZERO):
             least = "0 or more" if key in _MAY_BE_ZERO else "positive"
             raise ParameterError(f"agent setting {key}={text!r} in {spec!r} must be {least}")
+    if kind in _CHECKS:
+        _CHECKS[kind](values)
     return kind, seed, values

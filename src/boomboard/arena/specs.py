@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..agents import HUMAN, Agent, make_agent, parse_spec
+from ..agents import HUMAN, Agent, agent_settings, make_agent, parse_spec
 from ..core.errors import ParameterError
 
 EXTRA_KINDS = ("engine", "course", "python")
@@ -59,6 +59,7 @@ def check_spec(spec: str) -> None:
         kind, _ = parse_spec(spec)
         if kind == HUMAN:
             raise ParameterError("'human' cannot play in the arena; give agent specs such as random or ai:time=0.1")
+        agent_settings(spec)
 
 
 def load_class(path: str, class_name: str) -> type:

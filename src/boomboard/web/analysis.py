@@ -71,6 +71,19 @@ def has_table(game_string: str, position: str | None = None, solver_db: SolverDb
     return solver_analysis(state, solver_db) is not None
 
 
+def has_learned_model(game_string: str) -> bool:
+    """Whether the ``learned`` agent can play this game without a path: the
+    learn extra is installed and a model for the game ships in the package."""
+    from ..learn.agent import require_learn_extra
+    from ..learn.checkpoint import packaged_model
+
+    try:
+        require_learn_extra()
+        return packaged_model(str(load_game(game_string))) is not None
+    except BoomboardError:
+        return False
+
+
 def _remoteness(value: str, remoteness: int) -> int | None:
     """The solver's remoteness, ``None`` for a draw (it stores -1: no end)."""
     return None if value == "draw" or remoteness < 0 else int(remoteness)

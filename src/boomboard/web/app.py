@@ -47,6 +47,7 @@ LEVELS = [
     {"spec": "mcts:time=1", "label": "AI: Monte Carlo tree search (1 s a move)"},
     {"spec": "ai:time=2", "label": "AI: strong (2 s a move)"},
     {"spec": "solver", "label": "Solver (perfect play, where a table exists)"},
+    {"spec": "learned", "label": "Learned net (self-play, where a model ships)"},
 ]
 
 
@@ -203,6 +204,12 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         """Whether the solver has a table for this game (from ``position``):
         the page offers the solver as a side only then."""
         return {"table": await service.run_off_loop(analysis.has_table, game, position, service.solver_db, cheap=True)}
+
+    @app.get("/api/learned")
+    async def learned_model(game: str):
+        """Whether a trained model ships for this game (and the learn extra is
+        installed): the page offers the learned player as a side only then."""
+        return {"model": await service.run_off_loop(analysis.has_learned_model, game, cheap=True)}
 
     @app.get("/api/catalog")
     async def catalog():

@@ -668,6 +668,14 @@ async function newGamePage(query) {
       option.textContent = table ? "Solver (perfect play)" : "Solver (no table for this game; make one with boomboard solve)";
       if (!table && option.selected) option.parentElement.value = "ai:time=0.5";
     }
+    // The learned net likewise, only where a model for this game and its parameters ships.
+    const { model } = await api("GET", `/api/learned?game=${encodeURIComponent(game)}`).catch(() => ({ model: false }));
+    for (const option of sidesBox.querySelectorAll('option[value="learned"]')) {
+      option.disabled = !model;
+      option.textContent = model ? "Learned net (self-play, 64 simulations a move)"
+        : "Learned net (none ships for this game; train one with boomboard train)";
+      if (!model && option.selected) option.parentElement.value = "ai:time=0.5";
+    }
   };
   const fill = () => {
     const game = catalog.games.find((g) => g.name === gameSelect.value);

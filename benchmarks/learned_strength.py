@@ -1,0 +1,147 @@
+"""How strong a learned agent is: against perfect play, and against ``ai`` at equal time.
+
+* ``solver``: ``--games`` games of the learned agent against the ``solver``
+  agent on a solved game (default Kaboom 4x4 with one bomb), each from a
+  start two random plies into the game, kept only where the learned side is
+  not lost under perfect play (a tied or won start); a perfect player never
+  loses from there, so every loss is a mistake. Prints the learned side's
+  wins, ties and losses by the start's value.
+* ``agreement``: a run folder's model scored on the run's own sample of
+  solved positions (``truth.npz``, see ``boomboard.learn.truth``), as the
+  bare net (what ``checkpoints.jsonl`` logs) and with the search the
+  agent plays with (``--sims``, 64 by default): the share of perfect moves.
+* ``ai``: the learned agent's mean time a move is measured on the first
+  positions of a few games, then it plays ``--games`` games (colours
+  alternating) against ``ai:time=T`` with ``T`` that mean time, and the
+  score and Elo difference are printed.
+
+Run: ``python benchmarks/learned_strength.py solver --agent learned:RUN[,sims=64] [--games 100]``
+or ``python benchmarks/learned_strength.py ai --game "jump61(size=6)" --agent learned:RUN --games 20``
+or ``python benchmarks/learned_strength.py agreement --run RUN [--sims 64]``.
+In-process games (no arena): the figures are the agents', not the referee's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from pathlib import Path
+
+import boomboard
+from boomboard import solver
+from boomboard.agents import make_agent
+from boomboard.arena.ratings import elo_estimate
+
+
+def play(game, agents, state) -> tuple[int | None, list[float]]:
+    """Play ``agents`` (player 0 first) from ``state``; the winner and each move's time by player."""
+    for player, agent in enumerate(agents):
+        agent.new_game(game, player)
+    times: list[list[float]] = [[], []]
+    while not state.is_terminal():
+        player = state.current_player()
+        began = time.perf_counter()
+        action = agents[player].choose_action(state.clone())
+        times[player].append(time.perf_counter() - began)
+        state.apply_action(action)
+    return state.outcome().winner, times
+
+
+def against_solver(game_name: str, spec: str, games: int, seed: int) -> None:
+    game = boomboard.load_game(game_name)
+    rng = random.Random(seed)
+    counts = {value: [0, 0, 0] for value in ("win", "tie", "draw")}
+    played = 0
+    while played < games:
+        state = game.new_initial_state()
+        for _ in range(2):
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        learned_side = played % 2
+        value = solver.analyze(state).value  # for the player to move
+        mine = value if state.current_player() == learned_side else {"win": "lose", "lose": "win"}.get(value, value)
+        if mine == "lose":
+            continue
+        agents = [make_agent("solver", seed=rng.randrange(2 ** 31)), make_agent(spec, seed=played)]
+        if learned_side == 0:
+            agents.reverse()
+        winner, _ = play(game, agents, state)
+        column = 0 if winner == learned_side else 2 if winner is not None else 1
+        counts[mine][column] += 1
+        played += 1
+    print(f"{spec} against the solver on {game}, {games} games from tied or won starts:")
+    for value, (wins, ties, losses) in counts.items():
+        if wins + ties + losses:
+            print(f"  from {value} starts: {wins} wins, {ties} ties, {losses} losses")
+
+
+def against_ai(game_name: str, spec: str, games: int, seed: int) -> None:
+    game = boomboard.load_game(game_name)
+    learned = make_agent(spec, seed=seed)
+    _, times = play(game, [learned, make_agent("random", seed=seed)], game.new_initial_state())
+    per_move = statistics.mean(times[0])
+    opponent = f"ai:time={per_move:.3f}"
+    wins = ties = losses = 0
+    spent: list[float] = []
+    for number in range(games):
+        agents = [make_agent(spec, seed=seed + number), make_agent(opponent, seed=seed + number)]
+        learned_side = number % 2
+        if learned_side:
+            agents.reverse()
+        winner, times = play(game, agents, game.new_initial_state())
+        spent += times[learned_side]
+        wins += winner == learned_side
+        losses += winner == 1 - learned_side
+        ties += winner is None
+    elo = elo_estimate(wins, ties, losses)
+    print(f"{spec} ({statistics.mean(spent):.3f} s a move) against {opponent} on {game}: "
+          f"{wins} wins, {ties} ties, {losses} losses; Elo {elo.describe()}")
+
+
+def agreement_with_search(run: str, simulations: int) -> None:
+    import jax
+    import numpy as np
+
+    from boomboard.learn.checkpoint import load_model
+    from boomboard.learn.search import Search
+    from boomboard.learn.truth import Truth, agreement
+
+    model = load_model(run)
+    truth = Truth.load(Path(run) / "truth.npz")
+    search = Search(boomboard.load_game(model.game), model.net, simulations)
+    logits, values = search.evaluate(model.params, truth.observations, truth.legal)
+    bare = agreement(np.asarray(logits), np.asarray(values), truth)
+    chosen = []
+    for start in range(0, len(truth), 256):
+        rows = slice(start, start + 256)
+        actions, _, _ = search.run(model.params, jax.random.PRNGKey(start), truth.states[rows],
+                                   truth.observations[rows], truth.legal[rows], gumbel_scale=0.0)
+        chosen.append(np.asarray(actions))
+    chosen = np.concatenate(chosen)
+    searched = truth.perfect[np.arange(len(truth)), chosen].mean()
+    print(f"{model.path} (iteration {model.iteration}, {model.seconds / 60:.1f} min of training) on "
+          f"{len(truth)} positions: perfect moves {bare['move']:.1%} as the bare net, {searched:.1%} with "
+          f"{simulations} simulations; value class {bare['value']:.1%}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("opponent", choices=["solver", "ai", "agreement"])
+    parser.add_argument("--run", help="agreement: the run folder")
+    parser.add_argument("--sims", type=int, default=64, help="agreement: the search's simulations")
+    parser.add_argument("--agent", default="learned")
+    parser.add_argument("--game", default="kaboom")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.opponent == "agreement":
+        agreement_with_search(args.run, args.sims)
+    else:
+        (against_solver if args.opponent == "solver" else against_ai)(args.game, args.agent, args.games, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""The ``learned`` agent: a self-play-trained net, with or without search.
+
+``learned:PATH`` plays the model file (or run folder) ``PATH`` that
+``boomboard train`` wrote; plain ``learned`` plays the model shipped inside
+the package for the game, where there is one (Kaboom 4x4 with one bomb).
+Settings: ``sims=N`` simulations of the Gumbel MuZero search a move
+(default 64), ``search=0`` for the bare net (its most likely legal move,
+instantly). With search, the choice is deterministic: the search's own
+Gumbel noise is turned off for play. Importing this module registers the
+kind with :mod:`boomboard.agents.spec` (which imports it the first time a
+spec names ``learned``); it needs the ``boomboard[learn]`` extra.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+
+from ..agents.base import Agent
+from ..agents.spec import register_agent_kind
+from ..core.errors import BoomboardError
+from ..core.game import Game
+from ..core.state import State
+from ..observation import observation_layout
+from .checkpoint import CheckpointError, load_model, packaged_model, resolve
+
+DEFAULT_SIMULATIONS = 64
+
+
+class LearnExtraMissing(BoomboardError, ImportError):
+    """JAX, flax, optax or mctx is not installed."""
+
+
+def require_learn_extra() -> None:
+    """Raise :class:`LearnExtraMissing` unless the ``learn`` extra's packages import."""
+    missing = [name for name in ("jax", "flax", "optax", "mctx") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise LearnExtraMissing(f"learning needs {', '.join(missing)}: pip install 'boomboard[learn]' "
+                                f"(from a clone: scripts/setup learn)")
+
+
+_SEARCHES: dict = {}
+
+
+def _search_for(game: Game, net, simulations: int):
+    """One compiled search per game, net shape and budget, shared by every
+    agent of the process: compiling it takes seconds, a game of many agents
+    (a tournament's process, a benchmark) should pay once."""
+    from .search import Search
+
+    key = (str(game), net, simulations)
+    if key not in _SEARCHES:
+        _SEARCHES[key] = Search(game, net, simulations)
+    return _SEARCHES[key]
+
+
+class LearnedAgent(Agent):
+    """Plays a trained policy-value net; see the module docstring for the settings."""
+
+    name = "learned"
+
+    def __init__(self, seed: int | None = None, checkpoint: str | None = None, sims: int = DEFAULT_SIMULATIONS,
+                 search: int = 1):
+        super().__init__(seed)
+        require_learn_extra()
+        self.checkpoint = checkpoint
+        self.simulations = sims
+        self.use_search = bool(search)
+        self.model = load_model(checkpoint) if checkpoint else None
+        self.last_thinking = ""
+        self._search = None
+        self._key = None
+
+    def new_game(self, game: Game, player: int) -> None:
+        super().new_game(game, player)
+        model = self.model
+        if model is None:
+            path = packaged_model(str(game))
+            if path is None:
+                raise CheckpointError(f"no model ships for {game}; train one with 'boomboard train' and "
+                                      f"play it as learned:RUN_FOLDER")
+            model = self.model = load_model(path)
+        if model.game != str(game):
+            raise CheckpointError(f"{model.path} was trained for {model.game}, not {game}")
+        if self._search is None or self._search.game != game:
+            import jax
+
+            self._search = _search_for(game, model.net, self.simulations)
+            self._key = jax.random.PRNGKey(self.seed or 0)
+            start = game.new_initial_state()
+            if not start.is_terminal():  # compile before the clock runs
+                self.choose_action(start)
+
+    def choose_action(self, state: State) -> int:
+        if self._search is None or self._search.game != state.game:
+            self.new_game(state.game, state.current_player())
+        import jax
+
+        layout = observation_layout(state.game)
+        obs = layout.encode(state, state.current_player())[None]
+        mask = state.legal_actions_mask().astype(bool)[None]
+        params = self.model.params
+        logits, value = self._search.evaluate(params, obs, mask)
+        if not self.use_search:
+            action = int(np.argmax(np.asarray(logits)[0]))
+            self.last_thinking = f"net: value {float(value[0]):+.2f}, no search"
+            return action
+        self._key, key = jax.random.split(self._key)
+        actions, weights, _ = self._search.run(params, key, state.array[None].astype(np.int32), obs, mask,
+                                               gumbel_scale=0.0)
+        action = int(actions[0])
+        self.last_thinking = (f"net value {float(value[0]):+.2f}; search of {self.simulations} simulations "
+                              f"gives this move {float(weights[0, action]):.0%}")
+        return action
+
+
+def _check(settings: dict) -> None:
+    if settings.get("checkpoint"):
+        resolve(settings["checkpoint"])
+
+
+register_agent_kind("learned", LearnedAgent, {"checkpoint": str, "sims": int, "search": int},
+                    positional="checkpoint", check=_check)

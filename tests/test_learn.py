@@ -1,0 +1,238 @@
+"""Self-play training, its checkpoints, the agreement with perfect play and the learned agent."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+pytest.importorskip("mctx")
+pytest.importorskip("flax")
+pytest.importorskip("optax")
+
+import boomboard  # noqa: E402
+from boomboard import solver  # noqa: E402
+from boomboard.agents import make_agent  # noqa: E402
+from boomboard.arena.referee import Limits, play_game  # noqa: E402
+from boomboard.arena.specs import check_spec  # noqa: E402
+from boomboard.core import ParameterError  # noqa: E402
+from boomboard.learn.checkpoint import CheckpointError, load_model  # noqa: E402
+from boomboard.learn.train import Trainer, TrainConfig  # noqa: E402
+from boomboard.learn.truth import Truth, agreement, sample_positions  # noqa: E402
+
+TINY = "kaboom(rows=3,cols=3,connect=3)"
+SETTINGS = dict(game=TINY, envs=8, simulations=4, channels=8, blocks=1, batch=64, eval_games=4, truth_games=9,
+                checkpoint_seconds=1e9)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("solved")
+    solver.solve(boomboard.load_game(TINY), db=folder, progress=False)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory, db):
+    """A run of four iterations, and the loss of its buffer under the first and the last net."""
+    folder = tmp_path_factory.mktemp("run")
+    trainer = Trainer.open(folder, TrainConfig(**SETTINGS), db=db)
+    first = trainer.params
+    trainer.run(iterations=4)
+    replay = trainer.replay
+    losses = [float(trainer._loss(params, replay.observations, replay.policies, replay.results)[0])
+              for params in (first, trainer.params)]
+    return folder, trainer, losses
+
+
+def test_training_lowers_the_loss_and_writes_model_and_logs(trained):
+    folder, trainer, (before, after) = trained
+    assert after < before * 0.9, (before, after)
+    model = load_model(folder)
+    assert model.game == str(boomboard.load_game(TINY)) and model.iteration == 4
+    metrics = [json.loads(line) for line in (folder / "metrics.jsonl").read_text().splitlines()]
+    assert [line["iteration"] for line in metrics] == [1, 2, 3, 4]
+    assert all(line["games"] >= SETTINGS["envs"] * line["iteration"] for line in metrics)
+    checkpoints = [json.loads(line) for line in (folder / "checkpoints.jsonl").read_text().splitlines()]
+    assert [line["iteration"] for line in checkpoints] == [0, 4]
+    assert all(0 <= line["move_agreement"] <= 1 and line["positions"] == len(trainer.truth) for line in checkpoints)
+    assert (folder / "agreement.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_stopped_run_resumes_to_the_same_net_as_one_that_never_stopped(trained, tmp_path, db):
+    folder, whole, _ = trained
+    Trainer.open(tmp_path, TrainConfig(**SETTINGS), db=db).run(iterations=2)
+    resumed = Trainer.open(tmp_path, db=db)  # a new process would see only the folder
+    assert resumed.iteration == 2 and resumed.games > 0
+    resumed.run(iterations=4)
+    assert resumed.iteration == 4 and resumed.games == whole.games and resumed.moves == whole.moves
+    for mine, theirs in zip(*(jax_leaves(t.params) for t in (resumed, whole))):
+        np.testing.assert_array_equal(mine, theirs)
+    lines = [(tmp_path / "metrics.jsonl").read_text(), (folder / "metrics.jsonl").read_text()]
+    strip = [[{k: v for k, v in json.loads(line).items() if "seconds" not in k} for line in text.splitlines()]
+             for text in lines]
+    assert strip[0] == strip[1]
+
+
+def test_a_ctrl_c_keeps_the_iterations_done(tmp_path, db):
+    trainer = Trainer.open(tmp_path, TrainConfig(**SETTINGS), db=db)
+
+    def interrupt(kind, line):
+        if kind == "iteration" and line["iteration"] == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        trainer.run(iterations=5, report=interrupt)
+    assert Trainer.open(tmp_path, db=db).iteration == 2
+
+
+def test_a_run_folder_of_another_game_is_refused(trained):
+    folder, _, _ = trained
+    with pytest.raises(CheckpointError, match="is a run of kaboom"):
+        Trainer.open(folder, TrainConfig(**{**SETTINGS, "game": "jump61(size=3)"}))
+
+
+def jax_leaves(params):
+    import jax
+
+    return [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(params)]
+
+
+def test_the_agreement_metric_on_a_hand_checked_case():
+    # three positions of four actions: the legal ones, the perfect ones, the table's class
+    truth = Truth(states=np.zeros((3, 1), np.int32), observations=np.zeros((3, 1, 1, 1), np.float32),
+                  legal=np.array([[1, 1, 0, 0], [1, 1, 1, 0], [0, 1, 1, 1]], bool),
+                  perfect=np.array([[0, 1, 0, 0], [1, 1, 0, 0], [0, 0, 0, 1]], bool),
+                  classes=np.array([1, 0, -1], np.int8))
+    # tops: action 1 (perfect), action 2 (not perfect), action 3 (illegal 0 is ignored: perfect)
+    logits = np.array([[0.0, 1.0, 9.0, 0.0], [0.0, 0.5, 2.0, 0.0], [9.0, 0.0, 1.0, 3.0]])
+    values = np.array([0.9, 0.2, 0.0])  # win (right), tie (right), tie (wrong: a loss)
+    found = agreement(logits, values, truth)
+    assert found == {"move": pytest.approx(2 / 3), "value": pytest.approx(2 / 3), "positions": 3}
+
+
+def test_the_sample_marks_exactly_the_moves_the_solver_ranks_best(db):
+    game = boomboard.load_game(TINY)
+    table = solver.open_table(game, db)
+    truth = sample_positions(game, table, 9, seed=1)
+    assert len(truth) > 9 * 3  # every position of every game, repeats included
+    for row in range(0, len(truth), 7):
+        state = game.state_from_array(truth.states[row])
+        analysis = solver.analyze(state, db=db)
+        best = {m.action for m in analysis.moves if m.value == analysis.moves[0].value}
+        assert set(np.flatnonzero(truth.perfect[row])) == best
+        assert truth.classes[row] == {"win": 1, "lose": -1, "tie": 0, "draw": 0}[analysis.value]
+
+
+def test_learned_specs_build_agents_and_bad_ones_say_why(trained):
+    folder, _, _ = trained
+    agent = make_agent(f"learned:{folder},search=0")
+    assert agent.name == "learned" and not agent.use_search
+    assert make_agent(f"learned:{folder}/model.msgpack,sims=8").simulations == 8
+    with pytest.raises(CheckpointError, match="no model file or run folder"):
+        make_agent("learned:/no/such/run")
+    with pytest.raises(CheckpointError, match="no model file or run folder"):
+        check_spec("learned:/no/such/run")
+    with pytest.raises(ParameterError, match="must be positive"):
+        make_agent(f"learned:{folder},sims=0")
+    agent = make_agent(f"learned:{folder}")
+    with pytest.raises(CheckpointError, match=r"was trained for kaboom\(.*\), not jump61"):
+        agent.new_game(boomboard.load_game("jump61(size=3)"), 0)
+    not_a_model = folder / "metrics.jsonl"
+    with pytest.raises(CheckpointError, match="is not a boomboard model file"):
+        make_agent(f"learned:{not_a_model}")
+
+
+@pytest.mark.parametrize("settings", ["search=0", "sims=4"])
+def test_the_learned_agent_plays_legal_moves_through_the_arena(trained, settings):
+    folder, _, _ = trained
+    spec = f"learned:{folder},{settings}"
+    check_spec(spec)
+    for specs in ([spec, "random:seed=1"], ["random:seed=2", spec]):
+        result = play_game(TINY, specs, Limits(move_cpu=5.0, memory_mb=200), seed=3)
+        assert "forfeits" not in result.reason, result.reason
+        state = boomboard.load_game(TINY).new_initial_state()
+        for action in result.actions:
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert state.is_terminal() and state.outcome().winner == result.winner
+
+
+def test_the_shipped_model_plays_kaboom_without_a_path():
+    game = boomboard.load_game("kaboom")
+    agent = make_agent("learned:search=0")
+    agent.new_game(game, 0)
+    state = game.new_initial_state()
+    assert agent.choose_action(state) in state.legal_actions()
+    with pytest.raises(CheckpointError, match="no model ships for jump61"):
+        make_agent("learned").new_game(boomboard.load_game("jump61"), 0)
+
+
+def test_the_web_app_offers_the_learned_player_where_a_model_ships(tmp_path):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from boomboard.web import create_app
+
+    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+        assert "learned" in {level["spec"] for level in client.get("/api/catalog").json()["levels"]}
+        full = "kaboom(rows=4,cols=4,connect=4,bombs=1,misere=false,superbomb=false)"
+        assert client.get("/api/learned", params={"game": full}).json() == {"model": True}
+        for other in ("kaboom(rows=5)", "jump61", "no_such_game"):
+            assert client.get("/api/learned", params={"game": other}).json() == {"model": False}
+
+
+def test_the_search_step_plays_as_the_rules_do():
+    import random
+
+    from boomboard.observation import observation_layout
+
+    game = boomboard.load_game(TINY)
+    kernels = game.compiled("boomboard.learn.kernels")
+    layout = observation_layout(game)
+    rng = random.Random(5)
+    rows, expected = [], []
+    for _ in range(30):
+        state = game.new_initial_state()
+        while not state.is_terminal() and rng.random() < 0.9:
+            state.apply_action(rng.choice(state.legal_actions()))
+        action = rng.choice(state.legal_actions()) if not state.is_terminal() else 0
+        rows.append((state.array.copy(), action))
+        expected.append(None if state.is_terminal() else (state, state.child(action)))
+    states = np.array([r[0] for r in rows], np.int32)
+    actions = np.array([r[1] for r in rows], np.int32)
+    n, width = len(rows), game.num_distinct_actions()
+    children, rewards, done = np.empty_like(states), np.zeros(n, np.float32), np.zeros(n, bool)
+    observations, masks = np.zeros((n, layout.size), np.float32), np.zeros((n, width), bool)
+    kernels.expand_batch(states, game.params_array, layout.table, actions, children, rewards, done, observations,
+                         masks, np.empty(width, np.int32))
+    assert done.any() and not done.all()
+    for i, pair in enumerate(expected):
+        if pair is None:  # a finished game stays as it is
+            assert done[i] and rewards[i] == 0 and not masks[i].any()
+            np.testing.assert_array_equal(children[i], states[i])
+            continue
+        parent, child = pair
+        np.testing.assert_array_equal(children[i], child.array)
+        assert done[i] == child.is_terminal()
+        assert rewards[i] == (child.returns()[parent.current_player()] if child.is_terminal() else 0)
+        np.testing.assert_array_equal(masks[i], child.legal_actions_mask().astype(bool) if not done[i] else False)
+        np.testing.assert_array_equal(observations[i], layout.encode(child, int(child.array[0])).ravel())  # PLAYER
+
+
+def test_random_openings_are_played_but_not_learned_from(trained):
+    import jax
+
+    from boomboard.learn.selfplay import self_play
+
+    _, trainer, _ = trained
+    key = jax.random.PRNGKey(0)
+    learned, games, moves = self_play(trainer.search, trainer.params, 8, key, seed=1)
+    assert games >= 8 and 0 < len(learned) <= moves
+    assert set(np.unique(learned.results)) <= {-1.0, 0.0, 1.0}
+    np.testing.assert_allclose(learned.policies.sum(axis=1), 1.0, atol=1e-5)
+    # a 3x3 game lasts a dozen plies or so: openings of up to 1000 random moves are nearly always whole games
+    unlearned, games, moves = self_play(trainer.search, trainer.params, 8, key, seed=1, random_plies=1000)
+    assert games >= 8 and moves > 0 and len(unlearned) < len(learned) / 4
