@@ -153,6 +153,18 @@ def test_tables_are_built_once_then_reused(game, tmp_path, monkeypatch):
     assert endgame_tables(game, 2, db=tmp_path / "empty", build=False) is None
 
 
+def test_a_table_of_an_older_format_is_built_again_not_refused(game, tmp_path, capsys):
+    endgame_tables(game, 2, db=tmp_path, progress=False)
+    meta = tmp_path / "expendibots" / "endgame-2" / "meta.json"
+    meta.write_text(meta.read_text().replace('"format": 3', '"format": 2'))  # as an older boomboard wrote it
+    endgames._loaded.clear()
+    with pytest.raises(solver.NotSolvedError, match="format"):
+        solver.open_table(game, db=tmp_path)  # a user's own table is refused, not replaced
+    rebuilt = endgame_tables(game, 2, db=tmp_path)  # but the ai's cache is rebuilt
+    assert rebuilt.tokens == 2 and '"format": 3' in meta.read_text()
+    assert "building the Expendibots endgame tables (2 tokens), once again" in capsys.readouterr().err
+
+
 def test_a_larger_table_on_disk_serves(game, tables, db):
     assert endgame_tables(game, 2, db=db).tokens == 3  # the 3-token table holds the 2-token endgames
 

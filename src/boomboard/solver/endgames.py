@@ -45,7 +45,7 @@ from ..search import negamax
 from .analysis import analyze_with
 from .codec import is_endgames
 from .retrograde import LOSE, VALUE_SHIFT, WIN
-from .table import Table, default_db, game_folder, open_table, solved_variants, table_dir
+from .table import NotSolvedError, Table, default_db, game_folder, open_table, solved_variants, table_dir
 
 DEFAULT_TOKENS = AI_ENDGAME_TOKENS  # what ``ai`` probes: solved in about a second (4 tokens: minutes, 4 GB)
 
@@ -159,7 +159,10 @@ def _largest(game: Game, tokens: int, db: str) -> Table | None:
     for variant in solved_variants(game, db):  # endgames largest first
         size = variant.split("-", 1)[1] if variant.startswith("endgame-") else ""
         if size.isascii() and size.isdigit() and int(size) >= tokens:
-            table = open_table(game, db, variant)
+            try:
+                table = open_table(game, db, variant)
+            except NotSolvedError:  # from an older boomboard, or damaged: built again if it is the one needed
+                continue
             if table is not None:
                 return table
     return None
@@ -172,14 +175,18 @@ def _build(game: Game, tokens: int, db: str, progress: bool | None) -> Table:
     folder = game_folder(game, db)
     folder.mkdir(parents=True, exist_ok=True)
     with _file_lock(folder / f"endgame-{tokens}.lock"):
+        again = ""
         if (table_dir(game, f"endgame-{tokens}", db) / "meta.json").is_file():  # another process built it
-            return open_table(game, db, f"endgame-{tokens}")
+            try:
+                return open_table(game, db, f"endgame-{tokens}")
+            except NotSolvedError as problem:  # a table of an older format, or damaged: a cache, so rebuilt
+                again = f" again ({problem})"
         if progress is not False:
-            print(f"boomboard: building the {game.title} endgame tables ({tokens} tokens), once",
+            print(f"boomboard: building the {game.title} endgame tables ({tokens} tokens), once{again}",
                   file=sys.stderr, flush=True)
         if progress is None:  # the solver's bars go to standard output: never into a protocol's pipe
             progress = sys.stdout.isatty() and sys.stderr.isatty()
-        return solve(game, db, progress=progress, tokens=tokens)
+        return solve(game, db, progress=progress, tokens=tokens, force=bool(again))
 
 
 @contextmanager
