@@ -12,6 +12,8 @@ import time
 import numpy as np
 import pytest
 
+from no_jit import run_json_script
+
 import boomboard
 from boomboard import solver
 from boomboard.agents import agent_kinds, make_agent
@@ -98,12 +100,7 @@ print(json.dumps(out))
 
 
 def test_the_solver_runs_as_plain_python_with_the_same_tables():
-    results = []
-    for disable in ("1", "0"):
-        done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=600,
-                              env={**os.environ, "NUMBA_DISABLE_JIT": disable})
-        assert done.returncode == 0, done.stderr
-        results.append(json.loads(done.stdout))
+    results = [run_json_script(SCRIPT, disable) for disable in ("1", "0")]
     assert results[0] == results[1]
     assert results[0]["expendibots"][0] == 8064
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess
@@ -13,6 +12,8 @@ import time
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+
+from no_jit import run_json_script
 
 import boomboard
 from boomboard import solver
@@ -222,10 +223,5 @@ with tempfile.TemporaryDirectory() as db:
 
 
 def test_the_dense_solver_runs_as_plain_python_with_the_same_table():
-    results = []
-    for disable in ("1", "0"):
-        done = subprocess.run([sys.executable, "-c", NO_JIT_SCRIPT], capture_output=True, text=True, timeout=600,
-                              env={**os.environ, "NUMBA_DISABLE_JIT": disable})
-        assert done.returncode == 0, done.stderr
-        results.append(json.loads(done.stdout))
+    results = [run_json_script(NO_JIT_SCRIPT, disable) for disable in ("1", "0")]
     assert results[0] == results[1] and results[0][2] is None
