@@ -34,7 +34,8 @@ def test_bad_specs_say_what_was_expected(spec, message):
 
 
 @pytest.mark.parametrize("game_name", ["kaboom", "jump61", "expendibots", "explocus", "hexplocus", "chain_reaction"])
-def test_ai_picks_its_game_setting_and_plays_legal_moves(game_name):
+def test_ai_picks_its_game_setting_and_plays_legal_moves(game_name, tmp_path, monkeypatch):
+    monkeypatch.setenv("BOOMBOARD_DB", str(tmp_path))  # no solved board to play from: it searches
     game = boomboard.load_game(game_name)
     agent = make_agent("ai:time=0.05", seed=1)
     assert isinstance(agent, AiAgent)

@@ -6,7 +6,8 @@ makes those first calls for one game: its rules through the :class:`State`
 API, its evaluation, both searches, the batched environment with its
 observations, the random playouts, the web page's step recorder, and, for a
 game solved as endgames, the endgame tables ``ai`` probes (solved here once,
-into the solver's folder), so that nobody waits on a compile later (the
+into the solver's folder), and for a game whose default board the dense
+solver takes seconds over, that board's whole table, which ``ai`` plays from; so that nobody waits on a compile later (the
 solver compiles when a game is first solved, and says so). Each game compiles alone, so the games are
 compiled in parallel processes.
 """
@@ -18,7 +19,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-PARTS = ("rules", "evaluation", "alpha-beta", "MCTS", "vector", "playouts", "animation", "endgames")
+PARTS = ("rules", "evaluation", "alpha-beta", "MCTS", "vector", "playouts", "animation", "endgames", "solved")
+# A default board the dense solver plans to solve within this many CPU seconds is solved here,
+# for ``ai`` to play from (:mod:`boomboard.solver.in_play`).
+SETUP_SOLVE_SECONDS = 60
 
 
 def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> float:
@@ -67,4 +71,12 @@ def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> fl
 
         endgame_tables(game, progress=False)  # the tables ai probes
     on_part("endgames")
+    if game.solver_dense_auto and game.solver_dense_spec() is not None:
+        from .solver.dense_plan import MEASURED_RECORDS_PER_CPU_SECOND, plan
+
+        if plan(game).records <= SETUP_SOLVE_SECONDS * MEASURED_RECORDS_PER_CPU_SECOND:
+            from .solver.driver import solve
+
+            solve(game, progress=False)  # an existing table is kept as it is
+    on_part("solved")
     return time.process_time() - started

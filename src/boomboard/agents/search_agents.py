@@ -148,6 +148,12 @@ class AlphaBetaAgent(_BudgetedAgent):
     solver's endgame tables of up to T tokens (built on first use; see
     :mod:`boomboard.solver.endgames`): a position they hold is played from
     them, perfectly, and the search scores the positions they hold exactly.
+    With ``solved`` = 1, a game solved whole (``boomboard solve GAME``, in the
+    solver's folder; ``boomboard compile`` solves a game's default board when
+    that takes seconds) is played from its table
+    (:mod:`boomboard.solver.in_play`): the fastest win, and in a tie or a
+    loss the move that gives the opponent the best chance to go wrong. The
+    table is never built for a move: without it, the search plays.
     With ``traps`` (and a margin), it chooses among those moves the one that
     leaves the opponent the most replies that lose by force
     (:mod:`boomboard.search.traps`): the search gets nine tenths of the
@@ -158,9 +164,9 @@ class AlphaBetaAgent(_BudgetedAgent):
 
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
                  game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
-                 margin: int = 0, endgames: int = 0, traps: int = 0):
+                 margin: int = 0, endgames: int = 0, traps: int = 0, solved: int = 0):
         super().__init__(seed, time, game_time)
-        self.traps = traps
+        self.traps, self.solved = traps, solved
         if depth is None and time is None and game_time is None:
             time = self.move_time = 1.0
         self.depth = depth
@@ -169,6 +175,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.quiescence, self.contempt = quiescence, contempt
         self.endgames = endgames
         self.tables = None  # the endgame tables probed, if any
+        self.whole = None  # the whole game's solved table played from, if any
         self.searcher: AlphaBeta | None = None
 
     def _warm_up(self, game: Game) -> None:
@@ -177,6 +184,9 @@ class AlphaBetaAgent(_BudgetedAgent):
 
             # The tables first: solving them (once) needs memory the search's tables would add to.
             self.tables = _endgame_tables(game, self.endgames)
+            self.whole = _solved_game(game) if self.solved else None
+            if self.whole is not None:
+                self.whole.covers(game.new_initial_state())  # loads its lookup before the clock runs
             self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt)
             self.searcher.use_endgames(None if self.tables is None else self.tables.probe_arrays())
         self.searcher.clear()
@@ -187,12 +197,13 @@ class AlphaBetaAgent(_BudgetedAgent):
     def _search(self, state: State) -> tuple[int, float]:
         if self.searcher is None or self.searcher.game is not state.game:
             self._warm_up(state.game)
-        if self.tables is not None:
-            began = _cpu_time()
-            chosen = self.tables.choose(state, self.rng)
-            if chosen is not None:
-                self.last_thinking = chosen[1]
-                return chosen[0], _cpu_time() - began
+        for tables in (self.whole, self.tables):
+            if tables is not None:
+                began = _cpu_time()
+                chosen = tables.choose(state, self.rng)
+                if chosen is not None:
+                    self.last_thinking = chosen[1]
+                    return chosen[0], _cpu_time() - began
         plan = self.last_plan = self.plan(state.ply())
         if self.traps and self.margin > 0:
             return self._search_with_traps(state, None if plan is None else plan.target)
@@ -259,9 +270,10 @@ class MctsAgent(_BudgetedAgent):
         return result.action, result.seconds
 
 
-# The endgame tables are the solver's, a layer above the agents: imported the
+# The solved tables are the solver's, a layer above the agents: imported the
 # first time an agent asks for them (as spec.py's lazy kinds are).
 _ENDGAMES_MODULE = "boomboard.solver.endgames"
+_IN_PLAY_MODULE = "boomboard.solver.in_play"
 # The endgame size ``ai`` probes in a game solved as endgames (built in about a second).
 AI_ENDGAME_TOKENS = 3
 
@@ -279,6 +291,11 @@ def _endgame_tables(game: Game, tokens: int):
         print(f"boomboard: no endgame tables for {game.title} ({type(problem).__name__}: {problem})",
               file=sys.stderr, flush=True)
         return None
+
+
+def _solved_game(game: Game):
+    """The whole game's solved table, if one is there (never solved here: see ``AlphaBetaAgent``)."""
+    return importlib.import_module(_IN_PLAY_MODULE).solved_game(game)
 
 
 def _line_strings(state: State, actions: list[int]) -> list[str]:
@@ -303,7 +320,8 @@ class AiAgent(Agent):
     game's ``ai_settings``, docs/strength.md), with any settings given
     overriding it. In a game solved as endgames it also probes the solver's
     endgame tables of up to :data:`AI_ENDGAME_TOKENS` tokens (``endgames=T``
-    to change, ``endgames=0`` for none): see :class:`AlphaBetaAgent`."""
+    to change, ``endgames=0`` for none), and a game solved whole is played
+    from its table (``solved=0`` for never): see :class:`AlphaBetaAgent`."""
 
     name = "ai"
 
@@ -315,11 +333,11 @@ class AiAgent(Agent):
     def new_game(self, game: Game, player: int) -> None:
         super().new_game(game, player)
         kind, defaults = game.ai_settings
-        settings = {"margin": AI_MARGIN, "endgames": AI_ENDGAME_TOKENS, **defaults, **self.settings}
+        settings = {"margin": AI_MARGIN, "endgames": AI_ENDGAME_TOKENS, "solved": 1, **defaults, **self.settings}
         if kind == "alphabeta":
             self.delegate = AlphaBetaAgent(seed=self.seed, **settings)
         else:  # the alpha-beta settings do not apply
-            settings = {key: value for key, value in settings.items() if key not in ("depth", "margin", "endgames", "traps")}
+            settings = {key: value for key, value in settings.items() if key not in ("depth", "margin", "endgames", "traps", "solved")}
             self.delegate = MctsAgent(seed=self.seed, **settings)
         self.delegate.new_game(game, player)
 

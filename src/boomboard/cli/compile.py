@@ -30,8 +30,9 @@ def compile_games(
 ) -> None:
     """Compile every game's rules, evaluation, searches, batched environment,
     random playouts and animation steps for this machine, once, so that no
-    later command waits on a compile, and build the endgame tables ai probes
-    (Expendibots, 3 tokens; the solver compiles on a game's first solve)."""
+    later command waits on a compile, build the endgame tables ai probes
+    (Expendibots, 3 tokens), and solve the default boards that take seconds
+    (Kaboom 4x4), which ai plays from; the solver compiles on a game's first solve."""
     from ..jit import cache_dir
     from ..registry import game_class, game_names
     from ..warmup import PARTS

@@ -5,9 +5,9 @@ with at most ``T`` tokens on the board, see :mod:`boomboard.solver.driver`)
 can lend its tables to a player, as chess engines probe Syzygy tables:
 
 * **at the root**: a position the tables hold is played from them
-  (:meth:`EndgameTables.choose`): the fastest win, the slowest loss, and in
-  a tie or draw a move that keeps it, the one that leaves the opponent the
-  most ways to go wrong;
+  (:meth:`EndgameTables.choose`, :mod:`boomboard.solver.in_play`): the
+  fastest win, and in a tie, a draw or a loss the move that gives the
+  opponent the best chance to go wrong;
 * **inside the search**: :meth:`EndgameTables.probe_arrays` gives the
   alpha-beta search (:meth:`boomboard.search.alphabeta.AlphaBeta.use_endgames`)
   each position's exact result, so a node whose material drops into the
@@ -39,11 +39,10 @@ import numpy as np
 
 from ..agents.search_agents import AI_ENDGAME_TOKENS
 from ..core.game import Game
-from ..core.layout import PLY
 from ..core.state import State
 from ..search import negamax
-from .analysis import analyze_with
 from .codec import is_endgames
+from .in_play import TableInPlay
 from .retrograde import LOSE, VALUE_SHIFT, WIN
 from .table import NotSolvedError, Table, default_db, game_folder, open_table, solved_variants, table_dir
 
@@ -56,13 +55,12 @@ _lock = threading.Lock()
 _loaded: dict[tuple[str, str, int], "EndgameTables"] = {}
 
 
-class EndgameTables:
+class EndgameTables(TableInPlay):
     """A solved endgame table, made ready for a search to probe."""
 
     def __init__(self, table: Table):
-        self.table = table
-        self.game = table.game
         self.tokens = int(table.meta.get("tokens", 0))
+        super().__init__(table, f"endgame tables ({self.tokens} tokens)")
         self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def __repr__(self) -> str:
@@ -80,53 +78,6 @@ class EndgameTables:
                 keys, entries = np.ascontiguousarray(keys[order]), np.ascontiguousarray(entries[order])
             self._arrays = (self.table.spec, keys, entries)
         return self._arrays
-
-    def covers(self, state: State) -> bool:
-        """Whether ``state`` is an ongoing position of these tables."""
-        return not state.is_terminal() and self.table.covers(state)
-
-    def choose(self, state: State, rng) -> tuple[int, str] | None:
-        """The move to play in ``state`` from the tables, and a line saying
-        why; ``None`` when the tables do not hold ``state`` or its result
-        might not come before the game's action limit (the search decides).
-
-        A win: the fastest. A loss: the slowest. A tie or a draw: a move
-        that keeps it, the one after which the most of the opponent's
-        replies lose (a perfect opponent never errs; others might). Equal
-        moves are chosen between with ``rng``."""
-        if not self.covers(state):
-            return None
-        analysis = analyze_with(self.table, state)
-        limit = self.game.action_limit
-        if limit and analysis.value != "draw" and int(state.array[PLY]) + analysis.remoteness > limit:
-            return None
-        best = analysis.best_moves
-        if analysis.value in ("tie", "draw"):
-            keeping = [move for move in analysis.moves if move.value == analysis.value]
-            chances = {move.action: self._swindles(state.child(move.action)) for move in keeping}
-            most = max(chances.values())
-            best = [move for move in keeping if chances[move.action] == most]
-            move = rng.choice(best)
-            outlook = f"{analysis.value}, kept; {most:.0%} of the replies lose"
-        else:
-            move = rng.choice(best)
-            outlook = f"{move.value} in {move.remoteness}"
-        return move.action, f"endgame tables ({self.tokens} tokens): {outlook}"
-
-    def _swindles(self, child: State) -> float:
-        """The share of the replies in ``child`` (the opponent to move) that lose for the opponent."""
-        if child.is_terminal():
-            return 0.0
-        us = 1 - child.current_player()
-        replies = child.legal_actions()
-        losing = 0
-        for action in replies:
-            after = child.child(action)
-            if after.is_terminal():
-                losing += after.outcome().winner == us
-            elif self.table.lookup(after).value == "win":
-                losing += 1
-        return losing / len(replies)
 
 
 def endgame_tables(game: Game, tokens: int = DEFAULT_TOKENS, db: str | os.PathLike | None = None,

@@ -1,0 +1,178 @@
+"""Playing from a solved table against an opponent that errs.
+
+A solved table says what every move is worth against perfect play, but
+among the moves that keep a tie (or a draw) perfect play is indifferent,
+and against a real opponent it is not: some of those moves leave the
+opponent many replies that lose, others none. The same holds among losing
+moves: some leave the opponent one obvious way to win, others only deep
+ones. :class:`TableChooser` plays a position from a table as a strong
+engine plays a tablebase position against a fallible opponent:
+
+* **a win**: the fastest (as the ``solver`` agent plays it);
+* **a tie or a draw**: a move that keeps it, the one with the best chance
+  that the opponent goes wrong within the next :data:`LOOKAHEAD` moves of
+  ours;
+* **a loss**: the move after which the opponent is likeliest to let its win
+  go, the slowest loss among equals.
+
+**The opponent model.** An opponent is taken never to play a reply that
+loses within :data:`VISIBLE_PLIES` plies (a search sees that far), and to
+play each of its other replies alike; a mistake among them is played at
+:data:`ERROR_RATE` of that uniform chance. Measured against OpenSpiel's MCTS
+in Kaboom (docs/strength.md): it never played a reply whose loss came within
+6 plies, and played a deeper losing reply about half as often as its share
+of the replies. The chance of a swindle within the lookahead is an
+expectimax over that model, with our moves always keeping the value.
+
+Lookups are memoized within a move: Kaboom's drops commute, so lines meet.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..core.game import Game
+from ..core.layout import PLY
+from ..core.state import State
+from .analysis import analyze_with
+from .table import Entry, NotSolvedError, Table, open_table
+
+# Replies whose loss follows within this many plies are taken as seen by the opponent.
+VISIBLE_PLIES = 6
+# How often an opponent plays one of its deeper losing replies, against choosing replies alike.
+ERROR_RATE = 0.5
+# How many of our moves ahead the swindle chance looks (each with the opponent's reply),
+# where the lines to look at stay within LOOKUP_BUDGET (a wide game looks one move ahead).
+LOOKAHEAD = 2
+LOOKUP_BUDGET = 4096
+
+
+class TableInPlay:
+    """A solved table lent to a player: the positions it holds are played from it."""
+
+    def __init__(self, table: Table, label: str):
+        self.table = table
+        self.game = table.game
+        self.chooser = TableChooser(table, label)
+
+    def covers(self, state: State) -> bool:
+        """Whether ``state`` is an ongoing position of the table."""
+        return not state.is_terminal() and self.table.covers(state)
+
+    def choose(self, state: State, rng) -> tuple[int, str] | None:
+        """The move to play in ``state`` from the table, and a line saying
+        why; ``None`` when the table does not hold ``state`` or its result
+        might not come before the game's action limit (the search decides:
+        the table knows nothing of the game's history)."""
+        if not self.covers(state):
+            return None
+        entry = self.table.lookup(state)
+        limit = self.game.action_limit
+        if limit and entry.value != "draw" and int(state.array[PLY]) + entry.remoteness > limit:
+            return None
+        return self.chooser.choose(state, rng)
+
+
+def solved_game(game: Game, db: str | os.PathLike | None = None) -> TableInPlay | None:
+    """The whole game's solved table (``boomboard solve GAME``, its ``start``
+    table) lent to a player, or ``None`` when ``game`` is not solved in
+    ``db`` (or its table cannot be read: a player plays on without it)."""
+    try:
+        table = open_table(game, db, "start")
+    except NotSolvedError:
+        return None
+    return None if table is None else TableInPlay(table, "solved")
+
+
+class TableChooser:
+    """Chooses moves in the positions ``table`` holds (see the module)."""
+
+    def __init__(self, table: Table, label: str):
+        self.table = table
+        self.label = label
+        self._entries: dict[bytes, Entry] = {}
+
+    def entry(self, state: State) -> Entry:
+        """The table's entry of ``state`` (a terminal one's result), memoized."""
+        key = state.array.tobytes()
+        found = self._entries.get(key)
+        if found is None:
+            found = self._entries[key] = self.table.lookup(state)
+        return found
+
+    def choose(self, state: State, rng) -> tuple[int, str]:
+        """The move to play in ``state`` (which the table must hold), and a line saying why."""
+        self._entries.clear()
+        analysis = analyze_with(self.table, state)
+        if analysis.value in ("tie", "draw"):
+            keeping = [move for move in analysis.moves if move.value == analysis.value]
+            ahead = LOOKAHEAD if len(keeping) * len(analysis.moves) ** 3 <= LOOKUP_BUDGET else 1
+            chances = {move.action: self._swindle_after(state.child(move.action), ahead) for move in keeping}
+            most = max(chances.values())
+            move = rng.choice([move for move in keeping if chances[move.action] >= most - 1e-12])
+            outlook = f"{analysis.value}, kept; a {most:.0%} chance the opponent errs within {ahead} moves"
+        elif analysis.value == "lose":
+            escapes = {move.action: self._escape_after(state.child(move.action)) for move in analysis.moves}
+            best = max((escapes[move.action], move.remoteness) for move in analysis.moves)
+            move = rng.choice([move for move in analysis.moves if (escapes[move.action], move.remoteness) == best])
+            outlook = f"lose in {move.remoteness}; {best[0]:.0%} of the opponent's replies let the win go"
+        else:
+            move = rng.choice(analysis.best_moves)
+            outlook = f"{move.value} in {move.remoteness}"
+        return move.action, f"{self.label}: {outlook}"
+
+    def _replies(self, child: State) -> tuple[int, list[State]]:
+        """In ``child`` (the opponent to move, a tie or draw for it): the number of
+        its replies that lose deep enough to be played, and its replies that keep the value."""
+        value = self.entry(child).value
+        deep_losses, keeping = 0, []
+        for action in child.legal_actions():
+            after = child.child(action)
+            entry = self.entry(after)
+            if entry.value == "win":  # for us, to move after the reply
+                deep_losses += entry.remoteness > VISIBLE_PLIES
+            elif entry.value == value and not after.is_terminal():
+                keeping.append(after)
+        return deep_losses, keeping
+
+    def _swindle_after(self, child: State, moves: int) -> float:
+        """The chance that the opponent, to move in ``child``, errs within
+        ``moves`` of our moves, each of ours keeping the value (the model above)."""
+        if child.is_terminal() or moves <= 0:
+            return 0.0
+        deep_losses, keeping = self._replies(child)
+        playable = deep_losses + len(keeping)
+        if not playable:
+            return 0.0
+        error = ERROR_RATE * deep_losses / playable
+        later = 0.0
+        if moves > 1 and keeping:
+            later = sum(self._best_swindle(after, moves - 1) for after in keeping) / len(keeping)
+        return error + (1 - error) * later
+
+    def _best_swindle(self, state: State, moves: int) -> float:
+        """Our best swindle chance from ``state`` (us to move), keeping its value."""
+        value = self.entry(state).value
+        best = 0.0
+        for action in state.legal_actions():
+            child = state.child(action)
+            if not child.is_terminal() and self.entry(child).value == value:  # same name: a tie keeps a tie
+                best = max(best, self._swindle_after(child, moves))
+        return best
+
+    def _escape_after(self, child: State) -> float:
+        """In ``child`` (the opponent to move, winning): the share of its
+        replies that let the win go, or 0 when one of its wins is near enough to be seen."""
+        if child.is_terminal():
+            return 0.0
+        replies = child.legal_actions()
+        escapes = 0
+        for action in replies:
+            after = child.child(action)
+            entry = self.entry(after)
+            if entry.value == "lose":  # for us: the opponent's win kept
+                if entry.remoteness < VISIBLE_PLIES:
+                    return 0.0
+            else:
+                escapes += 1
+        return escapes / len(replies)
