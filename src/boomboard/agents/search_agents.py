@@ -197,14 +197,14 @@ class AlphaBetaAgent(_BudgetedAgent):
     def _search(self, state: State) -> tuple[int, float]:
         if self.searcher is None or self.searcher.game is not state.game:
             self._warm_up(state.game)
+        plan = self.last_plan = self.plan(state.ply())
         for tables in (self.whole, self.tables):
             if tables is not None:
                 began = _cpu_time()
-                chosen = tables.choose(state, self.rng)
+                chosen = tables.choose(state, self.rng, None if plan is None else plan.target)
                 if chosen is not None:
                     self.last_thinking = chosen[1]
                     return chosen[0], _cpu_time() - began
-        plan = self.last_plan = self.plan(state.ply())
         if self.traps and self.margin > 0:
             return self._search_with_traps(state, None if plan is None else plan.target)
         iterations: list[tuple[int, int, float]] = []

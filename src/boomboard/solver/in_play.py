@@ -10,8 +10,9 @@ engine plays a tablebase position against a fallible opponent:
 
 * **a win**: the fastest (as the ``solver`` agent plays it);
 * **a tie or a draw**: a move that keeps it, the one with the best chance
-  that the opponent goes wrong within the next :data:`LOOKAHEAD` moves of
-  ours;
+  that the opponent goes wrong within the next few moves of ours (as many
+  as the move's time budget lets it look at, one more at a time; without
+  a budget, :data:`LOOKAHEAD`);
 * **a loss**: the move after which the opponent is likeliest to let its win
   go, the slowest loss among equals.
 
@@ -30,6 +31,7 @@ Lookups are memoized within a move: Kaboom's drops commute, so lines meet.
 from __future__ import annotations
 
 import os
+from time import process_time as _cpu_time
 
 from ..core.game import Game
 from ..core.layout import PLY
@@ -41,10 +43,16 @@ from .table import Entry, NotSolvedError, Table, open_table
 VISIBLE_PLIES = 6
 # How often an opponent plays one of its deeper losing replies, against choosing replies alike.
 ERROR_RATE = 0.5
-# How many of our moves ahead the swindle chance looks (each with the opponent's reply),
-# where the lines to look at stay within LOOKUP_BUDGET (a wide game looks one move ahead).
+# Without a time budget: how many of our moves ahead the swindle chance looks (each with the
+# opponent's reply), where the lines to look at stay within LOOKUP_BUDGET (else one move ahead).
 LOOKAHEAD = 2
 LOOKUP_BUDGET = 4096
+# With a time budget, it looks a move further at a time while the budget lasts, up to this far.
+MOST_LOOKAHEAD = 12
+
+
+class _OutOfTime(Exception):
+    """The move's budget ran out in the middle of a lookahead."""
 
 
 class TableInPlay:
@@ -59,18 +67,19 @@ class TableInPlay:
         """Whether ``state`` is an ongoing position of the table."""
         return not state.is_terminal() and self.table.covers(state)
 
-    def choose(self, state: State, rng) -> tuple[int, str] | None:
+    def choose(self, state: State, rng, seconds: float | None = None) -> tuple[int, str] | None:
         """The move to play in ``state`` from the table, and a line saying
         why; ``None`` when the table does not hold ``state`` or its result
         might not come before the game's action limit (the search decides:
-        the table knows nothing of the game's history)."""
+        the table knows nothing of the game's history). ``seconds``: the CPU
+        time its lookahead may take (:meth:`TableChooser.choose`)."""
         if not self.covers(state):
             return None
         entry = self.table.lookup(state)
         limit = self.game.action_limit
         if limit and entry.value != "draw" and int(state.array[PLY]) + entry.remoteness > limit:
             return None
-        return self.chooser.choose(state, rng)
+        return self.chooser.choose(state, rng, seconds)
 
 
 def solved_game(game: Game, db: str | os.PathLike | None = None) -> TableInPlay | None:
@@ -91,6 +100,8 @@ class TableChooser:
         self.table = table
         self.label = label
         self._entries: dict[bytes, Entry] = {}
+        self._swindles: dict[tuple[bytes, int], float] = {}
+        self._deadline: float | None = None
 
     def entry(self, state: State) -> Entry:
         """The table's entry of ``state`` (a terminal one's result), memoized."""
@@ -100,14 +111,16 @@ class TableChooser:
             found = self._entries[key] = self.table.lookup(state)
         return found
 
-    def choose(self, state: State, rng) -> tuple[int, str]:
-        """The move to play in ``state`` (which the table must hold), and a line saying why."""
+    def choose(self, state: State, rng, seconds: float | None = None) -> tuple[int, str]:
+        """The move to play in ``state`` (which the table must hold), and a
+        line saying why; ``seconds``: CPU time the lookahead may take (it
+        looks one move ahead in any case)."""
         self._entries.clear()
+        self._swindles.clear()
         analysis = analyze_with(self.table, state)
         if analysis.value in ("tie", "draw"):
             keeping = [move for move in analysis.moves if move.value == analysis.value]
-            ahead = LOOKAHEAD if len(keeping) * len(analysis.moves) ** 3 <= LOOKUP_BUDGET else 1
-            chances = {move.action: self._swindle_after(state.child(move.action), ahead) for move in keeping}
+            chances, ahead = self._deepening(state, [move.action for move in keeping], len(analysis.moves), seconds)
             most = max(chances.values())
             move = rng.choice([move for move in keeping if chances[move.action] >= most - 1e-12])
             outlook = f"{analysis.value}, kept; a {most:.0%} chance the opponent errs within {ahead} moves"
@@ -120,6 +133,27 @@ class TableChooser:
             move = rng.choice(analysis.best_moves)
             outlook = f"{move.value} in {move.remoteness}"
         return move.action, f"{self.label}: {outlook}"
+
+    def _deepening(self, state: State, keeping: list[int], moves: int,
+                   seconds: float | None) -> tuple[dict[int, float], int]:
+        """Each keeping action's swindle chance, and how many moves ahead it was looked at."""
+        def chances(ahead: int) -> dict[int, float]:
+            return {action: self._swindle_after(state.child(action), ahead) for action in keeping}
+
+        if seconds is None:
+            ahead = LOOKAHEAD if len(keeping) * moves ** 3 <= LOOKUP_BUDGET else 1
+            return chances(ahead), ahead
+        deadline = _cpu_time() + seconds
+        found, ahead = chances(1), 1  # one move ahead, whatever the time
+        self._deadline = deadline
+        try:
+            while ahead < MOST_LOOKAHEAD and _cpu_time() < deadline:
+                found, ahead = chances(ahead + 1), ahead + 1
+        except _OutOfTime:  # the deeper look unfinished: the last finished one stands
+            pass
+        finally:
+            self._deadline = None
+        return found, ahead
 
     def _replies(self, child: State) -> tuple[int, list[State]]:
         """In ``child`` (the opponent to move, a tie or draw for it): the number of
@@ -140,6 +174,12 @@ class TableChooser:
         ``moves`` of our moves, each of ours keeping the value (the model above)."""
         if child.is_terminal() or moves <= 0:
             return 0.0
+        key = (child.array.tobytes(), moves)
+        known = self._swindles.get(key)
+        if known is not None:
+            return known
+        if self._deadline is not None and _cpu_time() > self._deadline:
+            raise _OutOfTime
         deep_losses, keeping = self._replies(child)
         playable = deep_losses + len(keeping)
         if not playable:
@@ -148,7 +188,8 @@ class TableChooser:
         later = 0.0
         if moves > 1 and keeping:
             later = sum(self._best_swindle(after, moves - 1) for after in keeping) / len(keeping)
-        return error + (1 - error) * later
+        chance = self._swindles[key] = error + (1 - error) * later
+        return chance
 
     def _best_swindle(self, state: State, moves: int) -> float:
         """Our best swindle chance from ``state`` (us to move), keeping its value."""
