@@ -62,17 +62,17 @@ def _model_swindle(table, child, moves):
     if child.is_terminal() or moves <= 0:
         return 0.0
     value = table.lookup(child).value
-    deep, keeping = 0, []
+    losing, keeping = 0.0, []
     for action in child.legal_actions():
         after = child.child(action)
         entry = table.lookup(after)
-        if entry.value == "win" and entry.remoteness > in_play.VISIBLE_PLIES:
-            deep += 1
+        if entry.value == "win":
+            losing += next(w for most, w in in_play.LOSING_REPLY_WEIGHTS if entry.remoteness <= most)
         elif entry.value == value and not after.is_terminal():
             keeping.append(after)
-    if not deep + len(keeping):
+    if not losing + len(keeping):
         return 0.0
-    error = in_play.ERROR_RATE * deep / (deep + len(keeping))
+    error = losing / (losing + len(keeping))
     later = 0.0
     if moves > 1 and keeping:
         best = []

@@ -16,14 +16,18 @@ engine plays a tablebase position against a fallible opponent:
 * **a loss**: the move after which the opponent is likeliest to let its win
   go, the slowest loss among equals.
 
-**The opponent model.** An opponent is taken never to play a reply that
-loses within :data:`VISIBLE_PLIES` plies (a search sees that far), and to
-play each of its other replies alike; a mistake among them is played at
-:data:`ERROR_RATE` of that uniform chance. Measured against OpenSpiel's MCTS
-in Kaboom (docs/strength.md): it never played a reply whose loss came within
-6 plies, and played a deeper losing reply about half as often as its share
-of the replies. The chance of a swindle within the lookahead is an
-expectimax over that model, with our moves always keeping the value.
+**The opponent model.** The opponent plays each of its replies with a
+chance in proportion to a weight: 1 for a reply that keeps its value, and
+for a mistake a weight by how it goes wrong (:data:`LOSING_REPLY_WEIGHTS`
+in a tie, by how many plies the loss is away; :data:`TYING_REPLY_WEIGHT`
+and :data:`BLUNDER_WEIGHT` in a win). A reply that loses within
+:data:`VISIBLE_PLIES` plies is never played, and a win that near is never
+let go: a search sees that far. The weights were fitted by maximum
+likelihood to the moves of OpenSpiel's MCTS at 0.1 s a move in Kaboom 4x4
+(4,190 moves in tied positions, 327 in won ones; ``benchmarks/opponent_model.py``
+fits them again from the games in ``benchmarks/results/``). The chance of a
+swindle within the lookahead is an expectimax over that model, with our
+moves always keeping the value.
 
 Lookups are memoized within a move: Kaboom's drops commute, so lines meet.
 """
@@ -40,9 +44,15 @@ from .analysis import analyze_with
 from .table import Entry, NotSolvedError, Table, open_table
 
 # Replies whose loss follows within this many plies are taken as seen by the opponent.
-VISIBLE_PLIES = 6
-# How often an opponent plays one of its deeper losing replies, against choosing replies alike.
-ERROR_RATE = 0.5
+VISIBLE_PLIES = 7
+# In a tie: the weight of a reply that loses in up to r plies (after the reply), for the first
+# r that holds, against 1 for a reply that keeps the tie. Losses beyond a search's reach are
+# played about as often as the moves that keep the tie; nearer ones a third as often.
+LOSING_REPLY_WEIGHTS = ((VISIBLE_PLIES, 0.0), (21, 0.37), (1 << 30, 1.8))
+# In a win with no win within VISIBLE_PLIES: the weight of a reply that ties, and of one that
+# loses, against 1 for a reply that keeps the win.
+TYING_REPLY_WEIGHT = 0.41
+BLUNDER_WEIGHT = 0.11
 # Without a time budget: how many of our moves ahead the swindle chance looks (each with the
 # opponent's reply), where the lines to look at stay within LOOKUP_BUDGET (else one move ahead).
 LOOKAHEAD = 2
@@ -128,7 +138,7 @@ class TableChooser:
             escapes = {move.action: self._escape_after(state.child(move.action)) for move in analysis.moves}
             best = max((escapes[move.action], move.remoteness) for move in analysis.moves)
             move = rng.choice([move for move in analysis.moves if (escapes[move.action], move.remoteness) == best])
-            outlook = f"lose in {move.remoteness}; {best[0]:.0%} of the opponent's replies let the win go"
+            outlook = f"lose in {move.remoteness}; a {best[0]:.0%} chance the opponent lets the win go"
         else:
             move = rng.choice(analysis.best_moves)
             outlook = f"{move.value} in {move.remoteness}"
@@ -155,19 +165,19 @@ class TableChooser:
             self._deadline = None
         return found, ahead
 
-    def _replies(self, child: State) -> tuple[int, list[State]]:
-        """In ``child`` (the opponent to move, a tie or draw for it): the number of
-        its replies that lose deep enough to be played, and its replies that keep the value."""
+    def _replies(self, child: State) -> tuple[float, list[State]]:
+        """In ``child`` (the opponent to move, a tie or draw for it): the total
+        weight of its losing replies (the model above), and its replies that keep the value."""
         value = self.entry(child).value
-        deep_losses, keeping = 0, []
+        losing, keeping = 0.0, []
         for action in child.legal_actions():
             after = child.child(action)
             entry = self.entry(after)
             if entry.value == "win":  # for us, to move after the reply
-                deep_losses += entry.remoteness > VISIBLE_PLIES
+                losing += _losing_reply_weight(entry.remoteness)
             elif entry.value == value and not after.is_terminal():
                 keeping.append(after)
-        return deep_losses, keeping
+        return losing, keeping
 
     def _swindle_after(self, child: State, moves: int) -> float:
         """The chance that the opponent, to move in ``child``, errs within
@@ -180,11 +190,10 @@ class TableChooser:
             return known
         if self._deadline is not None and _cpu_time() > self._deadline:
             raise _OutOfTime
-        deep_losses, keeping = self._replies(child)
-        playable = deep_losses + len(keeping)
-        if not playable:
+        losing, keeping = self._replies(child)
+        if not losing + len(keeping):
             return 0.0
-        error = ERROR_RATE * deep_losses / playable
+        error = losing / (losing + len(keeping))
         later = 0.0
         if moves > 1 and keeping:
             later = sum(self._best_swindle(after, moves - 1) for after in keeping) / len(keeping)
@@ -202,18 +211,25 @@ class TableChooser:
         return best
 
     def _escape_after(self, child: State) -> float:
-        """In ``child`` (the opponent to move, winning): the share of its
-        replies that let the win go, or 0 when one of its wins is near enough to be seen."""
+        """In ``child`` (the opponent to move, winning): the chance that it lets
+        its win go (the model above), 0 when one of its wins is near enough to be seen."""
         if child.is_terminal():
             return 0.0
-        replies = child.legal_actions()
-        escapes = 0
-        for action in replies:
-            after = child.child(action)
-            entry = self.entry(after)
+        winning, escaping = 0.0, 0.0
+        for action in child.legal_actions():
+            entry = self.entry(child.child(action))
             if entry.value == "lose":  # for us: the opponent's win kept
-                if entry.remoteness < VISIBLE_PLIES:
+                if entry.remoteness <= VISIBLE_PLIES:
                     return 0.0
+                winning += 1
             else:
-                escapes += 1
-        return escapes / len(replies)
+                escaping += TYING_REPLY_WEIGHT if entry.value in ("tie", "draw") else BLUNDER_WEIGHT
+        return escaping / (winning + escaping)
+
+
+def _losing_reply_weight(remoteness: int) -> float:
+    """The model's weight of a reply in a tie that loses ``remoteness`` plies after it."""
+    for most, weight in LOSING_REPLY_WEIGHTS:
+        if remoteness <= most:
+            return weight
+    return LOSING_REPLY_WEIGHTS[-1][1]
