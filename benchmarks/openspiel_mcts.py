@@ -189,7 +189,8 @@ def environment() -> dict:
 
 def scheduled(args) -> list[dict]:
     return [{"game": name, "index": i, "time": args.time, "ai": args.ai, "rollouts": args.rollouts,
-             "evaluator": args.evaluator, "opening": args.opening} for name in args.games for i in range(args.n)]
+             "evaluator": args.evaluator, "opening": args.opening}
+            for name in args.games for i in range(args.first, args.first + args.n)]
 
 
 def run(args) -> list[dict]:
@@ -290,6 +291,8 @@ def solved_review(records: list[dict], db: str | None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", dest="n", type=int, default=20, help="games per game (both colours alternated)")
+    parser.add_argument("--first", type=int, default=0,
+                        help="the first game's number (its opening's seed): later numbers give other openings")
     parser.add_argument("--time", type=float, default=0.1, help="CPU seconds a move, for both sides")
     parser.add_argument("--ai", default="ai", help="our agent's spec (the time is added)")
     parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per MCTS leaf")

@@ -112,7 +112,7 @@ def test_a_start_position_in_native_notation(client):
     ({"game": "kaboom", "players": ["human"]}, 400, ["two sides"]),
     ({"game": "kaboom", "players": ["human", "deep-blue"]}, 400, ["unknown agent"]),
     ({"game": "kaboom", "players": ["human", "alphabeta:depth=x"]}, 400, ["depth"]),
-    ({"game": "kaboom", "players": ["human", "solver"]}, 400, ["solver"]),
+    ({"game": "kaboom(rows=5,cols=6)", "players": ["human", "solver"]}, 400, ["solver"]),  # never solved
     ({"game": "kaboom", "position": "(x 0 0 xxxx)"}, 400, []),
     ({"game": "kaboom", "pace": 99}, 400, ["pace"]),
     ({"players": ["human", "human"]}, 422, ["game"]),
@@ -282,7 +282,8 @@ def test_solver_values_where_a_table_exists_and_the_solver_as_a_side(client, mon
     answered = wait_for(client, state["id"], lambda s: s["ply"] >= 2 or s["error"] or s["outcome"])
     assert answered["error"] == ""
     assert answered["moves"][1]["text"] == "1 1"  # the solver's winning move (id 0)
-    assert_error(client.post("/api/games", json={"game": "kaboom", "players": ["human", "solver"]}), 400, "table")
+    assert_error(client.post("/api/games", json={"game": "kaboom(rows=5,cols=6)", "players": ["human", "solver"]}),
+                 400, "table")
 
 
 def test_any_line_of_play_can_be_analysed(client):
