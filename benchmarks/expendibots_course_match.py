@@ -139,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agent", action="append", required=True, metavar="PACKAGE=OWNER/REPO@COMMIT",
                         help="an agent package and where it came from (repeatable)")
     parser.add_argument("--games", type=int, default=2, help="games per agent and colour")
+    parser.add_argument("--colour", choices=COLOURS, help="play only the games where our Player has this colour")
     parser.add_argument("--spec", default=None, help="BOOMBOARD_AGENT for our player (default: the Player's own)")
     parser.add_argument("--time", type=float, default=60.0)
     parser.add_argument("--space", type=float, default=100.0)
@@ -163,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     done = {(r["agent"], r["index"], r["spec"], r["cold"], r.get("source")) for r in records}
     todo = [(name, index) for name in agents for index in range(2 * args.games)
-            if (name, index, spec, args.cold, source) not in done]
+            if (name, index, spec, args.cold, source) not in done
+            and args.colour in (None, COLOURS[index % 2])]
     args.results.parent.mkdir(parents=True, exist_ok=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())

@@ -109,6 +109,7 @@ class ExpendibotsGame(Game):
     state_class = ExpendibotsState
     repetition_limit = 4  # a position's 4th occurrence, the start counted, ties
     action_limit = 500  # 250 turns each
+    params_root_slot = evaluation.P_ROOT  # the evaluation's contempt for trading down (KEEP)
     typical_plies = 120  # games against course agents: 80 to 160 plies (docs/strength.md), a few to the action limit
 
     def _build_params_array(self, values: dict[str, Any]) -> np.ndarray:
