@@ -5,6 +5,7 @@ trade evenly toward one token each, a dead draw (docs/strength.md)."""
 import json
 
 import numpy as np
+from no_jit import run_json_script
 import pytest
 
 import boomboard
@@ -87,3 +88,17 @@ def test_from_the_tied_game_the_old_search_traded_down_and_the_new_one_keeps_thr
         chosen[keep] = (state.action_to_string(action), after.tokens(WHITE), after.tokens(BLACK))
     assert chosen[0] == ("BOOM at (5, 7).", 2, 2)
     assert chosen[evaluation.WEIGHTS[KEEP]][1:] == (3, 3)
+
+
+KEEP_SCRIPT = """
+import json, boomboard
+from boomboard.search.alphabeta import AlphaBeta
+game = boomboard.load_game("expendibots")
+state = game.state_from_notation(json.dumps(%r))
+result = AlphaBeta(game, 12, contempt=50).search(state, depth=2)
+print(json.dumps([result.action, result.score]))
+""" % TIED_GAME_PLY_66
+
+
+def test_the_count_runs_as_plain_python_with_the_same_search():
+    assert run_json_script(KEEP_SCRIPT, "1") == run_json_script(KEEP_SCRIPT, "0")
