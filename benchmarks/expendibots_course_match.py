@@ -81,12 +81,14 @@ def parse_referee_output(text: str) -> dict:
 
 
 def play_game(referee: Path, agents: Path, package: str, ours_colour: str, spec: str, seed: int,
-              time_limit: float, space_limit: float, cold: bool, timeout: float) -> dict:
-    """One game under the staff referee; returns its record."""
+              time_limit: float, space_limit: float, cold: bool, timeout: float, player: str = OURS) -> dict:
+    """One game under the staff referee; returns its record. ``player`` is
+    our Player's module (this folder's modules are importable too)."""
     players = [package, package]
-    players[COLOURS.index(ours_colour)] = OURS
+    players[COLOURS.index(ours_colour)] = player
     env = dict(os.environ, BOOMBOARD_AGENT=spec, BOOMBOARD_SEED=str(seed), PYTHONHASHSEED="0",
-               PYTHONPATH=os.pathsep.join([str(referee), str(agents), os.environ.get("PYTHONPATH", "")]))
+               PYTHONPATH=os.pathsep.join([str(referee), str(agents), str(Path(__file__).parent),
+                                           os.environ.get("PYTHONPATH", "")]))
     with tempfile.TemporaryDirectory() as cache:
         if cold:
             env["NUMBA_CACHE_DIR"] = cache
@@ -139,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agent", action="append", required=True, metavar="PACKAGE=OWNER/REPO@COMMIT",
                         help="an agent package and where it came from (repeatable)")
     parser.add_argument("--games", type=int, default=2, help="games per agent and colour")
+    parser.add_argument("--colour", choices=COLOURS, help="play only the games where our Player has this colour")
+    parser.add_argument("--player", default=OURS,
+                        help="our Player's module, e.g. expendibots_course_variant (a control with other settings)")
     parser.add_argument("--spec", default=None, help="BOOMBOARD_AGENT for our player (default: the Player's own)")
     parser.add_argument("--time", type=float, default=60.0)
     parser.add_argument("--space", type=float, default=100.0)
@@ -161,9 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     from boomboard.jit import source_fingerprint
     source = source_fingerprint()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    if args.player != OURS:  # a variant's settings are part of what was played
+        from expendibots_course_variant import settings
+        spec = f"{spec} {settings()}"
     done = {(r["agent"], r["index"], r["spec"], r["cold"], r.get("source")) for r in records}
     todo = [(name, index) for name in agents for index in range(2 * args.games)
-            if (name, index, spec, args.cold, source) not in done]
+            if (name, index, spec, args.cold, source) not in done
+            and args.colour in (None, COLOURS[index % 2])]
     args.results.parent.mkdir(parents=True, exist_ok=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
@@ -172,8 +181,10 @@ def main(argv: list[str] | None = None) -> int:
         for name, index in todo:
             ours = COLOURS[index % 2]
             progress.update(task, description=f"{name} ({'we' if ours == 'white' else 'they'} move first)")
-            record = play_game(args.referee, args.agents, name, ours, spec, seed=index, time_limit=args.time,
-                               space_limit=args.space, cold=args.cold, timeout=args.timeout)
+            record = play_game(args.referee, args.agents, name, ours, spec.split(" ")[0], seed=index,
+                               time_limit=args.time, space_limit=args.space, cold=args.cold, timeout=args.timeout,
+                               player=args.player)
+            record["spec"] = spec
             record.update(agent=name, repository=agents[name], index=index, commit=commit, source=source,
                           date=time.strftime("%Y-%m-%d"), machine=platform.processor() or platform.machine())
             out.write(json.dumps(record) + "\n")

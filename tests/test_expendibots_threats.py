@@ -42,7 +42,8 @@ RAID_BLACK = [[1, 1, 6], [1, 2, 6], [1, 1, 7], [1, 2, 7], [2, 7, 7]]
 def test_the_counts_of_a_raid_position():
     assert counts(position(RAID_WHITE, RAID_BLACK)) == {
         "material": -2, "trade": 0, "hanging": 0, "raid": 3, "raided": 0, "stacks": -3,
-        "simplify": -2 * 14}  # 14 of the 24 tokens are gone
+        "simplify": -2 * 14,  # 14 of the 24 tokens are gone
+        "keep": 0}  # no search, so no searching player to keep material for
     # The same board with Black to move: the raid is now against the mover.
     black_view = counts(position(RAID_WHITE, RAID_BLACK, turn="black"))
     assert black_view["raided"] == 3 and black_view["raid"] == 0

@@ -66,6 +66,11 @@ class Game:
     # The plies a game usually lasts, which a whole-game time budget is planned
     # for (boomboard.agents.time_manager; 0: a generic guess).
     typical_plies: ClassVar[int] = 0
+    # The ``params_array`` slot where an alpha-beta search writes the player it
+    # searches for (None: the evaluation is the same whoever searches). A game's
+    # evaluation may read it to favour that player beyond the zero-sum score
+    # (a contempt for drawn-out positions); outside a search the slot holds -1.
+    params_root_slot: ClassVar[int | None] = None
     solver_layered: ClassVar[bool] = False  # every move climbs to a later layer (see solver_layer_count)
     solver_min_tokens: ClassVar[int] = 0  # > 0: solved as endgames of at most ``tokens`` tokens, this many at least
     # False: ``--method auto`` keeps the hashed solvers even where a dense spec exists

@@ -88,6 +88,7 @@ class AlphaBeta:
         self.stats = np.zeros(STATS_SIZE, np.int64)
         self.root_scores = np.zeros(actions, np.int64)
         self.check_repetition = game.repetition_limit > 0
+        self.root_player = -1  # whom the tables were filled for, in a game whose evaluation asks
         self.use_endgames(None)
         self.nodes_per_second = 300_000.0  # refined by every search
 
@@ -136,6 +137,7 @@ class AlphaBeta:
             path_keys[:n_history] = state._keys[:n_history]
         self.stack[0] = state.array
         self.killers[:] = -1
+        params = self._params_for(state.current_player())
         action_limit = self.game.action_limit
         started = time.process_time()
         deadline = None if seconds is None else started + seconds
@@ -160,7 +162,7 @@ class AlphaBeta:
             self.stats[BEST_ACTION] = -1
             self.root_scores[:] = -INFINITY
             began = time.process_time()
-            score = self.kernels.search_depth(self.params, self.stack, self.moves, self.order, iteration,
+            score = self.kernels.search_depth(params, self.stack, self.moves, self.order, iteration,
                                  path_keys, n_history, self.tt_keys, self.tt_data, self.history, self.killers,
                                  self.stats, self.check_repetition, action_limit, self.quiescence,
                                  self.contempt, CLOCK_ADDRESS, CLOCK_ID, timespec,
@@ -189,6 +191,20 @@ class AlphaBeta:
                 break  # a forced result within the horizon: deeper search cannot change it
         result.nodes, result.seconds = total_nodes, time.process_time() - started
         return result
+
+    def _params_for(self, player: int) -> np.ndarray:
+        """The params this search evaluates with: in a game with a
+        ``params_root_slot``, a copy naming ``player`` as the one searching
+        (its evaluation then favours that player); else :attr:`params` itself."""
+        slot = self.game.params_root_slot
+        if slot is None:
+            return self.params
+        if player != self.root_player:
+            self.clear()  # scores stored for the other player's search are not this one's
+            self.root_player = player
+        params = self.params.copy()
+        params[slot] = player
+        return params
 
     def _near_best(self, result: SearchResult, margin: int) -> list[int]:
         """The best move, then the other root moves the last iteration scored

@@ -32,12 +32,29 @@ trade:
     even trade brings the win nearer, behind, it takes it away, so the
     side ahead seeks trades and the game ends, as a chess engine that is
     ahead trades pieces rather than pawns.
+``KEEP``
+    a contempt for trading down, counted only inside a search and for the
+    player searching (the *root* player, whom the search names in
+    ``params[P_ROOT]``), plus for it and minus for the other: while that
+    player is not ahead, the tokens on the board; ahead, all 24. Level or
+    behind, an even trade then costs the searching player twice the weight,
+    so it keeps material on the board, its chances to outplay the other,
+    rather than trade down to one token each, a dead draw. Ahead, trades
+    are left to ``SIMPLIFY``, and getting ahead never lowers the count
+    (which is why it is not simply the tokens on the board). Both stay
+    above the 0 of a drawn endgame table's position, so the search never
+    prefers a dead draw to playing on. The score is no longer
+    zero-sum: the searching player values material on the board and expects
+    the other to value trading down, as an engine with contempt expects a
+    weaker opponent to be glad of a draw. Outside a search (``params[P_ROOT]``
+    is -1) the count is 0.
 
 Each weight multiplies its count (those of ``HANGING`` and ``RAIDED``, a
 cost, are negative). The weights live in the game's ``params`` array (from ``P_WEIGHTS`` on), so
 a tuning run can change them without recompiling; their defaults
 (:data:`WEIGHTS`) come from fitting to game results
-(``benchmarks/expendibots_tune.py``, ``docs/strength.md``).
+(``benchmarks/expendibots_tune.py``, ``docs/strength.md``), those of
+``SIMPLIFY`` and ``KEEP`` from games played to their end.
 """
 
 import numpy as np
@@ -47,17 +64,19 @@ from boomboard.core.layout import PLAYER
 from boomboard.games.expendibots.rules import (BOARD, MAX_DISTANCE, MOVES, P_LANDING, P_NEIGHBOURS, PARAMS_SIZE,
                                                SQUARES, TOKENS)
 
-MATERIAL, TRADE, HANGING, RAID, RAIDED, STACKS, SIMPLIFY = range(7)
-FEATURE_NAMES = ("material", "trade", "hanging", "raid", "raided", "stacks", "simplify")
+MATERIAL, TRADE, HANGING, RAID, RAIDED, STACKS, SIMPLIFY, KEEP = range(8)
+FEATURE_NAMES = ("material", "trade", "hanging", "raid", "raided", "stacks", "simplify", "keep")
 # 100 a token anchors the scale that the searches' scores and margins use.
-WEIGHTS = (100, 37, -11, 17, -13, -14, 6)
+WEIGHTS = (100, 37, -11, 17, -13, -14, 6, 6)
 ALL_TOKENS = 24
 P_WEIGHTS = PARAMS_SIZE  # params[P_WEIGHTS + feature]: that feature's weight
+P_ROOT = P_WEIGHTS + len(WEIGHTS)  # the player a search is for, -1 outside a search (see KEEP)
 
 
 def params_with_weights(rules_params: np.ndarray, weights=WEIGHTS) -> np.ndarray:
-    """The rules' tables followed by the evaluation's weights."""
-    return np.concatenate([rules_params, np.asarray(weights, np.int32)])
+    """The rules' tables followed by the evaluation's weights and the root
+    player's slot (-1: no search)."""
+    return np.concatenate([rules_params, np.asarray(weights, np.int32), np.full(1, -1, np.int32)])
 
 
 @njit(cache=True)
@@ -157,6 +176,11 @@ def _count(s, params, out, raids):
     theirs = np.zeros(SQUARES, np.int32)
     out[MATERIAL] = s[TOKENS + player] - s[TOKENS + 1 - player]
     out[SIMPLIFY] = out[MATERIAL] * (ALL_TOKENS - s[TOKENS] - s[TOKENS + 1])
+    out[KEEP] = 0
+    root = params[P_ROOT]
+    if root >= 0:
+        kept = ALL_TOKENS if s[TOKENS + root] > s[TOKENS + 1 - root] else s[TOKENS] + s[TOKENS + 1]
+        out[KEEP] = kept if root == player else -kept
     out[STACKS] = _clusters(s, params, cluster, mine, theirs, sign)
     trade = hanging = 0
     for c in range(SQUARES):

@@ -1,0 +1,32 @@
+"""The course Player with the Expendibots settings of before the contempt
+for trading down, or any others: a control for docs/strength.md's games.
+
+``BOOMBOARD_KEEP`` sets the evaluation's keep weight and
+``BOOMBOARD_TYPICAL_PLIES`` the plies the time manager plans a game for
+(the defaults of before: 0 and 120). The course match script plays it with
+``--player expendibots_course_variant`` and records the settings in each
+game's ``spec``::
+
+    BOOMBOARD_KEEP=0 BOOMBOARD_TYPICAL_PLIES=120 python benchmarks/expendibots_course_match.py \\
+        --player expendibots_course_variant ...
+"""
+
+import os
+
+from boomboard.games.expendibots import evaluation
+from boomboard.registry import load_game
+
+
+def settings() -> str:
+    """The settings as the environment gives them, as recorded."""
+    return (f"keep={int(os.environ.get('BOOMBOARD_KEEP', 0))} "
+            f"typical_plies={int(os.environ.get('BOOMBOARD_TYPICAL_PLIES', 120))}")
+
+
+# Set before the course Player builds its agent at import: games are cached,
+# so the agent finds the game changed here.
+_game = load_game("expendibots")
+_game.params_array[evaluation.P_WEIGHTS + evaluation.KEEP] = int(os.environ.get("BOOMBOARD_KEEP", 0))
+type(_game).typical_plies = int(os.environ.get("BOOMBOARD_TYPICAL_PLIES", 120))
+
+from boomboard.arena.course_player import Player  # noqa: E402,F401  (the referee plays this class)
