@@ -110,9 +110,7 @@ class ExpendibotsGame(Game):
     repetition_limit = 4  # a position's 4th occurrence, the start counted, ties
     action_limit = 500  # 250 turns each
     params_root_slot = evaluation.P_ROOT  # the evaluation's contempt for trading down (KEEP)
-    # Games against the course's agents average 18 to 105 plies, one agent 200 (docs/strength.md): planned
-    # for 80, a short game's moves get its time; a long one lives on the reserve (docs/time.md).
-    typical_plies = 80
+    typical_plies = 120  # games against course agents: 80 to 160 plies (docs/strength.md), a few to the action limit
 
     def _build_params_array(self, values: dict[str, Any]) -> np.ndarray:
         return evaluation.params_with_weights(rules.build_params())
