@@ -82,10 +82,16 @@ def test_quiescence_is_a_setting_that_may_be_off_but_not_negative():
         make_agent("alphabeta:quiescence=-1")
 
 
-def test_agents_play_on_to_a_repetition_tie_and_show_only_the_line_that_can_be_played():
-    # Equal searchers at the Expendibots start shuffle into a 4th repetition;
+def test_agents_play_on_to_a_repetition_tie_and_show_only_the_line_that_can_be_played(monkeypatch):
+    # Equal searchers at the Expendibots start shuffle into a 4th repetition (without the keep count, whose
+    # contempt for trading down makes them wander to the turn limit instead);
     # the expected line read from the table must stop where the game would.
+    from boomboard.games.expendibots import evaluation
+
     game = boomboard.load_game("expendibots")
+    params = game.params_array.copy()
+    params[evaluation.P_WEIGHTS + evaluation.KEEP] = 0
+    monkeypatch.setattr(game, "params_array", params)
     agents = [make_agent("alphabeta:depth=4", seed=1), make_agent("alphabeta:depth=4", seed=2)]
     for player, agent in enumerate(agents):
         agent.new_game(game, player)
