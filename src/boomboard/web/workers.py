@@ -176,7 +176,10 @@ class WorkerPool:
             while True:
                 if call.stop.is_set() or self._closed.is_set():
                     _kill(process)
-                    process = None
+                    conn.close()
+                    # A fresh worker takes the killed one's place at once, before the caller hears of
+                    # the stop: a pool is never a worker short while it waits for a next call.
+                    process, conn = (None, None) if self._closed.is_set() else self._start(slot)
                     call.future.set_exception(CancelledError())
                     break
                 try:
