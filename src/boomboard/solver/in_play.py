@@ -34,6 +34,7 @@ Lookups are memoized within a move: Kaboom's drops commute, so lines meet.
 
 from __future__ import annotations
 
+import math
 import os
 from time import process_time as _cpu_time
 
@@ -48,7 +49,7 @@ VISIBLE_PLIES = 7
 # In a tie: the weight of a reply that loses in up to r plies (after the reply), for the first
 # r that holds, against 1 for a reply that keeps the tie. Losses beyond a search's reach are
 # played about as often as the moves that keep the tie; nearer ones a third as often.
-LOSING_REPLY_WEIGHTS = ((VISIBLE_PLIES, 0.0), (21, 0.37), (1 << 30, 1.8))
+LOSING_REPLY_WEIGHTS = ((VISIBLE_PLIES, 0.0), (21, 0.37), (math.inf, 1.8))
 # In a win with no win within VISIBLE_PLIES: the weight of a reply that ties, and of one that
 # loses, against 1 for a reply that keeps the win.
 TYING_REPLY_WEIGHT = 0.41
@@ -229,7 +230,4 @@ class TableChooser:
 
 def _losing_reply_weight(remoteness: int) -> float:
     """The model's weight of a reply in a tie that loses ``remoteness`` plies after it."""
-    for most, weight in LOSING_REPLY_WEIGHTS:
-        if remoteness <= most:
-            return weight
-    return LOSING_REPLY_WEIGHTS[-1][1]
+    return next(weight for most, weight in LOSING_REPLY_WEIGHTS if remoteness <= most)
