@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -225,3 +226,33 @@ with tempfile.TemporaryDirectory() as db:
 def test_the_dense_solver_runs_as_plain_python_with_the_same_table():
     results = [run_json_script(NO_JIT_SCRIPT, disable) for disable in ("1", "0")]
     assert results[0] == results[1] and results[0][2] is None
+
+
+def test_levels_read_through_a_mapped_window_give_the_same_bytes_and_free_its_disk(tmp_path, db, monkeypatch):
+    """A board whose levels do not fit in memory reads them through a sparse,
+    memory-mapped window file; its table is byte for byte the in-memory one,
+    the window's disk use stays near the working set, and it is deleted."""
+    import psutil
+
+    from boomboard.solver.dense_driver import DenseLayout
+    from boomboard.solver.dense_plan import plan_of
+
+    game = boomboard.load_game("kaboom(rows=3,cols=4,connect=3)")
+    fresh = solver.solve(game, db=db / "fresh", progress=False, method="dense")
+    counted = plan_of(DenseLayout(game, True))
+    monkeypatch.setattr(psutil, "virtual_memory", lambda: SimpleNamespace(total=counted.memory_bytes()))
+    window = tmp_path / str(game) / "start.work" / "window.raw"
+    allocated = []
+
+    def stop_once(phase, level):
+        allocated.append(window.stat().st_blocks * 512)
+        if level == 50 and len(allocated) < 100:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve(game, db=tmp_path, progress=False, method="dense", interrupt=stop_once)
+    table = solver.solve(game, db=tmp_path, progress=False, method="dense", interrupt=stop_once)
+    assert_same_files(table.folder, fresh.folder)
+    assert not list(table.folder.glob("window*"))
+    raw = counted.records * 2
+    assert 0 < max(allocated) <= counted.memory_bytes() + 4096 * counted.levels < raw

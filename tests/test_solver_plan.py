@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import boomboard
 from boomboard import solver
 from boomboard.cli.main import app
-from boomboard.solver.dense_plan import plan, too_big
+from boomboard.solver.dense_plan import fit, plan
 
 GAME = "kaboom(rows=3,cols=3,connect=3)"
 
@@ -43,17 +43,24 @@ def test_a_game_without_a_ranking_has_no_plan():
     assert done.returncode == 2 and "cannot be solved densely" in done.stdout and "Traceback" not in done.stderr
 
 
-def test_too_big_names_memory_then_disk():
+def test_a_board_too_big_for_memory_is_mapped_and_refused_only_without_disk():
     counted = plan(boomboard.load_game(GAME))
-    assert too_big(counted, memory=1 << 40, free_disk=1 << 40) is None
-    assert "memory" in too_big(counted, memory=counted.memory_bytes(), free_disk=1 << 40)
-    assert "disk" in too_big(counted, memory=1 << 40, free_disk=10)
+    table_bytes = counted.records  # more than the 0.35 bytes a record measured
+    assert fit(counted, memory=1 << 40, free_disk=1 << 40) == (False, None)
+    assert fit(counted, memory=counted.memory_bytes(), free_disk=1 << 40) == (True, None)
+    mapped, problem = fit(counted, memory=counted.memory_bytes(), free_disk=table_bytes)
+    assert mapped and "disk" in problem and "uncompressed" in problem  # the window needs its working set
+    assert fit(counted, memory=1 << 40, free_disk=table_bytes) == (False, None)
+    assert "Linux" in fit(counted, memory=counted.memory_bytes(), free_disk=1 << 40, can_map=False)[1]
+    assert "disk" in fit(counted, memory=1 << 40, free_disk=10)[1]
 
 
 def test_a_dense_solve_that_cannot_fit_is_refused_before_it_writes(tmp_path, monkeypatch):
     import psutil
+    import shutil
 
     monkeypatch.setattr(psutil, "virtual_memory", lambda: SimpleNamespace(total=1000))
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: SimpleNamespace(free=10_000))
     with pytest.raises(solver.SolveError, match="too big to solve densely here.*--plan"):
         solver.solve(boomboard.load_game(GAME), db=tmp_path, progress=False, method="dense")
     assert not any(tmp_path.rglob("*"))

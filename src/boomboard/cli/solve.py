@@ -64,7 +64,8 @@ def _describe(value: str, remoteness: int) -> str:
 
 
 def _print_plan(game, symmetry: bool, cores: int) -> None:
-    from ..solver.dense_plan import MEASURED_BYTES_PER_RECORD, MEASURED_RECORDS_PER_CPU_SECOND, plan
+    from ..solver.dense_plan import (MEASURED_BYTES_PER_RECORD, MEASURED_RECORDS_PER_CPU_SECOND, MEMORY_SHARE,
+                                     plan)
 
     if game.solver_dense_spec() is None:
         raise ParameterError(f"{game} cannot be solved densely, so there is no dense plan for it")
@@ -77,6 +78,12 @@ def _print_plan(game, symmetry: bool, cores: int) -> None:
                   f"reads (largest level {counted.largest_level:,} records), on one machine or each Ray worker")
     console.print(f"disk: about {counted.records * MEASURED_BYTES_PER_RECORD / gib:,.2f} GiB compressed "
                   f"({MEASURED_BYTES_PER_RECORD} bytes a record, as measured)")
+    import psutil
+
+    memory = psutil.virtual_memory().total
+    if counted.memory_bytes() > memory * MEMORY_SHARE:
+        console.print(f"here ({memory / gib:,.1f} GiB of memory): the levels read go through a mapped window "
+                      f"file, up to {counted.memory_bytes() / gib:,.2f} GiB of disk besides the table")
     console.print(f"time: about {counted.hours(MEASURED_RECORDS_PER_CPU_SECOND, 1):,.1f} CPU hours, "
                   f"{counted.hours(MEASURED_RECORDS_PER_CPU_SECOND, cores):,.2f} h on {cores} cores "
                   f"({MEASURED_RECORDS_PER_CPU_SECOND / 1e6:.1f} M records per CPU second, as measured)")

@@ -99,6 +99,33 @@ def gather_children(layout: DenseLayout, folder, level: int, loaded: dict[int, n
     return np.empty(0, dtype=np.uint16), bases
 
 
+class LevelsInMemory:
+    """The levels a level reads, read whole into memory and kept while a
+    later level still reads them (:func:`gather_children`). Boards too big
+    for that read them through a memory-mapped file instead
+    (:class:`boomboard.solver.dense_window.MappedLevels`), with the same
+    ``gather``."""
+
+    def __init__(self, layout: DenseLayout, folder):
+        self.layout, self.folder = layout, folder
+        self.loaded: dict[int, np.ndarray] = {}
+
+    def gather(self, level: int) -> tuple[np.ndarray, np.ndarray]:
+        return gather_children(self.layout, self.folder, level, self.loaded)
+
+    def close(self) -> None:
+        self.loaded.clear()
+
+
+def child_reader(layout: DenseLayout, folder, mapped: bool):
+    """How a solve reads the levels a level reads: whole, or (``mapped``) through a window file."""
+    if mapped:
+        from .dense_window import MappedLevels
+
+        return MappedLevels(layout, folder)
+    return LevelsInMemory(layout, folder)
+
+
 def score_range(layout: DenseLayout, level: int, records: np.ndarray, bases: np.ndarray, lo: int, hi: int,
                 out: np.ndarray | None = None) -> np.ndarray:
     """The records ``lo`` to ``hi`` of ``level`` (into ``out`` if given),
@@ -115,14 +142,15 @@ def score_range(layout: DenseLayout, level: int, records: np.ndarray, bases: np.
     return out
 
 
-def solve_level(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray] | None = None,
+def solve_level(layout: DenseLayout, folder, level: int, children=None,
                 write: bool = True, done: Callable[[int], None] | None = None):
     """Solve ``level`` from the files in ``folder`` of the levels its moves
-    reach (kept in ``loaded`` between calls) and, with ``write``, write its
+    reach (read by ``children``, a :func:`child_reader`, kept between calls)
+    and, with ``write``, write its
     own file as it goes, a chunk at a time (so that memory holds the levels
     read and one chunk). Returns (counts of each value, largest remoteness,
     the records if not written); ``done(n)`` is called after each chunk."""
-    records, bases = gather_children(layout, folder, level, {} if loaded is None else loaded)
+    records, bases = (children or LevelsInMemory(layout, folder)).gather(level)
     total = int(layout.totals[level])
     counts = np.zeros(4, dtype=np.int64)
     largest = 0
@@ -161,8 +189,7 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
     game, work = owner.game, owner.work
     began = time.perf_counter()
     layout = DenseLayout(game, symmetric)
-    if backend != "ray":  # a cluster's nodes are not this machine
-        _refuse_if_too_big(layout, work)
+    mapped = backend != "ray" and _how_it_fits(layout, work)  # a cluster's nodes are not this machine
     record_path = work / "progress.json"
     record = json.loads(record_path.read_text()) if record_path.is_file() else {}
     if record.get("dense") != DENSE_FORMAT or record.get("symmetric") != symmetric:
@@ -175,14 +202,16 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
 
     previous = numba.get_num_threads()
     numba.set_num_threads(max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)))
-    loaded: dict[int, np.ndarray] = {}
+    children = None
     if backend == "ray":
         from .dense_ray import RayLevels
 
         solve_next = RayLevels(layout, work, threads, ray_address).solve
     else:
+        children = child_reader(layout, work, mapped)
+
         def solve_next(level: int, done: Callable[[int], None]):
-            return solve_level(layout, work, level, loaded, done=done)
+            return solve_level(layout, work, level, children, done=done)
     try:
         with _progress(owner.show) as bar:
             total = int(layout.totals.sum())
@@ -198,7 +227,8 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
                     interrupt("dense level", level)
     finally:
         numba.set_num_threads(previous)
-    loaded.clear()
+        if children is not None:
+            children.close()
     counts = record["values"]
     positions = int(sum(counts))
     meta = {
@@ -232,17 +262,23 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
     return load_table(game, owner.folder)
 
 
-def _refuse_if_too_big(layout: DenseLayout, work) -> None:
+def _how_it_fits(layout: DenseLayout, work) -> bool:
+    """Whether the solve reads its child levels through a mapped window
+    file (they do not fit in memory); refuses, before anything is written,
+    a solve that fits neither way."""
     import psutil
 
+    from .dense_plan import fit, plan_of
+    from .dense_window import can_map_levels
     from .driver import SolveError
-    from .dense_plan import plan_of, too_big
 
     existing = next(p for p in [work, *work.parents] if p.exists())
-    problem = too_big(plan_of(layout), psutil.virtual_memory().total, shutil.disk_usage(existing).free)
+    mapped, problem = fit(plan_of(layout), psutil.virtual_memory().total, shutil.disk_usage(existing).free,
+                          can_map_levels())
     if problem:
         raise SolveError(f"{layout.game} is too big to solve densely here: {problem}. See what it needs with "
                          "--plan; --backend ray runs it on a cluster")
+    return mapped
 
 
 def _start_entry(layout: DenseLayout, folder, state):

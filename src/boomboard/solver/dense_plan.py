@@ -37,17 +37,29 @@ class DensePlan:
         return self.working_set * RECORD_BYTES
 
 
-def too_big(counted: DensePlan, memory: int, free_disk: int) -> str | None:
-    """Why a solve of ``counted`` cannot run on a machine with ``memory``
-    bytes and ``free_disk`` bytes free, or ``None`` if it can."""
+MEMORY_SHARE = 0.8  # of the machine's memory a solve may fill with the levels it reads
+
+
+def fit(counted: DensePlan, memory: int, free_disk: int, can_map: bool = True) -> tuple[bool, str | None]:
+    """How a solve of ``counted`` runs on a machine with ``memory`` bytes
+    and ``free_disk`` bytes free: whether the levels it reads go through a
+    memory-mapped window file (:mod:`boomboard.solver.dense_window`) because
+    they do not fit in memory, and why it cannot run at all (``None`` if it
+    can). ``can_map``: whether this system can free a window's disk space."""
     gib = 1 << 30
-    if counted.memory_bytes() > memory * 0.8:
-        return (f"its largest level and the levels it reads need {counted.memory_bytes() / gib:,.1f} GiB of "
-                f"memory, and this machine has {memory / gib:,.1f} GiB")
-    disk = counted.records * MEASURED_BYTES_PER_RECORD
-    if disk > free_disk:
-        return f"its table needs about {disk / gib:,.1f} GiB of disk, and {free_disk / gib:,.1f} GiB are free"
-    return None
+    mapped = counted.memory_bytes() > memory * MEMORY_SHARE
+    if mapped and not can_map:
+        return mapped, (f"its largest level and the levels it reads need {counted.memory_bytes() / gib:,.1f} GiB "
+                        f"of memory, this machine has {memory / gib:,.1f} GiB, and reading them through a "
+                        "mapped file needs Linux")
+    table = counted.records * MEASURED_BYTES_PER_RECORD
+    window = counted.memory_bytes() if mapped else 0
+    if table + window > free_disk:
+        more = (f", and {window / gib:,.1f} GiB more for the levels it reads, uncompressed, since they do not fit "
+                f"in the {memory / gib:,.1f} GiB of memory") if mapped else ""
+        return mapped, (f"its table needs about {table / gib:,.1f} GiB of disk{more}; "
+                        f"{free_disk / gib:,.1f} GiB are free")
+    return mapped, None
 
 
 def plan(game: Game, symmetric: bool = True) -> DensePlan:

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.game import Game
 from ..core.state import State
-from .dense_driver import DenseLayout, solve_level
+from .dense_driver import DenseLayout, child_reader, solve_level
 from .dense_store import open_level
 from .retrograde import terminal_value
 from .table import VALUE_NAMES, Entry, NotSolvedError, Table, unpack
@@ -113,13 +113,21 @@ class DenseTable(Table):
     def verify(self) -> int | None:
         """Score every level again from the stored levels it reads; the index
         of the first record that differs, or ``None``."""
-        loaded: dict[int, np.ndarray] = {}
-        for level in range(self.layout.level_count - 1, -1, -1):
-            if not self.layout.totals[level]:
-                continue
-            fresh = solve_level(self.layout, self.folder, level, loaded, write=False)[2]
-            stored = self.level(level).read_all()
-            differ = np.flatnonzero(fresh != stored)
-            if len(differ):
-                return int(self.offsets[level] + differ[0])
-        return None
+        import psutil
+
+        from .dense_plan import MEMORY_SHARE, plan_of
+
+        mapped = plan_of(self.layout).memory_bytes() > psutil.virtual_memory().total * MEMORY_SHARE
+        children = child_reader(self.layout, self.folder, mapped)
+        try:
+            for level in range(self.layout.level_count - 1, -1, -1):
+                if not self.layout.totals[level]:
+                    continue
+                fresh = solve_level(self.layout, self.folder, level, children, write=False)[2]
+                stored = self.level(level).read_all()
+                differ = np.flatnonzero(fresh != stored)
+                if len(differ):
+                    return int(self.offsets[level] + differ[0])
+            return None
+        finally:
+            children.close()

@@ -1,0 +1,106 @@
+"""The levels a level reads, through a memory-mapped file: for boards whose
+working set is larger than memory.
+
+A dense solve scores a level from the records of the levels its moves reach
+(:mod:`boomboard.solver.dense_driver`). Read whole, those levels must fit in
+memory together: 35 GiB for Kaboom 5x5. Yet the scan of one tier only reads
+the few tiers its moves lead to, so what must be in memory at a time is far
+smaller. :class:`MappedLevels` keeps the levels being read, uncompressed, in
+one *window* file, each level at its own offset in the table's record order,
+and hands the scan a memory map of it: the system's page cache then holds the
+tiers in use and drops the others, as a chess tablebase generator pages its
+tables.
+
+The window file is sparse. A level is written into it (decompressed from its
+block file) when a level first reads it, and its disk space is freed
+("punched out", Linux's ``fallocate``) when no level below still reads it,
+so the disk holds the uncompressed working set at most. The window is
+created afresh when a solve starts or resumes: nothing in it outlives the
+process that wrote it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .dense_store import open_level
+
+WINDOW_NAME = "window.raw"
+RECORD_BYTES = 2
+FILL_ITEMS = 1 << 24  # records decompressed and written at a time
+_FALLOC_FL_KEEP_SIZE, _FALLOC_FL_PUNCH_HOLE = 1, 2
+
+
+def can_map_levels() -> bool:
+    """Whether this system frees a window's disk space as levels leave it
+    (``fallocate`` with ``FALLOC_FL_PUNCH_HOLE``: Linux)."""
+    return sys.platform.startswith("linux")
+
+
+class MappedLevels:
+    """The child levels of a dense solve, read through the window file in
+    ``folder`` (see the module's text). ``gather(level)`` returns, as
+    :func:`boomboard.solver.dense_driver.gather_children` does, one array of
+    records and where each tier begins in it."""
+
+    def __init__(self, layout, folder):
+        self.layout, self.folder = layout, Path(folder)
+        self.offsets = np.concatenate([[0], np.cumsum(layout.totals)]).astype(np.int64)
+        self.path = self.folder / WINDOW_NAME
+        self.present: set[int] = set()
+        self._file = open(self.path, "w+b")  # truncated: a window left by a killed process is not trusted
+        self._file.truncate(max(1, int(self.offsets[-1])) * RECORD_BYTES)
+        self._map = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
+        self.records = np.frombuffer(self._map, dtype=np.uint16)
+
+    def gather(self, level: int) -> tuple[np.ndarray, np.ndarray]:
+        layout = self.layout
+        needed = layout.child_levels(level)
+        for old in sorted(self.present.difference(needed)):
+            self._punch(old)
+        for child in needed:
+            if child not in self.present:
+                self._fill(child)
+        bases = np.full(layout.start.shape[0], -1, dtype=np.int64)
+        for child in needed:
+            mine = layout.ids[layout.bounds[child]:layout.bounds[child + 1]]
+            bases[mine] = layout.start[mine] + self.offsets[child]
+        return self.records, bases
+
+    def _fill(self, level: int) -> None:
+        stored = open_level(self.folder, level, f"level {level} of {self.folder.name}")
+        count = int(self.layout.totals[level])
+        if len(stored) != count:
+            raise ValueError(f"{stored.path} holds {len(stored)} records, not {count}")
+        where = int(self.offsets[level]) * RECORD_BYTES
+        for lo in range(0, count, FILL_ITEMS):
+            chunk = np.ascontiguousarray(stored.read(lo, min(count, lo + FILL_ITEMS)), dtype=np.uint16)
+            os.pwrite(self._file.fileno(), chunk.tobytes(), where + lo * RECORD_BYTES)
+        self.present.add(level)
+
+    def _punch(self, level: int) -> None:
+        start = int(self.offsets[level]) * RECORD_BYTES
+        length = int(self.layout.totals[level]) * RECORD_BYTES
+        if length:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
+            if libc.fallocate(self._file.fileno(), _FALLOC_FL_PUNCH_HOLE | _FALLOC_FL_KEEP_SIZE, start, length):
+                problem = ctypes.get_errno()
+                raise OSError(problem, f"cannot free level {level} in {self.path}: {os.strerror(problem)}")
+        self.present.discard(level)
+
+    def close(self) -> None:
+        """Unmap and delete the window file."""
+        self.records = None
+        try:
+            self._map.close()
+        except BufferError:  # an array of the caller's still views it: the map goes with that array
+            pass
+        self._file.close()
+        self.path.unlink(missing_ok=True)
