@@ -11,8 +11,8 @@ import pytest
 import boomboard
 from boomboard import solver
 from boomboard.agents import make_agent
-from boomboard.search.alphabeta import MAX_PLY, AlphaBeta
 from boomboard.solver import graph
+from boomboard.solver.analysis import search_disagreements
 
 # Reachable non-terminal positions of the small tables: regression figures.
 COUNTS = {
@@ -67,42 +67,20 @@ def test_a_corrupted_entry_is_caught_by_the_verifier(db, kaboom3):
                                       np.asarray(kaboom3.keys), entries, kaboom3.offsets, 0, len(entries)) == i
 
 
-def alphabeta_disagreements(table, samples, seed, values=("win", "lose", "tie"), most_remoteness=None):
-    """Full-depth alpha-beta from random stored positions; the disagreements."""
-    game = table.game
-    searcher = AlphaBeta(game, table_bits=16)
-    depth = min(MAX_PLY - 2, game.max_game_length())
-    rng = random.Random(seed)
-    wrong, checked = [], 0
-    while checked < samples:
-        i = rng.randrange(len(table))
-        entry = table.entry_at(i)
-        if entry.value not in values or (most_remoteness and entry.remoteness > most_remoteness):
-            continue
-        state = table.state_at(i)
-        searcher.clear()
-        result = searcher.search(state, depth=depth if entry.value == "tie" else entry.remoteness + 1)
-        expected = {"win": entry.remoteness, "lose": -entry.remoteness, "tie": None}[entry.value]
-        if result.forced_result != expected or (entry.value == "tie" and result.score != 0):
-            wrong.append((state.to_notation(), entry, result.describe_score()))
-        checked += 1
-    return wrong
-
-
 def test_kaboom_table_agrees_with_full_depth_alphabeta(kaboom3):
-    assert alphabeta_disagreements(kaboom3, 1000, seed=1) == []
+    assert search_disagreements(kaboom3, 1000, seed=1)[1] == []
 
 
 def test_jump61_table_agrees_with_full_depth_alphabeta(db):
     table = solver.solve(boomboard.load_game("jump61(size=3)"), db=db, progress=False)
     assert table.meta["start"] == {"value": "lose", "remoteness": 14}  # Red, moving first, loses
-    assert alphabeta_disagreements(table, 1000, seed=2) == []
+    assert search_disagreements(table, 1000, seed=2)[1] == []
 
 
 def test_expendibots_endgame_wins_and_losses_agree_with_alphabeta(endgame3):
     # Alpha-beta scores a repetition 0 and cannot see a draw or a loopy tie,
     # so forced results compare, within a depth it searches quickly.
-    assert alphabeta_disagreements(endgame3, 1000, seed=3, values=("win", "lose"), most_remoteness=7) == []
+    assert search_disagreements(endgame3, 1000, seed=3, values=("win", "lose"), most_remoteness=7)[1] == []
 
 
 def test_expendibots_two_token_endgames_are_all_ties(db):
@@ -137,7 +115,7 @@ def test_loopy_explocus_has_draws_and_agrees_with_its_children_and_alphabeta(db)
     assert table.meta["values"] == {"win": 3628, "lose": 1420, "tie": 0, "draw": 160}
     assert table.meta["start"] == {"value": "lose", "remoteness": 12}
     assert solver.verify(table) is None
-    assert alphabeta_disagreements(table, 1000, seed=4, values=("win", "lose"), most_remoteness=9) == []
+    assert search_disagreements(table, 1000, seed=4, values=("win", "lose"), most_remoteness=9)[1] == []
     draw = next(table.state_at(i) for i in range(len(table)) if table.entry_at(i).value == "draw")
     analysis = solver.analyze(draw, db=db)
     assert (analysis.value, analysis.remoteness) == ("draw", -1)

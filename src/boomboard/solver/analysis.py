@@ -101,3 +101,42 @@ def verify(table: Table, progress: bool = False) -> int | None:
                 return int(bad)
             bar.update(task, completed=hi)
     return None
+
+
+def search_disagreements(table: Table, samples: int, seed: int, values=("win", "lose", "tie"),
+                         most_remoteness: int | None = None,
+                         checked_one=None) -> tuple[int, list[tuple[str, Entry, str]]]:
+    """Check ``table`` against a search that shares nothing with the solver
+    but the rules: full-depth alpha-beta from ``samples`` random stored
+    positions whose value is among ``values`` (and remoteness at most
+    ``most_remoteness``). Returns how many ranks were drawn to find them and
+    the disagreements: (position, stored entry, what the search proved).
+    ``checked_one()``, if given, is called after each position (progress)."""
+    import random
+
+    from ..search.alphabeta import MAX_PLY, AlphaBeta
+    from .table import NotSolvedError
+
+    searcher = AlphaBeta(table.game, table_bits=16)
+    depth = min(MAX_PLY - 2, table.game.max_game_length())
+    rng = random.Random(seed)
+    wrong, checked, drawn = [], 0, 0
+    while checked < samples:
+        i = rng.randrange(len(table))
+        drawn += 1
+        try:
+            entry = table.entry_at(i)
+        except NotSolvedError:  # a dense table's rank that is no position
+            continue
+        if entry.value not in values or (most_remoteness and entry.remoteness > most_remoteness):
+            continue
+        state = table.state_at(i)
+        searcher.clear()
+        result = searcher.search(state, depth=depth if entry.value == "tie" else entry.remoteness + 1)
+        expected = {"win": entry.remoteness, "lose": -entry.remoteness, "tie": None}[entry.value]
+        if result.forced_result != expected or (entry.value == "tie" and result.score != 0):
+            wrong.append((state.to_notation(), entry, result.describe_score()))
+        checked += 1
+        if checked_one is not None:
+            checked_one()
+    return drawn, wrong
