@@ -141,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agent", action="append", required=True, metavar="PACKAGE=OWNER/REPO@COMMIT",
                         help="an agent package and where it came from (repeatable)")
     parser.add_argument("--games", type=int, default=2, help="games per agent and colour")
+    parser.add_argument("--first", type=int, default=0,
+                        help="the first game's index (its seed; even: our Player is White): games not played before")
     parser.add_argument("--colour", choices=COLOURS, help="play only the games where our Player has this colour")
     parser.add_argument("--player", default=OURS,
                         help="our Player's module, e.g. expendibots_course_variant (a control with other settings)")
@@ -170,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         from expendibots_course_variant import settings
         spec = f"{spec} {settings()}"
     done = {(r["agent"], r["index"], r["spec"], r["cold"], r.get("source")) for r in records}
-    todo = [(name, index) for name in agents for index in range(2 * args.games)
+    todo = [(name, index) for name in agents for index in range(args.first, args.first + 2 * args.games)
             if (name, index, spec, args.cold, source) not in done
             and args.colour in (None, COLOURS[index % 2])]
     args.results.parent.mkdir(parents=True, exist_ok=True)
