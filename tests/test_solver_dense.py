@@ -205,6 +205,25 @@ def test_a_damaged_level_file_is_named_in_a_clear_error(tmp_path, kaboom3):
         solver.verify(fresh)
 
 
+def test_the_verifier_finds_a_wrong_value_stored_with_a_valid_checksum(tmp_path, kaboom3):
+    """A value written wrong by the solver itself (its block's checksum
+    right) is what ``--verify`` is for: it names the first such record."""
+    from boomboard.solver.dense_store import open_writer, read_level
+    from boomboard.solver.retrograde import VALUE_SHIFT, WIN
+
+    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, method="dense")
+    level = max(range(table.layout.level_count), key=lambda k: int(table.layout.totals[k]))
+    records = read_level(table.folder, level, int(table.layout.totals[level])).copy()
+    i = int(np.flatnonzero(records >> VALUE_SHIFT == WIN)[7])
+    records[i] += 1  # a win one move slower than it is
+    with open_writer(table.folder, level) as writer:
+        writer.append(records)
+    seen = []
+    fresh = solver.table.load_table(kaboom3.game, table.folder)
+    assert fresh.verify(done=seen.append) == int(fresh.offsets[level]) + i
+    assert 0 < sum(seen) <= len(fresh)
+
+
 def test_auto_picks_dense_and_other_methods_stay_hashed(tmp_path):
     game = boomboard.load_game("kaboom(rows=3,cols=3,connect=3,bombs=0)")
     assert solver.solve(game, db=tmp_path / "auto", progress=False).meta["kind"] == "dense"

@@ -83,7 +83,9 @@ def verify(table: Table, progress: bool = False) -> int | None:
     from .driver import CHUNK, _progress
 
     if hasattr(table, "verify"):  # a dense table scores its levels again
-        return table.verify()
+        with _progress(progress) as bar:
+            task = bar.add_task("verifying levels", total=len(table))
+            return table.verify(done=lambda n: bar.advance(task, n))
     game = table.game
     params = game.params_array
     s = game.initial_array().copy()

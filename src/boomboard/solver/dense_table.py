@@ -110,9 +110,10 @@ class DenseTable(Table):
         self.game.kernels.dense_unrank(self.layout.dspec, tier, rank, self.game.params_array, array)
         return self.game.state_from_array(array)
 
-    def verify(self) -> int | None:
+    def verify(self, done=None) -> int | None:
         """Score every level again from the stored levels it reads; the index
-        of the first record that differs, or ``None``."""
+        of the first record that differs, or ``None``. ``done(n)`` is called
+        as records are scored (progress)."""
         import psutil
 
         from .dense_plan import MEMORY_SHARE, plan_of
@@ -123,7 +124,7 @@ class DenseTable(Table):
             for level in range(self.layout.level_count - 1, -1, -1):
                 if not self.layout.totals[level]:
                     continue
-                fresh = solve_level(self.layout, self.folder, level, children, write=False)[2]
+                fresh = solve_level(self.layout, self.folder, level, children, write=False, done=done)[2]
                 stored = self.level(level).read_all()
                 differ = np.flatnonzero(fresh != stored)
                 if len(differ):
