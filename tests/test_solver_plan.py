@@ -37,6 +37,16 @@ def test_plan_on_the_command_line_prints_the_counts_and_solves_nothing(tmp_path)
     assert not any(tmp_path.iterdir())
 
 
+def test_the_plan_says_when_this_machine_would_read_the_levels_through_a_mapped_file(tmp_path, monkeypatch):
+    import psutil
+
+    arguments = ["solve", "kaboom", "--rows", "3", "--cols", "3", "--connect", "3", "--plan", "--db", str(tmp_path)]
+    assert "mapped window" not in CliRunner().invoke(app, arguments).output
+    monkeypatch.setattr(psutil, "virtual_memory", lambda: SimpleNamespace(total=1000))
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 0 and "mapped window file" in result.output
+
+
 def test_a_game_without_a_ranking_has_no_plan():
     done = subprocess.run([sys.executable, "-m", "boomboard", "solve", "explocus", "--plan"], capture_output=True,
                           text=True, timeout=300)
