@@ -275,3 +275,13 @@ def test_levels_read_through_a_mapped_window_give_the_same_bytes_and_free_its_di
     assert not list(table.folder.glob("window*"))
     raw = counted.records * 2
     assert 0 < max(allocated) <= counted.memory_bytes() + 4096 * counted.levels < raw
+
+
+def test_memory_to_plan_with_can_be_given(tmp_path, kaboom3):
+    """``memory=`` (``--memory``) makes a solve that fits read through the window all the same."""
+    window = tmp_path / str(kaboom3.game) / "start.work" / "window.raw"
+    seen = []
+    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, method="dense", memory=1000,
+                         interrupt=lambda phase, level: seen.append(window.exists()))
+    assert seen and all(seen) and not window.exists()
+    assert_same_files(table.folder, kaboom3.folder)

@@ -64,3 +64,25 @@ def test_ray_is_refused_for_a_game_that_cannot_be_solved_densely(tmp_path):
                      method="memory", backend="ray")
     with pytest.raises(solver.SolveError, match="unknown backend"):
         solver.solve(boomboard.load_game(GAME), db=tmp_path, progress=False, backend="mpi")
+
+
+def test_ray_workers_read_levels_through_their_own_window_when_memory_is_short(tmp_path, local_ray, local_table):
+    table = solver.solve(local_table.game, db=tmp_path, progress=False, backend="ray", memory=1000)
+    assert same_files(table.folder, local_table.folder)
+    assert not list(table.folder.glob("window*"))  # the workers' windows are on their own disk
+
+
+def test_a_worker_deletes_the_windows_of_workers_no_longer_running(tmp_path, monkeypatch):
+    import os
+    import subprocess
+    import sys
+
+    from boomboard.solver import dense_ray
+
+    monkeypatch.setattr(dense_ray.tempfile, "gettempdir", lambda: str(tmp_path))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    (tmp_path / f"{dense_ray.WINDOW_PREFIX}{gone}").mkdir()
+    (tmp_path / f"{dense_ray.WINDOW_PREFIX}{os.getpid()}").mkdir()
+    dense_ray._delete_dead_windows()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{dense_ray.WINDOW_PREFIX}{os.getpid()}"]

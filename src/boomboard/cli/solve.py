@@ -113,6 +113,10 @@ def solve_command(
                                 help="Dense: local, or ray (a level's tiers as tasks on a Ray cluster)."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address",
                                               help="With --backend ray: the cluster (default: a local instance)."),
+    memory: Optional[float] = typer.Option(None, "--memory", min=0.001,
+                                           help="Dense: GiB of memory to plan with instead of this machine's "
+                                                "(each Ray node's); levels read that need more than 80% of it "
+                                                "go through a mapped file."),
     plan: bool = typer.Option(False, "--plan", help="Dense: print what the solve needs (records, memory, disk, "
                                                     "time) without solving."),
     cores: int = typer.Option(0, "--cores", min=0, help="With --plan: cores to estimate the time for "
@@ -134,7 +138,8 @@ def solve_command(
     root = None if position is None else loaded.state_from_notation(position)
     table = solve(loaded, db=db, progress=not quiet, tokens=tokens, root=root, force=force,
                   max_positions=max_positions, method=method, symmetry=symmetry, threads=threads,
-                  backend=backend, ray_address=ray_address)
+                  backend=backend, ray_address=ray_address,
+                  memory=None if memory is None else int(memory * (1 << 30)))
     meta = table.meta
     if meta.get("kind") == "dense":  # every rank of the tiers is stored: positions, and ranks that are none
         stored = (f"{meta['positions']:,} positions in {meta['records']:,} dense records"

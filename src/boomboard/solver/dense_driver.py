@@ -117,13 +117,23 @@ class LevelsInMemory:
         self.loaded.clear()
 
 
-def child_reader(layout: DenseLayout, folder, mapped: bool):
-    """How a solve reads the levels a level reads: whole, or (``mapped``) through a window file."""
+def child_reader(layout: DenseLayout, folder, mapped: bool, window_folder=None):
+    """How a solve reads the levels a level reads: whole, or (``mapped``)
+    through a window file in ``window_folder`` (default: ``folder``)."""
     if mapped:
         from .dense_window import MappedLevels
 
-        return MappedLevels(layout, folder)
+        return MappedLevels(layout, folder, window_folder)
     return LevelsInMemory(layout, folder)
+
+
+def reads_mapped(layout: DenseLayout, memory: int | None = None) -> bool:
+    """Whether the levels read do not fit in ``memory`` bytes (default: this machine's)."""
+    import psutil
+
+    from .dense_plan import MEMORY_SHARE, plan_of
+
+    return plan_of(layout).memory_bytes() > (memory or psutil.virtual_memory().total) * MEMORY_SHARE
 
 
 def score_range(layout: DenseLayout, level: int, records: np.ndarray, bases: np.ndarray, lo: int, hi: int,
@@ -179,17 +189,18 @@ def solve_level(layout: DenseLayout, folder, level: int, children=None,
 
 def solve_dense(owner, symmetric: bool, threads: int | None,
                 interrupt: Callable[[str, int], None] | None, backend: str = "local",
-                ray_address: str | None = None):
+                ray_address: str | None = None, memory: int | None = None):
     """Solve ``owner``'s game (a :class:`boomboard.solver.driver._Solver`)
     densely, here or (``backend="ray"``) on a Ray cluster
-    (:mod:`boomboard.solver.dense_ray`); returns its table."""
+    (:mod:`boomboard.solver.dense_ray`), planning with ``memory`` bytes
+    (default: the machine's); returns its table."""
     from .driver import _progress
     from .table import FORMAT, VALUE_NAMES, load_table
 
     game, work = owner.game, owner.work
     began = time.perf_counter()
     layout = DenseLayout(game, symmetric)
-    mapped = backend != "ray" and _how_it_fits(layout, work)  # a cluster's nodes are not this machine
+    mapped = backend != "ray" and _how_it_fits(layout, work, memory)  # a cluster's nodes are not this machine
     record_path = work / "progress.json"
     record = json.loads(record_path.read_text()) if record_path.is_file() else {}
     if record.get("dense") != DENSE_FORMAT or record.get("symmetric") != symmetric:
@@ -206,7 +217,7 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
     if backend == "ray":
         from .dense_ray import RayLevels
 
-        solve_next = RayLevels(layout, work, threads, ray_address).solve
+        solve_next = RayLevels(layout, work, threads, ray_address, memory).solve
     else:
         children = child_reader(layout, work, mapped)
 
@@ -262,7 +273,7 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
     return load_table(game, owner.folder)
 
 
-def _how_it_fits(layout: DenseLayout, work) -> bool:
+def _how_it_fits(layout: DenseLayout, work, memory: int | None) -> bool:
     """Whether the solve reads its child levels through a mapped window
     file (they do not fit in memory); refuses, before anything is written,
     a solve that fits neither way."""
@@ -273,8 +284,8 @@ def _how_it_fits(layout: DenseLayout, work) -> bool:
     from .driver import SolveError
 
     existing = next(p for p in [work, *work.parents] if p.exists())
-    mapped, problem = fit(plan_of(layout), psutil.virtual_memory().total, shutil.disk_usage(existing).free,
-                          can_map_levels())
+    mapped, problem = fit(plan_of(layout), memory or psutil.virtual_memory().total,
+                          shutil.disk_usage(existing).free, can_map_levels())
     if problem:
         raise SolveError(f"{layout.game} is too big to solve densely here: {problem}. See what it needs with "
                          "--plan; --backend ray runs it on a cluster")

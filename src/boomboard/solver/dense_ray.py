@@ -11,7 +11,9 @@ and goes on to the next level.
 * **Shared storage.** Workers read the table's work folder by its path, so
   it must be on storage every node sees (NFS, a cluster file system; on one
   machine, any folder). A worker keeps the child levels it read for the
-  next part it gets, pruned as the driver moves down.
+  next part it gets, pruned as the driver moves down; where they do not
+  fit in the node's memory (or ``--memory``), it reads them through a mapped
+  window file of its own on local disk (:mod:`boomboard.solver.dense_window`).
 * **Faults.** A worker that dies (a killed process, a lost node) has its
   task run again by Ray (``max_retries``): a part is a pure function of the
   files, so a retried part gives the same records. A driver that dies
@@ -25,6 +27,8 @@ and goes on to the next level.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -38,15 +42,47 @@ RETRIES = 3
 FAULT_HOOK = "BOOMBOARD_RAY_TEST_FAULT"  # tests: the first part to run kills its worker once
 
 _layouts: dict[tuple[str, bool], object] = {}  # a worker's layouts, by (game, symmetric)
-_loaded: dict[str, dict[int, np.ndarray]] = {}  # a worker's child levels, by work folder
+_readers: dict[str, object] = {}  # a worker's readers of the child levels, by work folder
+
+
+WINDOW_PREFIX = "boomboard-window-"  # a worker's window folder in the node's temporary folder, by process id
+
+
+def _reader(layout, folder: str, memory: int | None):
+    """This worker's reader of ``folder``'s child levels, kept between its
+    tasks: whole levels in memory, or, when they do not fit in ``memory``
+    (default: this node's), a mapped window file on the node's own disk.
+    Ray stops its workers without running their exit hooks, so a worker
+    that opens a window first deletes those of workers no longer running."""
+    if folder not in _readers:
+        from .dense_driver import child_reader, reads_mapped
+
+        mapped = reads_mapped(layout, memory)
+        window = None
+        if mapped:
+            _delete_dead_windows()
+            window = Path(tempfile.gettempdir()) / f"{WINDOW_PREFIX}{os.getpid()}"
+            window.mkdir(exist_ok=True)
+        _readers[folder] = child_reader(layout, folder, mapped, window)
+    return _readers[folder]
+
+
+def _delete_dead_windows() -> None:
+    for old in Path(tempfile.gettempdir()).glob(f"{WINDOW_PREFIX}*"):
+        try:
+            os.kill(int(old.name[len(WINDOW_PREFIX):]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(old, ignore_errors=True)
+        except (ValueError, PermissionError):  # not a window of ours, or another user's live process
+            continue
 
 
 def score_part(game_name: str, symmetric: bool, folder: str, level: int, lo: int, hi: int,
-               threads: int) -> np.ndarray:
+               threads: int, memory: int | None = None) -> np.ndarray:
     """The records ``lo`` to ``hi`` of ``level`` of the dense solve of
     ``game_name`` whose work folder is ``folder``: a Ray task."""
     from ..registry import load_game
-    from .dense_driver import DenseLayout, gather_children, score_range
+    from .dense_driver import DenseLayout, score_range
 
     marker = os.environ.get(FAULT_HOOK)
     if marker and not Path(marker).exists():
@@ -59,7 +95,7 @@ def score_part(game_name: str, symmetric: bool, folder: str, level: int, lo: int
     if key not in _layouts:
         _layouts[key] = DenseLayout(load_game(game_name), symmetric)
     layout = _layouts[key]
-    records, bases = gather_children(layout, folder, level, _loaded.setdefault(folder, {}))
+    records, bases = _reader(layout, folder, memory).gather(level)
     return score_range(layout, level, records, bases, lo, hi)
 
 
@@ -68,8 +104,9 @@ class RayLevels:
     ``solve(level, done)`` writes the level's file in ``folder`` and returns
     what :func:`boomboard.solver.dense_driver.solve_level` does."""
 
-    def __init__(self, layout, folder, threads: int | None, address: str | None):
+    def __init__(self, layout, folder, threads: int | None, address: str | None, memory: int | None = None):
         self.ray = start_ray(address)
+        self.memory = memory
         self.layout, self.folder = layout, Path(folder).resolve()
         self.threads = max(1, threads or 1)
         self.task = self.ray.remote(num_cpus=self.threads, max_retries=RETRIES)(score_part)
@@ -81,7 +118,7 @@ class RayLevels:
         total = int(layout.totals[level])
         cuts = np.unique(np.linspace(0, total, self.parts + 1).astype(np.int64))
         refs = [self.task.remote(str(layout.game), layout.symmetric, str(self.folder), level, int(lo), int(hi),
-                                 self.threads) for lo, hi in zip(cuts[:-1], cuts[1:])]
+                                 self.threads, self.memory) for lo, hi in zip(cuts[:-1], cuts[1:])]
         counts = np.zeros(4, dtype=np.int64)
         largest = 0
         writer = open_writer(self.folder, level) if total else None

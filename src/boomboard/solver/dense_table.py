@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.game import Game
 from ..core.state import State
-from .dense_driver import DenseLayout, child_reader, solve_level
+from .dense_driver import DenseLayout, child_reader, reads_mapped, solve_level
 from .dense_store import open_level
 from .retrograde import terminal_value
 from .table import VALUE_NAMES, Entry, NotSolvedError, Table, unpack
@@ -114,12 +114,7 @@ class DenseTable(Table):
         """Score every level again from the stored levels it reads; the index
         of the first record that differs, or ``None``. ``done(n)`` is called
         as records are scored (progress)."""
-        import psutil
-
-        from .dense_plan import MEMORY_SHARE, plan_of
-
-        mapped = plan_of(self.layout).memory_bytes() > psutil.virtual_memory().total * MEMORY_SHARE
-        children = child_reader(self.layout, self.folder, mapped)
+        children = child_reader(self.layout, self.folder, reads_mapped(self.layout))
         try:
             for level in range(self.layout.level_count - 1, -1, -1):
                 if not self.layout.totals[level]:

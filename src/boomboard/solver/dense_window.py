@@ -44,15 +44,16 @@ def can_map_levels() -> bool:
 
 
 class MappedLevels:
-    """The child levels of a dense solve, read through the window file in
-    ``folder`` (see the module's text). ``gather(level)`` returns, as
-    :func:`boomboard.solver.dense_driver.gather_children` does, one array of
-    records and where each tier begins in it."""
+    """The child levels of a dense solve's ``folder``, read through a
+    window file in ``window_folder`` (default: ``folder``; a Ray worker
+    keeps its own on local disk); see the module's text. ``gather(level)``
+    returns, as :func:`boomboard.solver.dense_driver.gather_children` does,
+    one array of records and where each tier begins in it."""
 
-    def __init__(self, layout, folder):
+    def __init__(self, layout, folder, window_folder=None):
         self.layout, self.folder = layout, Path(folder)
         self.offsets = np.concatenate([[0], np.cumsum(layout.totals)]).astype(np.int64)
-        self.path = self.folder / WINDOW_NAME
+        self.path = Path(window_folder or folder) / WINDOW_NAME
         self.present: set[int] = set()
         self._file = open(self.path, "w+b")  # truncated: a window left by a killed process is not trusted
         self._file.truncate(max(1, int(self.offsets[-1])) * RECORD_BYTES)

@@ -83,8 +83,9 @@ class _Solver:
     def __init__(self, game: Game, db, tokens: int, root: State | None, progress: bool,
                  interrupt: Callable[[str, int], None] | None, max_positions: int | None, method: str,
                  symmetry: bool = True, threads: int | None = None, backend: str = "local",
-                 ray_address: str | None = None):
+                 ray_address: str | None = None, memory: int | None = None):
         self.game, self.tokens, self.root = game, tokens, root
+        self.memory = memory
         if method not in METHODS:
             raise SolveError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
         if method == "tiers" and not is_layered(game):
@@ -357,7 +358,8 @@ class _Solver:
         if self.method == "dense":
             from .dense_driver import solve_dense
 
-            return solve_dense(self, self.symmetry, self.threads, self.interrupt, self.backend, self.ray_address)
+            return solve_dense(self, self.symmetry, self.threads, self.interrupt, self.backend, self.ray_address,
+                               self.memory)
         self.work.mkdir(parents=True, exist_ok=True)
         if self.tiered or TieredSolve(self).progress()["durable"] >= 0:
             return self.solve_in_tiers()
@@ -410,7 +412,8 @@ def memory_limit_positions() -> int:
 def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: State | None = None,
           force: bool = False, interrupt: Callable[[str, int], None] | None = None,
           max_positions: int | None = None, method: str = "auto", symmetry: bool = True,
-          threads: int | None = None, backend: str = "local", ray_address: str | None = None) -> Table:
+          threads: int | None = None, backend: str = "local", ray_address: str | None = None,
+          memory: int | None = None) -> Table:
     """Solve ``game`` (every position reachable from its start; for a game
     solved as endgames, ``game.solver_min_tokens`` > 0, every position with
     at most ``tokens`` tokens; with ``root``, every position reachable from
@@ -428,6 +431,10 @@ def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: 
     with ``threads`` threads (default: every core).
     ``backend="ray"`` scores a dense solve's levels on a Ray cluster (at
     ``ray_address``, else a local instance): :mod:`boomboard.solver.dense_ray`.
+    ``memory``: the bytes of memory a dense solve plans with (default: the
+    machine's, each Ray node's); the levels a level reads go through a mapped
+    window file (:mod:`boomboard.solver.dense_window`) when they need more
+    than 80% of it.
     """
     if root is not None:
         if root.game != game:
@@ -435,7 +442,7 @@ def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: 
         if root.is_terminal():
             raise SolveError("the root position is already finished; there is nothing to solve")
     solver = _Solver(game, db, tokens, root, progress, interrupt, max_positions, method, symmetry, threads,
-                     backend, ray_address)
+                     backend, ray_address, memory)
     try:
         return solver.run(force)
     except OSError as problem:  # a folder that cannot be written, a full disk
