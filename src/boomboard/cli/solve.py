@@ -64,8 +64,7 @@ def _describe(value: str, remoteness: int) -> str:
 
 
 def _print_plan(game, symmetry: bool, cores: int) -> None:
-    from ..solver.dense_plan import (MEASURED_BYTES_PER_RECORD, MEASURED_RECORDS_PER_CPU_SECOND, MEMORY_SHARE,
-                                     plan)
+    from ..solver.dense_plan import MEASURED_BYTES_PER_RECORD, MEASURED_RECORDS_PER_CPU_SECOND, plan
 
     if game.solver_dense_spec() is None:
         raise ParameterError(f"{game} cannot be solved densely, so there is no dense plan for it")
@@ -81,7 +80,7 @@ def _print_plan(game, symmetry: bool, cores: int) -> None:
     import psutil
 
     memory = psutil.virtual_memory().total
-    if counted.memory_bytes() > memory * MEMORY_SHARE:
+    if counted.needs_window(memory):
         console.print(f"here ({memory / gib:,.1f} GiB of memory): the levels read go through a mapped window "
                       f"file, up to {counted.memory_bytes() / gib:,.2f} GiB of disk besides the table")
     console.print(f"time: about {counted.hours(MEASURED_RECORDS_PER_CPU_SECOND, 1):,.1f} CPU hours, "

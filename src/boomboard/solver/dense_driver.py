@@ -76,6 +76,16 @@ class DenseLayout:
         return sorted(int(x) for x in out[:n] if self.totals[x] > 0)
 
 
+def tier_bases(layout: DenseLayout, levels: list[int], level_starts) -> np.ndarray:
+    """Where each tier's records begin in an array holding ``levels``, the
+    ``k``-th from ``level_starts[k]`` (-1 for the tiers of other levels)."""
+    bases = np.full(layout.start.shape[0], -1, dtype=np.int64)
+    for level, first in zip(levels, level_starts):
+        mine = layout.ids[layout.bounds[level]:layout.bounds[level + 1]]
+        bases[mine] = layout.start[mine] + first
+    return bases
+
+
 def gather_children(layout: DenseLayout, folder, level: int, loaded: dict[int, np.ndarray]):
     """The records of the levels ``level``'s moves reach, as one array, and
     where each tier's begin in it (-1: not there). ``loaded`` keeps levels
@@ -86,12 +96,7 @@ def gather_children(layout: DenseLayout, folder, level: int, loaded: dict[int, n
     for child in needed:
         if child not in loaded:
             loaded[child] = read_level(folder, child, int(layout.totals[child]))
-    bases = np.full(layout.start.shape[0], -1, dtype=np.int64)
-    offset = 0
-    for child in needed:
-        mine = layout.ids[layout.bounds[child]:layout.bounds[child + 1]]
-        bases[mine] = layout.start[mine] + offset
-        offset += int(layout.totals[child])
+    bases = tier_bases(layout, needed, np.cumsum([0] + [int(layout.totals[c]) for c in needed]))
     if len(needed) == 1:
         return loaded[needed[0]], bases
     if needed:
@@ -131,9 +136,9 @@ def reads_mapped(layout: DenseLayout, memory: int | None = None) -> bool:
     """Whether the levels read do not fit in ``memory`` bytes (default: this machine's)."""
     import psutil
 
-    from .dense_plan import MEMORY_SHARE, plan_of
+    from .dense_plan import plan_of
 
-    return plan_of(layout).memory_bytes() > (memory or psutil.virtual_memory().total) * MEMORY_SHARE
+    return plan_of(layout).needs_window(memory or psutil.virtual_memory().total)
 
 
 def score_range(layout: DenseLayout, level: int, records: np.ndarray, bases: np.ndarray, lo: int, hi: int,

@@ -36,6 +36,11 @@ class DensePlan:
     def memory_bytes(self) -> int:
         return self.working_set * RECORD_BYTES
 
+    def needs_window(self, memory: int) -> bool:
+        """Whether the levels read do not fit in ``memory`` bytes, so go
+        through a mapped window file (:mod:`boomboard.solver.dense_window`)."""
+        return self.memory_bytes() > memory * MEMORY_SHARE
+
 
 MEMORY_SHARE = 0.8  # of the machine's memory a solve may fill with the levels it reads
 
@@ -47,7 +52,7 @@ def fit(counted: DensePlan, memory: int, free_disk: int, can_map: bool = True) -
     they do not fit in memory, and why it cannot run at all (``None`` if it
     can). ``can_map``: whether this system can free a window's disk space."""
     gib = 1 << 30
-    mapped = counted.memory_bytes() > memory * MEMORY_SHARE
+    mapped = counted.needs_window(memory)
     if mapped and not can_map:
         return mapped, (f"its largest level and the levels it reads need {counted.memory_bytes() / gib:,.1f} GiB "
                         f"of memory, this machine has {memory / gib:,.1f} GiB, and reading them through a "

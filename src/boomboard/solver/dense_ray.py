@@ -106,8 +106,7 @@ class RayLevels:
 
     def __init__(self, layout, folder, threads: int | None, address: str | None, memory: int | None = None):
         self.ray = start_ray(address)
-        self.memory = memory
-        self.layout, self.folder = layout, Path(folder).resolve()
+        self.layout, self.folder, self.memory = layout, Path(folder).resolve(), memory
         self.threads = max(1, threads or 1)
         self.task = self.ray.remote(num_cpus=self.threads, max_retries=RETRIES)(score_part)
         cpus = int(self.ray.cluster_resources().get("CPU", 1))

@@ -29,10 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
+from .dense_driver import tier_bases
+from .dense_plan import RECORD_BYTES
 from .dense_store import open_level
 
 WINDOW_NAME = "window.raw"
-RECORD_BYTES = 2
 FILL_ITEMS = 1 << 24  # records decompressed and written at a time
 _FALLOC_FL_KEEP_SIZE, _FALLOC_FL_PUNCH_HOLE = 1, 2
 
@@ -68,11 +69,7 @@ class MappedLevels:
         for child in needed:
             if child not in self.present:
                 self._fill(child)
-        bases = np.full(layout.start.shape[0], -1, dtype=np.int64)
-        for child in needed:
-            mine = layout.ids[layout.bounds[child]:layout.bounds[child + 1]]
-            bases[mine] = layout.start[mine] + self.offsets[child]
-        return self.records, bases
+        return self.records, tier_bases(layout, needed, self.offsets[needed])
 
     def _fill(self, level: int) -> None:
         stored = open_level(self.folder, level, f"level {level} of {self.folder.name}")
