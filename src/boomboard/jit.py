@@ -114,6 +114,9 @@ def _numba():
                     return typeof_impl(kernel.dispatcher, context)
 
                 _state["numba"] = numba
+                pending, _pending[:] = list(_pending), []
+                for kernels, title in pending:
+                    _announce_if_cold_now(kernels, title)
     return _state["numba"]
 
 
@@ -232,6 +235,7 @@ def specialize(template: str, kernels: str) -> ModuleType:
 
 # -- saying so when a game compiles -------------------------------------------------
 _announced: set[str] = set()
+_pending: list[tuple[object, str]] = []  # (kernels, title) to check once numba is loaded
 COMPILE_SECONDS = 15  # about what compiling one game's search takes on one core (docs/benchmarks.md)
 
 
@@ -258,9 +262,22 @@ def is_cached(kernels) -> bool:
 def announce_if_cold(kernels, title: str) -> None:
     """Say once per game and process, in one line on standard error, that
     ``title``'s kernels are about to be compiled, if none of ``kernels`` (a
-    list of :class:`Kernel`, or a module of them) is in the cache yet."""
+    list of :class:`Kernel`, or a module of them) is in the cache yet.
+    Before numba is loaded the check waits for it (asking numba's cache
+    would load numba): a process that never compiles, such as a solve from
+    kernels built ahead of time (:func:`build_ahead`), never loads it."""
     if (title in _announced or _state["interpreted"] or os.environ.get("NUMBA_DISABLE_JIT") == "1"
             or os.environ.get("BOOMBOARD_QUIET_COMPILE")):
+        return
+    with _lock:
+        if _state["numba"] is None:
+            _pending.append((kernels, title))
+            return
+    _announce_if_cold_now(kernels, title)
+
+
+def _announce_if_cold_now(kernels, title: str) -> None:
+    if title in _announced:
         return
     if isinstance(kernels, ModuleType):
         kernels = _kernels_of(kernels)

@@ -123,7 +123,7 @@ def dense_unrank(dspec, tier, rank, params, s):
     """Write the position of ``rank`` in ``tier`` into ``s`` (every entry set,
     ply 0, the game ongoing) and return ``True``; or return ``False`` where
     that rank is no non-terminal position (a line already made, a count the
-    rules cannot reach): its record is :data:`boomboard.solver.dense.NO_POSITION`.
+    rules cannot reach): its record is :data:`boomboard.solver.dense_store.NO_POSITION`.
     ``dense_locate`` of a position written (returning ``True``) gives back
     ``(tier, rank)``."""
     raise NotImplementedError("a game kernel: see boomboard.jit.specialize")

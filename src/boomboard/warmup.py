@@ -6,10 +6,13 @@ makes those first calls for one game: its rules through the :class:`State`
 API, its evaluation, both searches, the batched environment with its
 observations, the random playouts, the web page's step recorder, and, for a
 game solved as endgames, the endgame tables ``ai`` probes (solved here once,
-into the solver's folder), and for a game whose default board the dense
-solver takes seconds over, that board's whole table, which ``ai`` plays from; so that nobody waits on a compile later (the
-solver compiles when a game is first solved, and says so). Each game compiles alone, so the games are
-compiled in parallel processes.
+into the solver's folder), for a game solved densely, the dense solver's
+passes built ahead of time (:mod:`boomboard.ahead`: a one-thread dense solve
+then runs without numba, where a C compiler builds them), and for a game
+whose default board the dense solver takes seconds over, that board's whole
+table, which ``ai`` plays from; so that nobody waits on a compile later (the
+solver compiles when a game is first solved, and says so). Each game
+compiles alone, so the games are compiled in parallel processes.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-PARTS = ("rules", "evaluation", "alpha-beta", "MCTS", "vector", "playouts", "animation", "endgames", "solved")
+PARTS = ("rules", "evaluation", "alpha-beta", "MCTS", "vector", "playouts", "animation", "endgames", "ahead",
+         "solved")
 # A default board the dense solver plans to solve within this many CPU seconds is solved here,
 # for ``ai`` to play from (:mod:`boomboard.solver.in_play`).
 SETUP_SOLVE_SECONDS = 60
@@ -71,6 +75,15 @@ def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> fl
 
         endgame_tables(game, progress=False)  # the tables ai probes
     on_part("endgames")
+    if game.solver_dense_spec() is not None:
+        from .ahead import AheadUnavailable, load_ahead
+
+        if load_ahead("boomboard.solver.dense", game.kernels_module) is None:
+            try:
+                game.build_ahead("boomboard.solver.dense")  # one-thread dense solves then run without numba
+            except AheadUnavailable:
+                pass  # no C compiler here: such solves load numba's passes instead
+    on_part("ahead")
     if game.solver_dense_auto and game.solver_dense_spec() is not None:
         from .solver.dense_plan import MEASURED_RECORDS_PER_CPU_SECOND, plan
 

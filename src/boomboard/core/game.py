@@ -98,7 +98,10 @@ class Game:
         announce_if_cold([self.rules.apply_action], self.title)
         self.params_array = self._build_params_array(self._values)
         self.action_buffer = np.empty(self.num_distinct_actions(), dtype=np.int32)
-        self._initial = self._build_initial_array()
+        from ..jit import interpreted
+
+        with interpreted():  # a few kernel calls: not worth loading numba for
+            self._initial = self._build_initial_array()
         self._initial.flags.writeable = False
 
     # -- metadata (OpenSpiel's names) -------------------------------------------
@@ -154,14 +157,29 @@ class Game:
         """The game's compiled kernels (:mod:`boomboard.kernel_interface`)."""
         return importlib.import_module(self.kernels_module)
 
-    def compiled(self, template: str) -> ModuleType:
+    def compiled(self, template: str, ahead: bool = False) -> ModuleType:
         """The shared kernel template ``template`` (a module name, e.g.
-        ``"boomboard.search.negamax"``) compiled for this game alone."""
+        ``"boomboard.search.negamax"``) compiled for this game alone. With
+        ``ahead``, its functions built ahead of time (:meth:`build_ahead`)
+        where they are built: they run one thread, without loading numba."""
+        if ahead:
+            from ..ahead import load_ahead
+
+            built = load_ahead(template, self.kernels_module)
+            if built is not None:
+                return built
         from ..jit import announce_if_cold, specialize
 
         module = specialize(template, self.kernels_module)
         announce_if_cold(module, self.title)
         return module
+
+    def build_ahead(self, template: str):
+        """Build ``template``'s functions for this game ahead of time
+        (:func:`boomboard.ahead.build_ahead`; needs a C compiler); their path."""
+        from ..ahead import build_ahead
+
+        return build_ahead(template, self.kernels_module, {"params": self.params_array, "state": self._initial})
 
     # -- the strong solver (boomboard.solver) -----------------------------------------
     # The solver stores every position under a perfect key (no two positions

@@ -26,14 +26,27 @@ from numba import prange
 
 from boomboard.core.layout import STATUS
 from boomboard.jit import njit
-from boomboard.solver.retrograde import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
-from boomboard.kernel_interface import (apply_action, dense_level_count, dense_locate, dense_mirror,
-                                        dense_mirror_tier, dense_tier_count, dense_tier_level, dense_tier_size,
-                                        dense_unrank_next, legal_actions)
+from boomboard.solver.dense_store import NO_POSITION
+from boomboard.solver.retrograde import LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
+from boomboard.kernel_interface import (apply_action, dense_child_levels, dense_level_count, dense_locate,
+                                        dense_mirror, dense_mirror_tier, dense_tier_count, dense_tier_level,
+                                        dense_tier_size, dense_unrank_next, legal_actions)
 
-NO_POSITION = (DRAW << VALUE_SHIFT) | MAX_REMOTENESS  # the record of a rank that is no position
 MISSING = -1  # a child whose tier is not loaded: a game whose levels do not climb
 BLOCKS = 64  # blocks a level is split into for the threads
+
+# What a solve and a table call from Python, with their signatures, for a
+# build ahead of time (boomboard.ahead; {params} and {state} are the game's
+# arrays): a one-thread solve then runs without numba.
+AHEAD = {
+    "counts": "UniTuple(int64, 2)(int64[::1])",
+    "tier_table": "void(int64[::1], boolean, int64[::1], int64[::1], boolean[::1])",
+    "child_levels": "int64(int64[::1], int64, int64[::1])",
+    "solve_level": "int64(int64[::1], {params}, {state}, int64, int64, int64[::1], int64[::1], int64, int64, "
+                   "uint16[::1], boolean, uint16[::1], int64[::1])",
+    "tally": "int64(uint16[::1], int64[::1])",
+    "lookup": "UniTuple(int64, 2)(int64[::1], {params}, {state}, boolean, int64[::1], int64[::1])",
+}
 
 
 @njit(cache=True)
@@ -50,6 +63,12 @@ def tier_table(dspec, symmetric, sizes, levels, stored):
 def counts(dspec):
     """The number of tier ids and of levels."""
     return dense_tier_count(dspec), dense_level_count(dspec)
+
+
+@njit(cache=True)
+def child_levels(dspec, level, out):
+    """The game's ``dense_child_levels``: the levels ``level``'s moves reach, into ``out``; how many."""
+    return dense_child_levels(dspec, level, out)
 
 
 @njit(cache=True)

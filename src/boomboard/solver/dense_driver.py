@@ -38,13 +38,14 @@ class DenseLayout:
     level's records (-1 for a tier not stored: empty, or with ``symmetric``
     the mirror of a stored one)."""
 
-    def __init__(self, game: Game, symmetric: bool):
+    def __init__(self, game: Game, symmetric: bool, parallel: bool = False):
         described = game.solver_dense_spec()
         if described is None:
             raise BoomboardError(f"{game} cannot be solved densely (no ranking for it)")
         self.game, self.symmetric = game, symmetric
         self.dspec = np.array(described, dtype=np.int64)
-        self.passes = game.compiled("boomboard.solver.dense")
+        # one thread: the passes built ahead of time where they are (no numba loaded); else numba's
+        self.passes = game.compiled("boomboard.solver.dense", ahead=not parallel)
         tiers, self.level_count = (int(x) for x in self.passes.counts(self.dspec))
         sizes = np.empty(tiers, dtype=np.int64)
         self.levels = np.empty(tiers, dtype=np.int64)
@@ -72,7 +73,7 @@ class DenseLayout:
 
     def child_levels(self, level: int) -> list[int]:
         out = np.empty(self.level_count, dtype=np.int64)
-        n = self.game.kernels.dense_child_levels(self.dspec, level, out)
+        n = self.passes.child_levels(self.dspec, level, out)
         return sorted(int(x) for x in out[:n] if self.totals[x] > 0)
 
 
@@ -204,7 +205,8 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
 
     game, work = owner.game, owner.work
     began = time.perf_counter()
-    layout = DenseLayout(game, symmetric)
+    here = threads or int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1)  # numba's default
+    layout = DenseLayout(game, symmetric, parallel=here > 1 or backend == "ray")
     mapped = backend != "ray" and _how_it_fits(layout, work, memory)  # a cluster's nodes are not this machine
     record_path = work / "progress.json"
     record = json.loads(record_path.read_text()) if record_path.is_file() else {}
@@ -214,10 +216,7 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
         record = {"dense": DENSE_FORMAT, "symmetric": symmetric, "next": layout.level_count - 1,
                   "values": [0, 0, 0, 0], "max_remoteness": 0}
         write_json_atomic(record_path, record)
-    import numba
-
-    previous = numba.get_num_threads()
-    numba.set_num_threads(max(1, min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)))
+    numba_threads = _NumbaThreads(None if getattr(layout.passes, "ahead", False) else here)
     children = None
     if backend == "ray":
         from .dense_ray import RayLevels
@@ -242,7 +241,7 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
                 if interrupt is not None:
                     interrupt("dense level", level)
     finally:
-        numba.set_num_threads(previous)
+        numba_threads.restore()
         if children is not None:
             children.close()
     counts = record["values"]
@@ -276,6 +275,26 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
         shutil.rmtree(owner.folder)
     os.replace(work, owner.folder)
     return load_table(game, owner.folder)
+
+
+class _NumbaThreads:
+    """numba's thread count set to ``threads`` (at most its own) until
+    :meth:`restore`; nothing (numba is not loaded) for None: passes built
+    ahead of time run in the calling thread."""
+
+    def __init__(self, threads: int | None):
+        self.previous = None
+        if threads is not None:
+            import numba
+
+            self.previous = numba.get_num_threads()
+            numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+
+    def restore(self) -> None:
+        if self.previous is not None:
+            import numba
+
+            numba.set_num_threads(self.previous)
 
 
 def _how_it_fits(layout: DenseLayout, work, memory: int | None) -> bool:

@@ -93,7 +93,7 @@ def score_part(game_name: str, symmetric: bool, folder: str, level: int, lo: int
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     key = (game_name, symmetric)
     if key not in _layouts:
-        _layouts[key] = DenseLayout(load_game(game_name), symmetric)
+        _layouts[key] = DenseLayout(load_game(game_name), symmetric, parallel=True)
     layout = _layouts[key]
     records, bases = _reader(layout, folder, memory).gather(level)
     return score_range(layout, level, records, bases, lo, hi)

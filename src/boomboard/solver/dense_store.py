@@ -13,6 +13,9 @@ from pathlib import Path
 import numpy as np
 
 from .blockstore import BlockFile, BlockWriter
+from .retrograde import DRAW, MAX_REMOTENESS, VALUE_SHIFT
+
+NO_POSITION = (DRAW << VALUE_SHIFT) | MAX_REMOTENESS  # the record of a rank that is no position
 
 LEVEL = 3  # zstandard's level: see docs/solver.md for sizes and speeds
 BLOCK_ITEMS = 1 << 16

@@ -13,7 +13,6 @@ the stored records, level after level, "no position" records included.
 
 from __future__ import annotations
 
-from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +20,7 @@ import numpy as np
 from ..core.game import Game
 from ..core.state import State
 from .dense_driver import DenseLayout, child_reader, reads_mapped, solve_level
-from .dense_store import open_level
+from .dense_store import NO_POSITION, open_level
 from .retrograde import terminal_value
 from .table import VALUE_NAMES, Entry, NotSolvedError, Table, unpack
 
@@ -61,20 +60,17 @@ class DenseTable(Table):
             self._levels[level] = found
         return found
 
-    @cached_property
-    def _no_position(self) -> int:
-        return int(self.layout.passes.NO_POSITION)
 
     def _record(self, state: State) -> int:
         s = state.array.copy()
         level, index = self.layout.passes.lookup(self.layout.dspec, self.game.params_array, s, self.symmetric,
                                                  self.layout.levels, self.layout.start)
         if level < 0:
-            return self._no_position
+            return NO_POSITION
         return int(self.level(int(level))[int(index)])
 
     def covers(self, state: State) -> bool:
-        return state.is_terminal() or self._record(state) != self._no_position
+        return state.is_terminal() or self._record(state) != NO_POSITION
 
     def lookup(self, state: State) -> Entry:
         if state.game != self.game:
@@ -82,7 +78,7 @@ class DenseTable(Table):
         if state.is_terminal():
             return Entry(VALUE_NAMES[terminal_value(state.array)], 0)
         record = self._record(state)
-        if record == self._no_position:
+        if record == NO_POSITION:
             raise NotSolvedError(f"{state.to_notation()} is not a position of the dense table of {self.game}")
         return unpack(record)
 
@@ -99,7 +95,7 @@ class DenseTable(Table):
     def entry_at(self, i: int) -> Entry:
         level, _, _ = self._where(i)
         record = int(self.level(level)[i - int(self.offsets[level])])
-        if record == self._no_position:
+        if record == NO_POSITION:
             raise NotSolvedError(f"record {i} of {self.folder} is no position")
         return unpack(record)
 

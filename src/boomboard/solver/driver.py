@@ -34,7 +34,6 @@ from ..core.game import Game
 from ..core.state import State
 from . import retrograde
 from .codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
-from .index import index_all, new_index, rehash
 from .blockstore import LEVEL, write_blocks
 from .layers import distinct
 from .tiers import TieredSolve, load_archive, load_saved, read_record, save_atomic, write_json_atomic
@@ -77,6 +76,15 @@ class _Count(ProgressColumn):
 def _progress(enabled: bool) -> Progress:
     return Progress(TextColumn("{task.description:<22}"), BarColumn(), _Count(), _Rate(), TimeElapsedColumn(),
                     TimeRemainingColumn(), disable=not enabled, transient=False)
+
+
+def _index():
+    """The hash index's module, imported when a solve first needs it: it
+    defines a numba intrinsic, and a dense solve from kernels built ahead of
+    time runs without numba."""
+    from . import index
+
+    return index
 
 
 class _Solver:
@@ -149,7 +157,7 @@ class _Solver:
             levels = [self.start_keys()]
             save_atomic(self.work / "keys-00000.npy", levels[0])
         count = sum(len(level) for level in levels)
-        table = new_index(2 * count)
+        table = _index().new_index(2 * count)
         self.reindex(table, levels)
         worst = self.actions.shape[0]
         new_keys = np.empty(max(1 << 20, 4 * worst), dtype=np.uint64)
@@ -209,7 +217,7 @@ class _Solver:
     def reindex(table: np.ndarray, parts: list[np.ndarray]) -> None:
         first = 0
         for part in parts:
-            index_all(table, part, first)
+            _index().index_all(table, part, first)
             first += len(part)
 
     @staticmethod
@@ -220,8 +228,9 @@ class _Solver:
         reference machine), and fourfold growth moves a third as many keys
         and allocates two thirds as much over a solve, for an index that
         may end up to twice as large as twofold growth would leave it."""
-        bigger = new_index(2 * table.shape[0])
-        rehash(table, bigger)
+        index = _index()
+        bigger = index.new_index(2 * table.shape[0])
+        index.rehash(table, bigger)
         return bigger
 
     # -- phase 2: the values ---------------------------------------------------------
