@@ -85,3 +85,16 @@ def test_the_built_module_can_be_turned_off(built, monkeypatch):
     monkeypatch.setattr(ahead, "_loaded", {})
     monkeypatch.setenv("BOOMBOARD_AHEAD", "1")
     assert built.compiled(TEMPLATE, ahead=True).ahead
+
+
+def test_a_damaged_build_is_passed_over_for_numbas_passes(built, tmp_path, monkeypatch):
+    from boomboard import ahead
+
+    damaged = tmp_path / ("damaged" + ahead._path(TEMPLATE, built.kernels_module).suffix)
+    damaged.write_bytes(b"not a shared library")
+    damaged.with_suffix(".json").write_text("{}")
+    monkeypatch.setattr(ahead, "_loaded", {})
+    monkeypatch.setattr(ahead, "_path", lambda template, kernels: damaged)
+    assert load_ahead(TEMPLATE, built.kernels_module) is None
+    table = solver.solve(built, db=tmp_path / "db", progress=False, method="dense", threads=1)
+    assert table.meta["start"]["value"] == "win"

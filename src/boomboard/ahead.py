@@ -118,10 +118,13 @@ def load_ahead(template: str, kernels: str) -> AheadModule | None:
         target = _path(template, kernels)
         wanted = os.environ.get("BOOMBOARD_AHEAD") != "0" and os.environ.get("NUMBA_DISABLE_JIT") != "1"
         if wanted and target.is_file() and target.with_suffix(".json").is_file():
-            spec = importlib.util.spec_from_file_location(_name(template, kernels), target)
-            built = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(built)
-            checks = json.loads(target.with_suffix(".json").read_text())
+            try:
+                spec = importlib.util.spec_from_file_location(_name(template, kernels), target)
+                built = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(built)
+                checks = json.loads(target.with_suffix(".json").read_text())
+            except (ImportError, OSError, ValueError):  # a damaged build: numba's passes will do
+                return None
             _loaded[key] = AheadModule(built, checks, lambda: specialize(template, kernels))
     return _loaded[key]
 
