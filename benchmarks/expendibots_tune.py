@@ -216,11 +216,14 @@ def sprt(args) -> int:
             state = random_opening(game, rng, args.opening)
             searchers = [AlphaBeta(game, 18, contempt=CONTEMPT), AlphaBeta(game, 18, contempt=CONTEMPT)]
             new_player = index % 2
+            searchers[new_player].reductions = args.new_reductions
+            searchers[1 - new_player].reductions = args.old_reductions
             searchers[new_player].params = new
             searchers[1 - new_player].params = old
             result = play(game, state, searchers, args.time, adjudicate=True)
             score = result if new_player == 0 else 1 - result
             record = {"index": index, "new": args.new, "old": args.old, "new_player": new_player,
+                      "new_reductions": args.new_reductions, "old_reductions": args.old_reductions,
                       "time": args.time, "score": score, "plies": state.ply()}
             out.write(json.dumps(record) + "\n")
             out.flush()
@@ -296,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     p = commands.add_parser("sprt")
     p.add_argument("--new", required=True, help="the weights tested, comma-separated")
     p.add_argument("--old", help="the weights they play (default: the game's defaults)")
+    p.add_argument("--new-reductions", type=int, default=0, help="late move reductions of the new side (plies)")
+    p.add_argument("--old-reductions", type=int, default=0, help="late move reductions of the old side (plies)")
     p.add_argument("--time", type=float, default=0.05)
     p.add_argument("--opening", type=int, default=4)
     p.add_argument("--elo0", type=float, default=0.0)

@@ -109,3 +109,15 @@ def test_the_raid_wins_material_by_force():
     result = searcher.search(state, depth=3)
     assert result.score >= 100 * (before + 2)
 
+
+
+def test_late_move_reductions_search_fewer_nodes_and_still_play_the_raid():
+    """Reductions shrink the tree (late quiet moves first searched shallower)
+    but never the explosive moves: the raid is still found at depth 4."""
+    state = position(RAID_WHITE, RAID_BLACK)
+    plain, reduced = AlphaBeta(GAME), AlphaBeta(GAME, reductions=1)
+    full = plain.search(state, depth=5)
+    fewer = reduced.search(state, depth=5)
+    assert fewer.nodes < full.nodes
+    action = AlphaBeta(GAME, reductions=1).search(state, depth=4).action
+    assert state.action_to_tuple(action)[3] == (2, 5), state.action_to_string(action)

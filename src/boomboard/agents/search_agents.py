@@ -164,7 +164,7 @@ class AlphaBetaAgent(_BudgetedAgent):
 
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
                  game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
-                 margin: int = 0, endgames: int = 0, traps: int = 0, solved: int = 0):
+                 margin: int = 0, endgames: int = 0, traps: int = 0, solved: int = 0, reductions: int = 0):
         super().__init__(seed, time, game_time)
         self.traps, self.solved = traps, solved
         if depth is None and time is None and game_time is None:
@@ -172,7 +172,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.depth = depth
         self.margin = margin
         self.table_bits = table_bits
-        self.quiescence, self.contempt = quiescence, contempt
+        self.quiescence, self.contempt, self.reductions = quiescence, contempt, reductions
         self.endgames = endgames
         self.tables = None  # the endgame tables probed, if any
         self.whole = None  # the whole game's solved table played from, if any
@@ -187,7 +187,7 @@ class AlphaBetaAgent(_BudgetedAgent):
             self.whole = _solved_game(game) if self.solved else None
             if self.whole is not None:
                 self.whole.covers(game.new_initial_state())  # loads its lookup before the clock runs
-            self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt)
+            self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt, self.reductions)
             self.searcher.use_endgames(None if self.tables is None else self.tables.probe_arrays())
         self.searcher.clear()
         start = game.new_initial_state()
@@ -337,7 +337,8 @@ class AiAgent(Agent):
         if kind == "alphabeta":
             self.delegate = AlphaBetaAgent(seed=self.seed, **settings)
         else:  # the alpha-beta settings do not apply
-            settings = {key: value for key, value in settings.items() if key not in ("depth", "margin", "endgames", "traps", "solved")}
+            settings = {key: value for key, value in settings.items()
+                        if key not in ("depth", "margin", "endgames", "traps", "solved", "reductions")}
             self.delegate = MctsAgent(seed=self.seed, **settings)
         self.delegate.new_game(game, player)
 

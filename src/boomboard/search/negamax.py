@@ -156,7 +156,11 @@ def _table_score(result, ply):
 # What the search loop does next with the node at ``ply``.
 _ENTER, _NEXT_CHILD, _RETURN = 0, 1, 2
 # How the current child of a node is being searched.
-_FULL_WINDOW, _NULL_WINDOW, _RESEARCH = 0, 1, 2
+_FULL_WINDOW, _NULL_WINDOW, _RESEARCH, _REDUCED = 0, 1, 2, 3
+# Late move reductions: from the node's LATE_MOVE-th move on (after the hash
+# move and the killers), at REDUCIBLE_DEPTH or more, a move that explodes
+# nothing is searched ``reductions`` plies shallower first.
+LATE_MOVE, REDUCIBLE_DEPTH = 3, 3
 
 
 @njit(cache=True)
@@ -191,8 +195,9 @@ def _pick_next(moves, order, ply, i, n):
 
 @njit(cache=True)
 def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_keys, tt_data,
-                 history, killers, stats, check_repetition, action_limit, quiescence, contempt, clock_address,
-                 clock_id, timespec, deadline_ns, root_margin, root_scores, probe_spec, probe_keys, probe_entries):
+                 history, killers, stats, check_repetition, action_limit, quiescence, contempt, reductions,
+                 clock_address, clock_id, timespec, deadline_ns, root_margin, root_scores, probe_spec, probe_keys,
+                 probe_entries):
     """One iteration of iterative deepening from ``stack[0]`` to ``depth``; returns
     the root's score, and puts the best root action and its score in ``stats``.
 
@@ -204,6 +209,11 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
     A tie by history (a repetition, the action limit) scores ``-contempt``
     for the side to move at the root: with contempt, a side that can play on
     does, rather than repeat.
+    With ``reductions`` > 0, a late move that explodes nothing (see
+    :data:`LATE_MOVE`) is first searched that many plies shallower, with a
+    null window; only if it then beats the best so far is it searched to
+    the full depth (late move reductions, as chess engines do: a good move
+    ordering puts the moves that matter first).
     With ``root_margin`` > 0, a root move is searched exactly (its score put
     in ``root_scores``) when it scores more than the best so far less the
     margin, not only more than the best: the near-equal moves an agent may
@@ -303,6 +313,10 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
                 f_phase[ply] = _NULL_WINDOW
                 lower = _lower_bound(ply, f_alpha[ply], root_margin)
                 f_alpha[ply + 1], f_beta[ply + 1] = -lower - 1, -lower
+                if (reductions > 0 and ply > 0 and i >= LATE_MOVE and f_depth[ply] >= REDUCIBLE_DEPTH
+                        and not is_explosive(stack[ply], params, action)):
+                    f_phase[ply] = _REDUCED
+                    f_depth[ply + 1] = f_depth[ply] - 1 - reductions
             ply += 1
             step = _ENTER
 
@@ -316,6 +330,16 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
             alpha, beta = f_alpha[ply], f_beta[ply]
             action = f_action[ply]
             lower = _lower_bound(ply, alpha, root_margin)
+            if f_phase[ply] == _REDUCED and score > lower:
+                # The shallower search says it may beat the best so far: search it to the full depth.
+                f_phase[ply] = _NULL_WINDOW
+                stack[ply + 1, :] = stack[ply]
+                apply_action(stack[ply + 1], params, action)
+                f_depth[ply + 1] = f_depth[ply] - 1
+                f_alpha[ply + 1], f_beta[ply + 1] = -lower - 1, -lower
+                ply += 1
+                step = _ENTER
+                continue
             if f_phase[ply] == _NULL_WINDOW and lower < score < beta:
                 # Better than the first move after all (or near it, at the root): search it again, fully.
                 f_phase[ply] = _RESEARCH
