@@ -101,7 +101,7 @@ class ExpendibotsGame(Game):
     """Expendibots: move stacks of bots, explode them, chain reactions across both armies."""
 
     name = "expendibots"
-    ai_settings = ("alphabeta", {"contempt": 50})  # measured: docs/strength.md
+    ai_settings = ("alphabeta", {"contempt": 50, "reductions": 1})  # measured: docs/strength.md
     title = "Expendibots"
     parameters = ()
     player_names = COLOURS
