@@ -74,3 +74,20 @@ def test_a_dense_solve_that_cannot_fit_is_refused_before_it_writes(tmp_path, mon
     with pytest.raises(solver.SolveError, match="too big to solve densely here.*--plan"):
         solver.solve(boomboard.load_game(GAME), db=tmp_path, progress=False, method="dense")
     assert not any(tmp_path.rglob("*"))
+
+
+def test_a_resumed_solve_counts_what_it_already_wrote_as_free(tmp_path, monkeypatch):
+    import shutil
+
+    from boomboard.solver.dense_driver import DenseLayout, _how_it_fits
+    from boomboard.solver.dense_plan import MEASURED_BYTES_PER_RECORD
+
+    layout = DenseLayout(boomboard.load_game(GAME), True)
+    need = int(layout.totals.sum() * MEASURED_BYTES_PER_RECORD) + 1
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: SimpleNamespace(free=need // 4))
+    work = tmp_path / "start.work"
+    with pytest.raises(solver.SolveError, match="too big"):
+        _how_it_fits(layout, work, memory=1 << 40)
+    work.mkdir()
+    (work / "level-000.bin").write_bytes(b"\x01" * need)  # finished levels, on the disk already
+    assert _how_it_fits(layout, work, memory=1 << 40) is False  # fits, in memory

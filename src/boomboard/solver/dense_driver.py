@@ -300,7 +300,8 @@ class _NumbaThreads:
 def _how_it_fits(layout: DenseLayout, work, memory: int | None) -> bool:
     """Whether the solve reads its child levels through a mapped window
     file (they do not fit in memory); refuses, before anything is written,
-    a solve that fits neither way."""
+    a solve that fits neither way. What a resumed solve already wrote in
+    ``work`` counts as free."""
     import psutil
 
     from .dense_plan import fit, plan_of
@@ -308,8 +309,10 @@ def _how_it_fits(layout: DenseLayout, work, memory: int | None) -> bool:
     from .driver import SolveError
 
     existing = next(p for p in [work, *work.parents] if p.exists())
+    # A resumed solve has written part of its table already: that space counts as its own.
+    written = sum(f.stat().st_blocks * 512 for f in work.rglob("*") if f.is_file()) if work.exists() else 0
     mapped, problem = fit(plan_of(layout), memory or psutil.virtual_memory().total,
-                          shutil.disk_usage(existing).free, can_map_levels())
+                          shutil.disk_usage(existing).free + written, can_map_levels())
     if problem:
         raise SolveError(f"{layout.game} is too big to solve densely here: {problem}. See what it needs with "
                          "--plan; --backend ray runs it on a cluster")
