@@ -81,14 +81,22 @@ def parse_referee_output(text: str) -> dict:
 
 
 def play_game(referee: Path, agents: Path, package: str, ours_colour: str, spec: str, seed: int,
-              time_limit: float, space_limit: float, cold: bool, timeout: float, player: str = OURS) -> dict:
+              time_limit: float, space_limit: float, cold: bool, timeout: float, player: str = OURS,
+              opening: list[str] | None = None) -> dict:
     """One game under the staff referee; returns its record. ``player`` is
-    our Player's module (this folder's modules are importable too)."""
+    our Player's module (this folder's modules are importable too); with an
+    ``opening`` (the referee's actions, as strings), both sides play it
+    first (:mod:`course_opening`)."""
     players = [package, package]
     players[COLOURS.index(ours_colour)] = player
     env = dict(os.environ, BOOMBOARD_AGENT=spec, BOOMBOARD_SEED=str(seed), PYTHONHASHSEED="0",
                PYTHONPATH=os.pathsep.join([str(referee), str(agents), str(Path(__file__).parent),
                                            os.environ.get("PYTHONPATH", "")]))
+    if opening:
+        for colour, wrapped in zip(COLOURS, players):
+            env[f"BOOMBOARD_WRAP_{colour.upper()}"] = wrapped
+        env["BOOMBOARD_OPENING"] = json.dumps(opening)
+        players = ["course_opening", "course_opening"]
     with tempfile.TemporaryDirectory() as cache:
         if cold:
             env["NUMBA_CACHE_DIR"] = cache
@@ -151,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--space", type=float, default=100.0)
     parser.add_argument("--cold", action="store_true", help="an empty numba cache for every game")
     parser.add_argument("--timeout", type=float, default=1200.0, help="wall-clock seconds before a game is abandoned")
+    parser.add_argument("--opening", default=None, metavar="ACTIONS",
+                        help="an opening both sides play first: the referee's actions separated by ';', "
+                             "e.g. \"('MOVE', 1, (3, 1), (4, 1)); ('MOVE', 1, (4, 6), (3, 6))\"")
     parser.add_argument("--results", type=Path, default=Path("benchmarks/results/expendibots-course.jsonl"))
     args = parser.parse_args(argv)
     if not (args.referee / "referee" / "__main__.py").exists():
@@ -161,6 +172,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"not in {args.agents}: {', '.join(missing)}")
     from boomboard.arena.course_player import DEFAULT_AGENT
     spec = args.spec or DEFAULT_AGENT
+    opening = [action.strip() for action in args.opening.split(";") if action.strip()] if args.opening else []
+    try:
+        from course_opening import opening_actions
+        opening_actions(json.dumps(opening))
+    except (ValueError, SyntaxError) as error:
+        parser.error(f"--opening: not the referee's actions ({error})")
 
     records = read_records(args.results)
     # A game is played again when the package's source changed: the results
@@ -171,9 +188,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.player != OURS:  # a variant's settings are part of what was played
         from expendibots_course_variant import settings
         spec = f"{spec} {settings()}"
-    done = {(r["agent"], r["index"], r["spec"], r["cold"], r.get("source")) for r in records}
+    done = {(r["agent"], r["index"], r["spec"], r["cold"], r.get("source"), tuple(r.get("opening", ())))
+            for r in records}
     todo = [(name, index) for name in agents for index in range(args.first, args.first + 2 * args.games)
-            if (name, index, spec, args.cold, source) not in done
+            if (name, index, spec, args.cold, source, tuple(opening)) not in done
             and args.colour in (None, COLOURS[index % 2])]
     args.results.parent.mkdir(parents=True, exist_ok=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -185,8 +203,10 @@ def main(argv: list[str] | None = None) -> int:
             progress.update(task, description=f"{name} ({'we' if ours == 'white' else 'they'} move first)")
             record = play_game(args.referee, args.agents, name, ours, spec.split(" ")[0], seed=index,
                                time_limit=args.time, space_limit=args.space, cold=args.cold, timeout=args.timeout,
-                               player=args.player)
+                               player=args.player, opening=opening)
             record["spec"] = spec
+            if opening:
+                record["opening"] = opening
             record.update(agent=name, repository=agents[name], index=index, commit=commit, source=source,
                           date=time.strftime("%Y-%m-%d"), machine=platform.processor() or platform.machine())
             out.write(json.dumps(record) + "\n")
@@ -197,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
                                    f"score {record['score']}, plies {record['plies']}, "
                                    f"CPU ours {record['our_cpu']:.1f} s theirs {record['their_cpu']:.1f} s")
     print(summary_table([r for r in records if r["spec"] == spec and r["cold"] == args.cold
-                         and r.get("source") == source], agents))
+                         and r.get("source") == source and r.get("opening", []) == opening], agents))
     return 0
 
 

@@ -35,24 +35,36 @@ from boomboard.agents import make_agent
 from boomboard.arena.ratings import elo_estimate
 
 
-def play(game, agents, state) -> tuple[int | None, list[float]]:
-    """Play ``agents`` (player 0 first) from ``state``; the winner and each move's time by player."""
+def play(game, agents, state, watch: int | None = None) -> tuple[int | None, list[float], list[tuple]]:
+    """Play ``agents`` (player 0 first) from ``state``; the winner, each move's
+    time by player, and (for player ``watch``, on a solved game) its
+    mistakes: (ply, "tie lost" or "win let go", plies to the loss it moved into)."""
     for player, agent in enumerate(agents):
         agent.new_game(game, player)
     times: list[list[float]] = [[], []]
+    mistakes = []
     while not state.is_terminal():
         player = state.current_player()
         began = time.perf_counter()
         action = agents[player].choose_action(state.clone())
         times[player].append(time.perf_counter() - began)
+        if player == watch:
+            before, after = solver.analyze(state).value, state.child(action)
+            if not after.is_terminal():
+                reply = solver.analyze(after)  # for the opponent
+                if before != "lose" and reply.value == "win":
+                    mistakes.append((state.ply(), f"{before} lost", reply.remoteness))
+                elif before == "win" and reply.value != "lose":
+                    mistakes.append((state.ply(), "win let go", None))
         state.apply_action(action)
-    return state.outcome().winner, times
+    return state.outcome().winner, times, mistakes
 
 
 def against_solver(game_name: str, spec: str, games: int, seed: int) -> None:
     game = boomboard.load_game(game_name)
     rng = random.Random(seed)
     counts = {value: [0, 0, 0] for value in ("win", "tie", "draw")}
+    mistakes: list[tuple] = []
     played = 0
     while played < games:
         state = game.new_initial_state()
@@ -68,7 +80,8 @@ def against_solver(game_name: str, spec: str, games: int, seed: int) -> None:
         agents = [make_agent("solver", seed=rng.randrange(2 ** 31)), make_agent(spec, seed=played)]
         if learned_side == 0:
             agents.reverse()
-        winner, _ = play(game, agents, state)
+        winner, _, found = play(game, agents, state, watch=learned_side)
+        mistakes.extend(found)
         column = 0 if winner == learned_side else 2 if winner is not None else 1
         counts[mine][column] += 1
         played += 1
@@ -76,12 +89,15 @@ def against_solver(game_name: str, spec: str, games: int, seed: int) -> None:
     for value, (wins, ties, losses) in counts.items():
         if wins + ties + losses:
             print(f"  from {value} starts: {wins} wins, {ties} ties, {losses} losses")
+    lost = sorted((ply, plies) for ply, kind, plies in mistakes if kind != "win let go")
+    print(f"  moves into a lost position: {len(lost)}; (ply, plies to the loss): {lost}")
+    print(f"  wins let go: {sum(kind == 'win let go' for _, kind, _ in mistakes)}")
 
 
 def against_ai(game_name: str, spec: str, games: int, seed: int) -> None:
     game = boomboard.load_game(game_name)
     learned = make_agent(spec, seed=seed)
-    _, times = play(game, [learned, make_agent("random", seed=seed)], game.new_initial_state())
+    _, times, _ = play(game, [learned, make_agent("random", seed=seed)], game.new_initial_state())
     per_move = statistics.mean(times[0])
     opponent = f"ai:time={per_move:.3f}"
     wins = ties = losses = 0
@@ -91,7 +107,7 @@ def against_ai(game_name: str, spec: str, games: int, seed: int) -> None:
         learned_side = number % 2
         if learned_side:
             agents.reverse()
-        winner, times = play(game, agents, game.new_initial_state())
+        winner, times, _ = play(game, agents, game.new_initial_state())
         spent += times[learned_side]
         wins += winner == learned_side
         losses += winner == 1 - learned_side

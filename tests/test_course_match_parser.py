@@ -56,3 +56,40 @@ def test_a_draw_and_a_forfeit():
 def test_an_unfinished_game_has_no_winner():
     record = match.parse_referee_output(COMMENTARY)
     assert record["winner"] is None and record["reason"] == "unfinished"
+
+
+def test_an_opening_is_played_by_both_wrappers_then_the_wrapped_players_play_on(tmp_path, monkeypatch):
+    """benchmarks/course_opening.py: each side plays its colour's moves of the
+    opening, and the Players it wraps are told of every action."""
+    import json
+    import sys
+
+    (tmp_path / "scripted.py").write_text(
+        "class Player:\n"
+        "    def __init__(self, colour):\n"
+        "        self.colour, self.seen = colour, []\n"
+        "    def action(self):\n"
+        "        return ('BOOM', (len(self.seen), 0))\n"
+        "    def update(self, colour, action):\n"
+        "        self.seen.append((colour, action))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+    monkeypatch.setenv("BOOMBOARD_WRAP_WHITE", "scripted")
+    monkeypatch.setenv("BOOMBOARD_WRAP_BLACK", "scripted:Player")
+    opening = ["('MOVE', 1, (3, 1), (4, 1))", "('MOVE', 1, (4, 6), (3, 6))", "('MOVE', 2, (4, 1), (6, 1))"]
+    monkeypatch.setenv("BOOMBOARD_OPENING", json.dumps(opening))
+    sys.modules.pop("course_opening", None)
+    import course_opening
+
+    white, black = course_opening.Player("white"), course_opening.Player("black")
+    played = []
+    for ply in range(5):
+        colour, mover = ("white", white) if ply % 2 == 0 else ("black", black)
+        action = mover.action()
+        played.append(action)
+        for player in (white, black):
+            player.update(colour, action)
+    assert played[:3] == [eval(a) for a in opening]
+    assert played[3:] == [("BOOM", (3, 0)), ("BOOM", (4, 0))]  # the wrapped players, told of all 3 opening actions
+    assert white.wrapped.seen == black.wrapped.seen == [(c, a) for c, a in zip(["white", "black"] * 3, played)]
+    sys.modules.pop("course_opening", None)

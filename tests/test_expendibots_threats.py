@@ -121,3 +121,70 @@ def test_late_move_reductions_search_fewer_nodes_and_still_play_the_raid():
     assert fewer.nodes < full.nodes
     action = AlphaBeta(GAME, reductions=1).search(state, depth=4).action
     assert state.action_to_tuple(action)[3] == (2, 5), state.action_to_string(action)
+
+
+
+def chain(board, square):
+    """Every square chained to ``square`` through stacks a king's step apart."""
+    caught, frontier = {square}, [square]
+    while frontier:
+        x, y = frontier.pop()
+        for other in board:
+            if other not in caught and max(abs(other[0] - x), abs(other[1] - y)) == 1:
+                caught.add(other)
+                frontier.append(other)
+    return caught
+
+
+def reference_raid(board, raider):
+    """The raid count written plainly from its definition: over every stack of
+    ``raider`` (+1 White, -1 Black) and every square it reaches in a line
+    (not an enemy's), one token landed there and boomed clears every stack
+    chained to the landing square (the chains as they stand before the move);
+    the count is the best of the enemy tokens cleared less the raider's own,
+    the moved token counted once, over the landings that clear an enemy
+    token. ``board``: {(x, y): signed tokens}."""
+    best = 0
+    for (x, y), n in board.items():
+        if n * raider <= 0:
+            continue
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            for distance in range(1, abs(n) + 1):
+                target = (x + dx * distance, y + dy * distance)
+                if not (0 <= target[0] < 8 and 0 <= target[1] < 8) or board.get(target, 0) * raider < 0:
+                    continue
+                caught = chain({**board, target: board.get(target, 0) or raider}, target)
+                enemy = sum(-board[c] * raider for c in caught if board.get(c, 0) * raider < 0)
+                own = sum(board[c] * raider for c in caught if board.get(c, 0) * raider > 0)
+                own += 0 if (x, y) in caught else 1
+                if enemy > 0:
+                    best = max(best, enemy - own)
+    return best
+
+
+def random_positions(count, seed=0):
+    """Positions from random games, many with stacks in reach of each other."""
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < count:
+        state = GAME.new_initial_state()
+        for _ in range(int(rng.integers(0, 60))):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(int(legal[rng.integers(len(legal))]))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+def test_the_raid_counts_match_their_plain_definition_on_random_positions():
+    for state in random_positions(400):
+        board = {}
+        for sign, colour in ((1, "white"), (-1, "black")):
+            for n, x, y in state.stacks(colour):
+                board[(x, y)] = sign * n
+        mover = 1 if state.current_player() == 0 else -1
+        found = counts(state)
+        assert (found["raid"], found["raided"]) == (reference_raid(board, mover), reference_raid(board, -mover)), \
+            state.to_notation() if hasattr(state, "to_notation") else str(state)

@@ -18,6 +18,7 @@ from time import process_time as _cpu_time
 from ..core.game import Game
 from ..core.layout import STATUS, STATUS_TIE
 from ..core.state import State
+from ..search.book import game_book
 from ..search.scores import WIN
 from .base import Agent
 from .time_manager import DEFAULT_TYPICAL_PLIES, MovePlan, TimeManager
@@ -154,6 +155,10 @@ class AlphaBetaAgent(_BudgetedAgent):
     (:mod:`boomboard.solver.in_play`): the fastest win, and in a tie or a
     loss the move that gives the opponent the best chance to go wrong. The
     table is never built for a move: without it, the search plays.
+    With ``book`` = 1, a position in the game's opening book (its
+    ``opening_book``, :mod:`boomboard.search.book`) is played from the book,
+    at once, at random among the moves the book lists (all within its
+    margin of the best).
     With ``traps`` (and a margin), it chooses among those moves the one that
     leaves the opponent the most replies that lose by force
     (:mod:`boomboard.search.traps`): the search gets nine tenths of the
@@ -164,9 +169,10 @@ class AlphaBetaAgent(_BudgetedAgent):
 
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
                  game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
-                 margin: int = 0, endgames: int = 0, traps: int = 0, solved: int = 0, reductions: int = 0):
+                 margin: int = 0, endgames: int = 0, traps: int = 0, solved: int = 0, reductions: int = 0,
+                 book: int = 0):
         super().__init__(seed, time, game_time)
-        self.traps, self.solved = traps, solved
+        self.traps, self.solved, self.use_book = traps, solved, book
         if depth is None and time is None and game_time is None:
             time = self.move_time = 1.0
         self.depth = depth
@@ -176,6 +182,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.endgames = endgames
         self.tables = None  # the endgame tables probed, if any
         self.whole = None  # the whole game's solved table played from, if any
+        self.book = None  # the opening book played from, if any
         self.searcher: AlphaBeta | None = None
 
     def _warm_up(self, game: Game) -> None:
@@ -185,6 +192,7 @@ class AlphaBetaAgent(_BudgetedAgent):
             # The tables first: solving them (once) needs memory the search's tables would add to.
             self.tables = _endgame_tables(game, self.endgames)
             self.whole = _solved_game(game) if self.solved else None
+            self.book = game_book(game) if self.use_book else None
             if self.whole is not None:
                 self.whole.covers(game.new_initial_state())  # loads its lookup before the clock runs
             self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt, self.reductions)
@@ -198,7 +206,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         if self.searcher is None or self.searcher.game is not state.game:
             self._warm_up(state.game)
         plan = self.last_plan = self.plan(state.ply())
-        for tables in (self.whole, self.tables):
+        for tables in (self.book, self.whole, self.tables):
             if tables is not None:
                 began = _cpu_time()
                 chosen = tables.choose(state, self.rng, None if plan is None else plan.target)
@@ -333,12 +341,13 @@ class AiAgent(Agent):
     def new_game(self, game: Game, player: int) -> None:
         super().new_game(game, player)
         kind, defaults = game.ai_settings
-        settings = {"margin": AI_MARGIN, "endgames": AI_ENDGAME_TOKENS, "solved": 1, **defaults, **self.settings}
+        settings = {"margin": AI_MARGIN, "endgames": AI_ENDGAME_TOKENS, "solved": 1, "book": 1, **defaults,
+                    **self.settings}
         if kind == "alphabeta":
             self.delegate = AlphaBetaAgent(seed=self.seed, **settings)
         else:  # the alpha-beta settings do not apply
             settings = {key: value for key, value in settings.items()
-                        if key not in ("depth", "margin", "endgames", "traps", "solved", "reductions")}
+                        if key not in ("depth", "margin", "endgames", "traps", "solved", "reductions", "book")}
             self.delegate = MctsAgent(seed=self.seed, **settings)
         self.delegate.new_game(game, player)
 

@@ -102,6 +102,7 @@ class ExpendibotsGame(Game):
 
     name = "expendibots"
     ai_settings = ("alphabeta", {"contempt": 50, "reductions": 1})  # measured: docs/strength.md
+    opening_book = "book.json"  # built by benchmarks/opening_book.py: docs/strength.md
     title = "Expendibots"
     parameters = ()
     player_names = COLOURS

@@ -1,0 +1,107 @@
+"""Build a game's opening book from recorded games (:mod:`boomboard.search.book`).
+
+Reads game records (JSON lines with ``actions`` in the game's notation, as
+``expendibots_course_match.py`` and the arena write them), takes the
+positions of their first ``--plies`` plies where the side named by the
+record's ``ours`` was to move (every position with ``--both-sides``) and
+that ``--min-games`` games or more reached, and searches each for
+``--seconds`` CPU seconds with the game's ``ai`` settings. Each finished
+position is a JSON line in ``--work`` (a rerun goes on where it stopped;
+``--part K/N`` searches every N-th position from the K-th, so N processes
+share the work); ``--out`` then writes the book from every line there.
+
+    python benchmarks/opening_book.py expendibots benchmarks/results/expendibots-course*.jsonl \\
+        --plies 16 --min-games 2 --seconds 12 --work /tmp/book.jsonl \\
+        --out src/boomboard/games/expendibots/book.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import time
+from collections import Counter
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+import boomboard
+from boomboard.agents.search_agents import AI_MARGIN
+from boomboard.search.book import FORMAT, build_entry
+
+
+def book_positions(game, paths: list[Path], plies: int, min_games: int, both_sides: bool) -> list[str]:
+    """The positions to book, most often reached first (position notations)."""
+    reached: Counter[str] = Counter()
+    for path in paths:
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            if "actions" not in record or ("ours" not in record and not both_sides):
+                continue
+            state = game.new_initial_state()
+            seen = set()
+            for ply, action in enumerate(record["actions"][:plies]):
+                mover = game.player_names[state.current_player()] if hasattr(game, "player_names") else None
+                if both_sides or mover == record["ours"]:
+                    seen.add(state.to_notation())
+                state.play(action)
+                if state.is_terminal():
+                    break
+            reached.update(seen)
+    return [position for position, games in reached.most_common() if games >= min_games]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game")
+    parser.add_argument("records", nargs="+", type=Path)
+    parser.add_argument("--plies", type=int, default=16)
+    parser.add_argument("--min-games", type=int, default=2)
+    parser.add_argument("--both-sides", action="store_true")
+    parser.add_argument("--seconds", type=float, default=12.0)
+    parser.add_argument("--margin", type=int, default=AI_MARGIN)
+    parser.add_argument("--part", default="0/1", help="K/N: this process's share of the positions")
+    parser.add_argument("--work", type=Path, required=True)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    game = boomboard.load_game(args.game)
+    k, n = (int(x) for x in args.part.split("/"))
+    positions = book_positions(game, args.records, args.plies, args.min_games, args.both_sides)
+    done = {}
+    if args.work.exists():
+        for line in args.work.read_text().splitlines():
+            entry = json.loads(line)
+            done[entry["position"]] = entry
+    todo = [p for i, p in enumerate(positions) if i % n == k and p not in done]
+    print(f"{len(positions)} positions to book, {len(done)} done, {len(todo)} for this part")
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns) as progress, args.work.open("a") as out:
+        task = progress.add_task("searching", total=len(todo))
+        for position in todo:
+            state = game.state_from_notation(position)
+            moves = build_entry(game, state, args.seconds, args.margin)
+            out.write(json.dumps({"position": position, "moves": moves}) + "\n")
+            out.flush()
+            progress.advance(task)
+    if args.out:
+        entries = {}
+        for line in args.work.read_text().splitlines():
+            entry = json.loads(line)
+            entries[entry["position"]] = entry["moves"]
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+        book = {"game": game.name, "format": FORMAT,
+                "built": {"seconds": args.seconds, "margin": args.margin, "plies": args.plies,
+                          "min_games": args.min_games, "both_sides": args.both_sides,
+                          "records": [p.name for p in args.records], "commit": commit,
+                          "date": time.strftime("%Y-%m-%d"), "machine": platform.processor() or platform.machine()},
+                "positions": dict(sorted(entries.items()))}
+        args.out.write_text(json.dumps(book, indent=0) + "\n")
+        print(f"wrote {len(entries)} positions to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
