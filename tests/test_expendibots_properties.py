@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 import boomboard
 from boomboard import BoomboardError
 from boomboard.games.expendibots.notation import format_tuple, parse_action
+from reference.expendibots import chained
 
 GAME = boomboard.load_game("expendibots")
 SETTINGS = settings(deadline=None, max_examples=60)
@@ -59,19 +60,6 @@ def cells(state):
     return found
 
 
-def chain(board, square):
-    """The squares a boom on ``square`` clears: every stack joined to it through
-    stacks a king's step apart."""
-    caught, frontier = {square}, [square]
-    while frontier:
-        x, y = frontier.pop()
-        for other in board:
-            if other not in caught and max(abs(other[0] - x), abs(other[1] - y)) == 1:
-                caught.add(other)
-                frontier.append(other)
-    return caught
-
-
 @SETTINGS
 @given(starts, picks)
 def test_serialize_and_pickle_round_trip_with_history(start, choices):
@@ -117,7 +105,7 @@ def test_moves_carry_tokens_and_booms_clear_exactly_the_chain(start, choices):
             assert [after.tokens(p) for p in (0, 1)] == [before.tokens(p) for p in (0, 1)]
         else:
             assert board[action[1]] * sign > 0
-            cleared = chain(board, action[1])
+            cleared = chained(board, action[1])
             expected = {sq: n for sq, n in board.items() if sq not in cleared}
             for player, colour_sign in ((0, 1), (1, -1)):
                 lost = sum(abs(board[sq]) for sq in cleared if board[sq] * colour_sign > 0)

@@ -10,6 +10,7 @@ import boomboard
 from boomboard.games.expendibots import evaluation
 from boomboard.games.expendibots.evaluation import HANGING, RAID, RAIDED, STACKS, TRADE
 from boomboard.search.alphabeta import AlphaBeta
+from reference.expendibots import chained
 
 GAME = boomboard.load_game("expendibots")
 
@@ -123,19 +124,6 @@ def test_late_move_reductions_search_fewer_nodes_and_still_play_the_raid():
     assert state.action_to_tuple(action)[3] == (2, 5), state.action_to_string(action)
 
 
-
-def chain(board, square):
-    """Every square chained to ``square`` through stacks a king's step apart."""
-    caught, frontier = {square}, [square]
-    while frontier:
-        x, y = frontier.pop()
-        for other in board:
-            if other not in caught and max(abs(other[0] - x), abs(other[1] - y)) == 1:
-                caught.add(other)
-                frontier.append(other)
-    return caught
-
-
 def reference_raid(board, raider):
     """The raid count written plainly from its definition: over every stack of
     ``raider`` (+1 White, -1 Black) and every square it reaches in a line
@@ -153,7 +141,7 @@ def reference_raid(board, raider):
                 target = (x + dx * distance, y + dy * distance)
                 if not (0 <= target[0] < 8 and 0 <= target[1] < 8) or board.get(target, 0) * raider < 0:
                     continue
-                caught = chain({**board, target: board.get(target, 0) or raider}, target)
+                caught = chained({**board, target: board.get(target, 0) or raider}, target)
                 enemy = sum(-board[c] * raider for c in caught if board.get(c, 0) * raider < 0)
                 own = sum(board[c] * raider for c in caught if board.get(c, 0) * raider > 0)
                 own += 0 if (x, y) in caught else 1

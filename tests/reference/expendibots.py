@@ -140,8 +140,9 @@ class ExpendibotsReference:
         return position.result
 
 
-def explode(board, start):
-    """Remove the stack on ``start`` and every stack reached by the chain reaction."""
+def chained(board, start):
+    """``start`` and every square of ``board`` (any mapping keyed by (x, y))
+    the chain reaction from it reaches: stacks a king's step apart."""
     exploding = [start]
     caught = {start}
     while exploding:
@@ -151,7 +152,12 @@ def explode(board, start):
                 if (ax, ay) in board and (ax, ay) not in caught:
                     caught.add((ax, ay))
                     exploding.append((ax, ay))
-    for square in caught:
+    return caught
+
+
+def explode(board, start):
+    """Remove the stack on ``start`` and every stack reached by the chain reaction."""
+    for square in chained(board, start):
         del board[square]
 
 

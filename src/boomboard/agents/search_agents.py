@@ -341,8 +341,7 @@ class AiAgent(Agent):
     def new_game(self, game: Game, player: int) -> None:
         super().new_game(game, player)
         kind, defaults = game.ai_settings
-        settings = {"margin": AI_MARGIN, "endgames": AI_ENDGAME_TOKENS, "solved": 1, "book": 1, **defaults,
-                    **self.settings}
+        settings = {"margin": AI_MARGIN, "endgames": AI_ENDGAME_TOKENS, "solved": 1, **defaults, **self.settings}
         if kind == "alphabeta":
             self.delegate = AlphaBetaAgent(seed=self.seed, **settings)
         else:  # the alpha-beta settings do not apply
