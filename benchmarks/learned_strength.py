@@ -117,7 +117,7 @@ def against_ai(game_name: str, spec: str, games: int, seed: int) -> None:
           f"{wins} wins, {ties} ties, {losses} losses; Elo {elo.describe()}")
 
 
-def agreement_with_search(run: str, simulations: int) -> None:
+def agreement_with_search(run: str, simulations: int, puct: bool = False) -> None:
     import jax
     import numpy as np
 
@@ -133,14 +133,17 @@ def agreement_with_search(run: str, simulations: int) -> None:
     chosen = []
     for start in range(0, len(truth), 256):
         rows = slice(start, start + 256)
-        actions, _, _ = search.run(model.params, jax.random.PRNGKey(start), truth.states[rows],
-                                   truth.observations[rows], truth.legal[rows], gumbel_scale=0.0)
+        key, states, obs, legal = jax.random.PRNGKey(start), truth.states[rows], truth.observations[rows], truth.legal[rows]
+        if puct:
+            actions, _, _ = search.run_puct(model.params, key, states, obs, legal)
+        else:
+            actions, _, _ = search.run(model.params, key, states, obs, legal, gumbel_scale=0.0)
         chosen.append(np.asarray(actions))
     chosen = np.concatenate(chosen)
     searched = truth.perfect[np.arange(len(truth)), chosen].mean()
     print(f"{model.path} (iteration {model.iteration}, {model.seconds / 60:.1f} min of training) on "
           f"{len(truth)} positions: perfect moves {bare['move']:.1%} as the bare net, {searched:.1%} with "
-          f"{simulations} simulations; value class {bare['value']:.1%}")
+          f"{simulations} simulations{' (PUCT)' if puct else ''}; value class {bare['value']:.1%}")
 
 
 def main() -> None:
@@ -148,13 +151,14 @@ def main() -> None:
     parser.add_argument("opponent", choices=["solver", "ai", "agreement"])
     parser.add_argument("--run", help="agreement: the run folder")
     parser.add_argument("--sims", type=int, default=64, help="agreement: the search's simulations")
+    parser.add_argument("--puct", action="store_true", help="agreement: AlphaZero's search instead of Gumbel MuZero's")
     parser.add_argument("--agent", default="learned")
     parser.add_argument("--game", default="kaboom")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.opponent == "agreement":
-        agreement_with_search(args.run, args.sims)
+        agreement_with_search(args.run, args.sims, args.puct)
     else:
         (against_solver if args.opponent == "solver" else against_ai)(args.game, args.agent, args.games, args.seed)
 

@@ -145,7 +145,7 @@ def test_learned_specs_build_agents_and_bad_ones_say_why(trained):
         make_agent(f"learned:{not_a_model}")
 
 
-@pytest.mark.parametrize("settings", ["search=0", "sims=4"])
+@pytest.mark.parametrize("settings", ["search=0", "sims=4", "sims=4,puct=0"])
 def test_the_learned_agent_plays_legal_moves_through_the_arena(trained, settings):
     folder, _, _ = trained
     spec = f"learned:{folder},{settings}"
@@ -168,6 +168,22 @@ def test_the_shipped_model_plays_kaboom_without_a_path():
     assert agent.choose_action(state) in state.legal_actions()
     with pytest.raises(CheckpointError, match="no model ships for jump61"):
         make_agent("learned").new_game(boomboard.load_game("jump61"), 0)
+
+
+def test_the_shipped_model_with_puct_holds_a_tie_that_gumbel_search_loses_in_three():
+    """O to move, one bomb in hand: only the bomb in D keeps the tie (the
+    solver's verdict on each move: A and A* lose in 1, D in 3). Gumbel
+    MuZero's search never tries X's winning reply to D, which the net rates
+    near zero (docs/learning.md); PUCT's does."""
+    game = boomboard.load_game("kaboom")
+    state = game.deserialize_state('{"game":"kaboom","actions":[1,2,2,2,0,1,7,2,1,1,0]}')
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["A", "D", "A*", "D*"]
+    chosen = {}
+    for settings in ("", ",puct=0"):
+        agent = make_agent(f"learned:sims=64{settings}")
+        agent.new_game(game, state.current_player())
+        chosen[settings] = state.action_to_string(agent.choose_action(state.clone()))
+    assert chosen == {"": "D*", ",puct=0": "D"}
 
 
 def test_the_web_app_offers_the_learned_player_where_a_model_ships(tmp_path):

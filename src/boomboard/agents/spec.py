@@ -39,7 +39,8 @@ _SETTINGS: dict[str, dict[str, type]] = {
 }
 
 
-_MAY_BE_ZERO = {"quiescence", "contempt", "margin", "endgames", "traps", "solved", "search", "reductions", "book"}  # 0 turns them off
+_MAY_BE_ZERO = {"quiescence", "contempt", "margin", "endgames", "traps", "solved", "search", "reductions", "book",
+                "puct"}  # 0 turns them off
 MAX_TABLE_BITS = 34
 
 # Kinds defined in higher layers, imported the first time a spec names them:

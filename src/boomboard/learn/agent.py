@@ -5,7 +5,10 @@
 the package for the game, where there is one (Kaboom 4x4 with one bomb).
 Settings: ``sims=N`` simulations of the Gumbel MuZero search a move
 (default 64), ``search=0`` for the bare net (its most likely legal move,
-instantly). With search, the choice is deterministic: the search's own
+instantly); the search is AlphaZero's (PUCT, the most visited move) unless
+``puct=0`` asks for Gumbel MuZero's, the one self-play trains with, which
+below the root never visits a reply the net rates near zero, so it plays
+into short losses more often (docs/learning.md). With search, the choice is deterministic: the search's own
 Gumbel noise is turned off for play. Importing this module registers the
 kind with :mod:`boomboard.agents.spec` (which imports it the first time a
 spec names ``learned``); it needs the ``boomboard[learn]`` extra.
@@ -61,12 +64,13 @@ class LearnedAgent(Agent):
     name = "learned"
 
     def __init__(self, seed: int | None = None, checkpoint: str | None = None, sims: int = DEFAULT_SIMULATIONS,
-                 search: int = 1):
+                 search: int = 1, puct: int = 1):
         super().__init__(seed)
         require_learn_extra()
         self.checkpoint = checkpoint
         self.simulations = sims
         self.use_search = bool(search)
+        self.puct = bool(puct)
         self.model = load_model(checkpoint) if checkpoint else None
         self.last_thinking = ""
         self._search = None
@@ -107,10 +111,14 @@ class LearnedAgent(Agent):
             self.last_thinking = f"net: value {float(value[0]):+.2f}, no search"
             return action
         self._key, key = jax.random.split(self._key)
-        actions, weights, _ = self._search.run(params, key, state.array[None].astype(np.int32), obs, mask,
-                                               gumbel_scale=0.0)
+        states = state.array[None].astype(np.int32)
+        if self.puct:
+            actions, weights, _ = self._search.run_puct(params, key, states, obs, mask)
+        else:
+            actions, weights, _ = self._search.run(params, key, states, obs, mask, gumbel_scale=0.0)
         action = int(actions[0])
-        self.last_thinking = (f"net value {float(value[0]):+.2f}; search of {self.simulations} simulations "
+        self.last_thinking = (f"net value {float(value[0]):+.2f}; {'PUCT' if self.puct else 'Gumbel'} search of "
+                              f"{self.simulations} simulations "
                               f"gives this move {float(weights[0, action]):.0%}")
         return action
 
@@ -120,5 +128,5 @@ def _check(settings: dict) -> None:
         resolve(settings["checkpoint"])
 
 
-register_agent_kind("learned", LearnedAgent, {"checkpoint": str, "sims": int, "search": int},
+register_agent_kind("learned", LearnedAgent, {"checkpoint": str, "sims": int, "search": int, "puct": int},
                     positional="checkpoint", check=_check)

@@ -56,6 +56,7 @@ class Search:
         self._scratch = np.empty(game.num_distinct_actions(), np.int32)
         self._considered = min(max_considered, config.actions)
         self.run = jax.jit(self._run, static_argnames=("gumbel_scale",))
+        self.run_puct = jax.jit(self._run_puct)
         self.evaluate = jax.jit(self._evaluate)
 
     def _expand_on_host(self, states, actions):
@@ -93,5 +94,17 @@ class Search:
         out = mctx.gumbel_muzero_policy(params, rng, root, self._recurrent, num_simulations=self.simulations,
                                         invalid_actions=~mask, max_num_considered_actions=self._considered,
                                         gumbel_scale=gumbel_scale)
+        return out.action, out.action_weights, value
+
+    def _run_puct(self, params, rng, states, obs, mask):
+        """AlphaZero's search (mctx's MuZero policy, PUCT at every node, no
+        noise) for play: the most visited move. Below the root, Gumbel
+        MuZero visits moves as its improved policy asks, so a reply the net
+        gives almost no prior is never tried however many simulations run;
+        PUCT's exploration term tries it as visits grow."""
+        logits, value = self._evaluate(params, obs, mask)
+        root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=states)
+        out = mctx.muzero_policy(params, rng, root, self._recurrent, num_simulations=self.simulations,
+                                 invalid_actions=~mask, dirichlet_fraction=0.0, temperature=0.0)
         return out.action, out.action_weights, value
 
