@@ -29,7 +29,7 @@ def opening_actions(text: str) -> list[tuple]:
     return [ast.literal_eval(action) for action in json.loads(text)]
 
 
-def _wrapped_class(colour: str) -> type:
+def _wrapped_class(colour: str) -> type | None:
     module, _, name = os.environ.get(f"BOOMBOARD_WRAP_{colour.upper()}", "").partition(":")
     return getattr(importlib.import_module(module), name or "Player") if module else None
 

@@ -133,11 +133,9 @@ def agreement_with_search(run: str, simulations: int, puct: bool = False) -> Non
     chosen = []
     for start in range(0, len(truth), 256):
         rows = slice(start, start + 256)
-        key, states, obs, legal = jax.random.PRNGKey(start), truth.states[rows], truth.observations[rows], truth.legal[rows]
-        if puct:
-            actions, _, _ = search.run_puct(model.params, key, states, obs, legal)
-        else:
-            actions, _, _ = search.run(model.params, key, states, obs, legal, gumbel_scale=0.0)
+        batch = (model.params, jax.random.PRNGKey(start), truth.states[rows], truth.observations[rows],
+                 truth.legal[rows])
+        actions, _, _ = search.run_puct(*batch) if puct else search.run(*batch, gumbel_scale=0.0)
         chosen.append(np.asarray(actions))
     chosen = np.concatenate(chosen)
     searched = truth.perfect[np.arange(len(truth)), chosen].mean()

@@ -42,9 +42,8 @@ def book_positions(game, paths: list[Path], plies: int, min_games: int, both_sid
                 continue
             state = game.new_initial_state()
             seen = set()
-            for ply, action in enumerate(record["actions"][:plies]):
-                mover = game.player_names[state.current_player()] if hasattr(game, "player_names") else None
-                if both_sides or mover == record["ours"]:
+            for action in record["actions"][:plies]:
+                if both_sides or game.player_names[state.current_player()] == record["ours"]:
                     seen.add(state.to_notation())
                 state.play(action)
                 if state.is_terminal():

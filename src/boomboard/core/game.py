@@ -72,7 +72,7 @@ class Game:
     # (a contempt for drawn-out positions); outside a search the slot holds -1.
     params_root_slot: ClassVar[int | None] = None
     # A file in the game's folder holding its opening book (boomboard.search.book),
-    # which ``ai`` plays from; None: the game has none.
+    # which an alpha-beta agent plays from with ``book=1``; None: the game has none.
     opening_book: ClassVar[str | None] = None
     solver_layered: ClassVar[bool] = False  # every move climbs to a later layer (see solver_layer_count)
     solver_min_tokens: ClassVar[int] = 0  # > 0: solved as endgames of at most ``tokens`` tokens, this many at least
