@@ -142,6 +142,17 @@ def summary_table(records: list[dict], agents: dict[str, str]) -> str:
     return "\n".join(rows)
 
 
+
+def package_commit() -> str:
+    """The commit of the git checkout holding the imported ``boomboard``
+    package (a snapshot run through PYTHONPATH is not the current folder's),
+    or "" outside one."""
+    import boomboard
+    found = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                           cwd=Path(boomboard.__file__).parent)
+    return found.stdout.strip() if found.returncode == 0 else ""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--referee", type=Path, required=True, help="the folder holding the staff `referee` package")
@@ -162,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opening", default=None, metavar="ACTIONS",
                         help="an opening both sides play first: the referee's actions separated by ';', "
                              "e.g. \"('MOVE', 1, (3, 1), (4, 1)); ('MOVE', 1, (4, 6), (3, 6))\"")
+    parser.add_argument("--commit", default=None,
+                        help="the commit our player's code is from (default: that of the git checkout "
+                             "holding the boomboard package imported, e.g. through PYTHONPATH)")
     parser.add_argument("--results", type=Path, default=Path("benchmarks/results/expendibots-course.jsonl"))
     args = parser.parse_args(argv)
     if not (args.referee / "referee" / "__main__.py").exists():
@@ -184,7 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     # are the code's (the commit is kept too, for the reader).
     from boomboard.jit import source_fingerprint
     source = source_fingerprint()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    commit = args.commit or package_commit()
+    if not commit:
+        parser.error("the boomboard package imported is not in a git checkout: name its commit with --commit")
     if args.player != OURS:  # a variant's settings are part of what was played
         from expendibots_course_variant import settings
         spec = f"{spec} {settings()}"

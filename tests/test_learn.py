@@ -170,20 +170,21 @@ def test_the_shipped_model_plays_kaboom_without_a_path():
         make_agent("learned").new_game(boomboard.load_game("jump61"), 0)
 
 
-def test_the_shipped_model_with_puct_holds_a_tie_that_gumbel_search_loses_in_three():
+def test_the_shipped_model_holds_a_tie_that_it_loses_in_three_without_puct_or_decisive_moves():
     """O to move, one bomb in hand: only the bomb in D keeps the tie (the
-    solver's verdict on each move: A and A* lose in 1, D in 3). Gumbel
-    MuZero's search never tries X's winning reply to D, which the net rates
-    near zero (docs/learning.md); PUCT's does."""
+    solver's verdict on each move: A and A* lose in 1, D in 3). The net
+    rates X's winning line after D near zero (docs/learning.md): Gumbel
+    MuZero's search never tries it, PUCT's tries it but misjudges the
+    position it reaches unless it sees that X wins there at once."""
     game = boomboard.load_game("kaboom")
     state = game.deserialize_state('{"game":"kaboom","actions":[1,2,2,2,0,1,7,2,1,1,0]}')
     assert [state.action_to_string(a) for a in state.legal_actions()] == ["A", "D", "A*", "D*"]
     chosen = {}
-    for settings in ("", ",puct=0"):
+    for settings in ("", ",decisive=0", ",puct=0"):
         agent = make_agent(f"learned:sims=64{settings}")
         agent.new_game(game, state.current_player())
         chosen[settings] = state.action_to_string(agent.choose_action(state.clone()))
-    assert chosen == {"": "D*", ",puct=0": "D"}
+    assert chosen == {"": "D*", ",decisive=0": "D", ",puct=0": "D"}
 
 
 def test_the_web_app_offers_the_learned_player_where_a_model_ships(tmp_path):
@@ -222,9 +223,10 @@ def test_the_search_step_plays_as_the_rules_do():
     n, width = len(rows), game.num_distinct_actions()
     children, rewards, done = np.empty_like(states), np.zeros(n, np.float32), np.zeros(n, bool)
     observations, masks = np.zeros((n, layout.size), np.float32), np.zeros((n, width), bool)
+    wins_now = np.zeros(n, bool)
     kernels.expand_batch(states, game.params_array, layout.table, actions, children, rewards, done, observations,
-                         masks, np.empty(width, np.int32))
-    assert done.any() and not done.all()
+                         masks, True, wins_now, np.empty(width, np.int32))
+    assert done.any() and not done.all() and wins_now.any() and not wins_now.all()
     for i, pair in enumerate(expected):
         if pair is None:  # a finished game stays as it is
             assert done[i] and rewards[i] == 0 and not masks[i].any()
@@ -236,6 +238,9 @@ def test_the_search_step_plays_as_the_rules_do():
         assert rewards[i] == (child.returns()[parent.current_player()] if child.is_terminal() else 0)
         np.testing.assert_array_equal(masks[i], child.legal_actions_mask().astype(bool) if not done[i] else False)
         np.testing.assert_array_equal(observations[i], layout.encode(child, int(child.array[0])).ravel())  # PLAYER
+        assert wins_now[i] == (not done[i] and any(
+            child.child(a).is_terminal() and child.child(a).returns()[child.current_player()] > 0
+            for a in child.legal_actions()))
 
 
 def test_random_openings_are_played_but_not_learned_from(trained):
@@ -252,3 +257,32 @@ def test_random_openings_are_played_but_not_learned_from(trained):
     # a 3x3 game lasts a dozen plies or so: openings of up to 1000 random moves are nearly always whole games
     unlearned, games, moves = self_play(trainer.search, trainer.params, 8, key, seed=1, random_plies=1000)
     assert games >= 8 and moves > 0 and len(unlearned) < len(learned) / 4
+
+
+def test_the_value_target_mixes_the_result_and_the_search_value(trained):
+    import jax
+
+    from boomboard.learn.selfplay import self_play
+
+    _, trainer, _ = trained
+    key = jax.random.PRNGKey(3)
+    # The mix changes the targets, not the games: the same key plays the same moves.
+    result, searched, half = (self_play(trainer.search, trainer.params, 8, key, seed=5, value_mix=mix)[0]
+                              for mix in (0.0, 1.0, 0.5))
+    np.testing.assert_array_equal(result.observations, searched.observations)
+    assert set(np.unique(result.results)) <= {-1.0, 0.0, 1.0}
+    assert np.all(np.abs(searched.results) <= 1) and not set(np.unique(searched.results)) <= {-1.0, 0.0, 1.0}
+    np.testing.assert_allclose(half.results, (result.results + searched.results) / 2, atol=1e-6)
+    with pytest.raises(ParameterError, match="value_mix"):
+        TrainConfig(**{**SETTINGS, "value_mix": 1.5}).check()
+
+
+def test_workers_play_their_batches_at_once_and_the_run_stays_reproducible(tmp_path, db):
+    settings = {**SETTINGS, "workers": 2}
+    runs = [Trainer.open(tmp_path / name, TrainConfig(**settings), db=db) for name in ("a", "b")]
+    for run in runs:
+        run.run(iterations=2)
+    # each iteration ends only when every game of both batches has ended once
+    assert runs[0].games >= 2 * 2 * SETTINGS["envs"] and runs[0].games == runs[1].games
+    for mine, theirs in zip(*(jax_leaves(run.params) for run in runs)):
+        np.testing.assert_array_equal(mine, theirs)

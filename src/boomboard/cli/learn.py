@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 from pathlib import Path
 from typing import Optional
@@ -31,6 +32,10 @@ def train_command(
     learning_rate: float = typer.Option(1e-3, "--learning-rate", min=0.0, help="Adam's step size."),
     random_plies: int = typer.Option(0, "--random-plies", min=0,
                                      help="Open each self-play game with 0 to this many random moves (not learned from)."),
+    value_mix: float = typer.Option(0.0, "--value-mix", min=0.0, max=1.0,
+                                    help="Value target: the game's result times 1-MIX plus the search's value times MIX."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1,
+                                          help="Batches of games played at once, one per core (default: every core)."),
     checkpoint_minutes: float = typer.Option(2.0, "--checkpoint-minutes", min=0.0,
                                              help="Training time between checkpoints."),
     baseline: str = typer.Option("greedy", "--baseline", help="The agent the Elo estimate is measured against."),
@@ -58,6 +63,7 @@ def train_command(
     loaded = _load(game, ctx.args)
     config = TrainConfig(game=str(loaded), seed=seed, envs=envs, simulations=simulations, channels=channels,
                          blocks=blocks, learning_rate=learning_rate, random_plies=random_plies,
+                         value_mix=value_mix, workers=workers or len(os.sched_getaffinity(0)),
                          checkpoint_seconds=checkpoint_minutes * 60, baseline=baseline)
     trainer = Trainer.open(out, config, db=db)
     resumed = trainer.iteration

@@ -8,7 +8,9 @@ Settings: ``sims=N`` simulations of the Gumbel MuZero search a move
 instantly); the search is AlphaZero's (PUCT, the most visited move) unless
 ``puct=0`` asks for Gumbel MuZero's, the one self-play trains with, which
 below the root never visits a reply the net rates near zero, so it plays
-into short losses more often (docs/learning.md). With search, the choice is deterministic: the search's own
+into short losses more often (docs/learning.md); ``decisive=0`` turns off
+the search's check for moves that win at once (see
+:class:`~boomboard.learn.search.Search`). With search, the choice is deterministic: the search's own
 Gumbel noise is turned off for play. Importing this module registers the
 kind with :mod:`boomboard.agents.spec` (which imports it the first time a
 spec names ``learned``); it needs the ``boomboard[learn]`` extra.
@@ -46,15 +48,15 @@ def require_learn_extra() -> None:
 _SEARCHES: dict = {}
 
 
-def _search_for(game: Game, net, simulations: int):
+def _search_for(game: Game, net, simulations: int, decisive: bool):
     """One compiled search per game, net shape and budget, shared by every
     agent of the process: compiling it takes seconds, a game of many agents
     (a tournament's process, a benchmark) should pay once."""
     from .search import Search
 
-    key = (str(game), net, simulations)
+    key = (str(game), net, simulations, decisive)
     if key not in _SEARCHES:
-        _SEARCHES[key] = Search(game, net, simulations)
+        _SEARCHES[key] = Search(game, net, simulations, decisive=decisive)
     return _SEARCHES[key]
 
 
@@ -64,13 +66,14 @@ class LearnedAgent(Agent):
     name = "learned"
 
     def __init__(self, seed: int | None = None, checkpoint: str | None = None, sims: int = DEFAULT_SIMULATIONS,
-                 search: int = 1, puct: int = 1):
+                 search: int = 1, puct: int = 1, decisive: int = 1):
         super().__init__(seed)
         require_learn_extra()
         self.checkpoint = checkpoint
         self.simulations = sims
         self.use_search = bool(search)
         self.puct = bool(puct)
+        self.decisive = bool(decisive)
         self.model = load_model(checkpoint) if checkpoint else None
         self.last_thinking = ""
         self._search = None
@@ -90,7 +93,7 @@ class LearnedAgent(Agent):
         if self._search is None or self._search.game != game:
             import jax
 
-            self._search = _search_for(game, model.net, self.simulations)
+            self._search = _search_for(game, model.net, self.simulations, self.decisive)
             self._key = jax.random.PRNGKey(self.seed or 0)
             start = game.new_initial_state()
             if not start.is_terminal():  # compile before the clock runs
@@ -128,5 +131,6 @@ def _check(settings: dict) -> None:
         resolve(settings["checkpoint"])
 
 
-register_agent_kind("learned", LearnedAgent, {"checkpoint": str, "sims": int, "search": int, "puct": int},
+register_agent_kind("learned", LearnedAgent, {"checkpoint": str, "sims": int, "search": int, "puct": int,
+                                                 "decisive": int},
                     positional="checkpoint", check=_check)

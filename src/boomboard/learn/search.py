@@ -39,21 +39,27 @@ class Search:
     """A compiled search (or a bare network) for one game and one net shape.
 
     :meth:`run` searches a batch of positions with ``simulations``
-    simulations each and returns the chosen actions and the search's
-    improved policy (the training target). ``gumbel_scale=0`` makes the
+    simulations each and returns the chosen actions, the search's
+    improved policy (the training target) and its value of each position.
+    With ``decisive``, a node whose player to move has a move that wins at
+    once is worth a win, not what the net says: the search then sees a
+    reply that wins at once even where the net's prior would never let it
+    try that reply (Teytaud and Teytaud, "On the huge benefit of decisive
+    moves in Monte-Carlo tree search", 2010). ``gumbel_scale=0`` makes the
     choice deterministic (for play); 1 samples it (for self-play).
     """
 
-    def __init__(self, game: Game, config: NetConfig, simulations: int, max_considered: int = 16):
+    def __init__(self, game: Game, config: NetConfig, simulations: int, max_considered: int = 16,
+                 decisive: bool = False):
         self.game = game
         self.config = config
         self.simulations = simulations
+        self.decisive = decisive
         self.net = PolicyValueNet(config)
         self._kernels = game.compiled("boomboard.learn.kernels")
         self._params_array = game.params_array
         self._table = observation_layout(game).table
         self._shape = observation_layout(game).shape
-        self._scratch = np.empty(game.num_distinct_actions(), np.int32)
         self._considered = min(max_considered, config.actions)
         self.run = jax.jit(self._run, static_argnames=("gumbel_scale",))
         self.run_puct = jax.jit(self._run_puct)
@@ -67,18 +73,22 @@ class Search:
         done = np.zeros(n, bool)
         observations = np.empty((n, int(np.prod(self._shape))), np.float32)
         masks = np.zeros((n, self.config.actions), bool)
+        wins_now = np.zeros(n, bool)
         self._kernels.expand_batch(states, self._params_array, self._table, np.asarray(actions, np.int32),
-                                   children, rewards, done, observations, masks, self._scratch)
-        return children, rewards, done, observations.reshape(n, *self._shape), masks
+                                   children, rewards, done, observations, masks, self.decisive, wins_now,
+                                   np.empty(self.config.actions, np.int32))  # per call: self-play runs in threads
+        return children, rewards, done, observations.reshape(n, *self._shape), masks, wins_now
 
     def _recurrent(self, params, rng, action, states):
         n = states.shape[0]
         shapes = (jax.ShapeDtypeStruct(states.shape, jnp.int32), jax.ShapeDtypeStruct((n,), jnp.float32),
                   jax.ShapeDtypeStruct((n,), jnp.bool_), jax.ShapeDtypeStruct((n, *self._shape), jnp.float32),
-                  jax.ShapeDtypeStruct((n, self.config.actions), jnp.bool_))
-        children, reward, done, obs, mask = jax.pure_callback(self._expand_on_host, shapes, states, action,
-                                                              vmap_method="sequential")
+                  jax.ShapeDtypeStruct((n, self.config.actions), jnp.bool_), jax.ShapeDtypeStruct((n,), jnp.bool_))
+        children, reward, done, obs, mask, wins_now = jax.pure_callback(self._expand_on_host, shapes, states, action,
+                                                                        vmap_method="sequential")
         logits, value = self.net.apply(params, obs)
+        if self.decisive:
+            value = jnp.where(wins_now, 1.0, value)
         output = mctx.RecurrentFnOutput(reward=reward, discount=jnp.where(done, 0.0, -1.0),
                                         prior_logits=masked_logits(logits, mask),
                                         value=jnp.where(done, 0.0, value))
@@ -94,7 +104,7 @@ class Search:
         out = mctx.gumbel_muzero_policy(params, rng, root, self._recurrent, num_simulations=self.simulations,
                                         invalid_actions=~mask, max_num_considered_actions=self._considered,
                                         gumbel_scale=gumbel_scale)
-        return out.action, out.action_weights, value
+        return out.action, out.action_weights, out.search_tree.summary().value
 
     def _run_puct(self, params, rng, states, obs, mask):
         """AlphaZero's search (mctx's MuZero policy, PUCT at every node, no
@@ -106,5 +116,5 @@ class Search:
         root = mctx.RootFnOutput(prior_logits=logits, value=value, embedding=states)
         out = mctx.muzero_policy(params, rng, root, self._recurrent, num_simulations=self.simulations,
                                  invalid_actions=~mask, dirichlet_fraction=0.0, temperature=0.0)
-        return out.action, out.action_weights, value
+        return out.action, out.action_weights, out.search_tree.summary().value
 

@@ -1,11 +1,13 @@
 """Training a policy-value net by self-play: the loop behind ``boomboard train``.
 
-Each **iteration** plays a batch of self-play games (:func:`~boomboard.learn.selfplay.self_play`,
-``envs`` games at once, every move chosen by a Gumbel MuZero search of
-``simulations`` simulations guided by the current net), adds their positions
-to a replay buffer of the newest ``buffer`` positions, and takes Adam steps
-on minibatches drawn from it: cross-entropy to the search's improved policy
-plus the squared error of the value to the game's result. An iteration
+Each **iteration** plays ``workers`` batches of self-play games at once, one
+per thread (:func:`~boomboard.learn.selfplay.self_play`, ``envs`` games
+each, every move chosen by a Gumbel MuZero search of ``simulations``
+simulations guided by the current net), adds their positions to a replay
+buffer of the newest ``buffer`` positions, and takes Adam steps on
+minibatches drawn from it: cross-entropy to the search's improved policy
+plus the squared error of the value to its target (the game's result, mixed
+with the search's value by ``value_mix``). An iteration
 depends only on the run's ``seed``, its number and the state before it,
 so a run resumed from a checkpoint goes on exactly as it would have.
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -47,7 +50,7 @@ from ..registry import load_game
 from .checkpoint import MODEL, CheckpointError, save_model, write_atomically
 from .network import NetConfig, PolicyValueNet, count_parameters, init_params
 from .search import Search
-from .selfplay import Samples, play_baseline, self_play
+from .selfplay import Samples, play_baseline, self_play_batches
 from .truth import Truth, agreement, sample_positions
 
 RUN = "run.json"
@@ -74,14 +77,18 @@ class TrainConfig:
     eval_games: int = 64
     truth_games: int = 180
     random_plies: int = 0
+    value_mix: float = 0.0
+    workers: int = 1
 
     def check(self) -> None:
         for field in fields(self):
             value = getattr(self, field.name)
             if (isinstance(value, (int, float)) and not isinstance(value, bool)
-                    and field.name not in ("seed", "random_plies")):
+                    and field.name not in ("seed", "random_plies", "value_mix")):
                 if not (value > 0 and math.isfinite(value)):
                     raise ParameterError(f"training setting {field.name} must be positive, got {value!r}")
+        if not 0 <= self.value_mix <= 1:
+            raise ParameterError(f"training setting value_mix must be between 0 and 1, got {self.value_mix!r}")
 
 
 def _optimizer(config: TrainConfig):
@@ -107,6 +114,7 @@ class Trainer:
         self.replay = Samples.empty(layout.shape, self.net_config.actions)
         self.truth = self._truth(db)
         self._train_step = jax.jit(self._step)
+        self._workers = ThreadPoolExecutor(config.workers) if config.workers > 1 else None
 
     # -- opening a run folder ------------------------------------------------------------
     @classmethod
@@ -183,10 +191,10 @@ class Trainer:
         """Play one batch of self-play games and learn from the buffer; returns the iteration's metrics line."""
         config = self.config
         began, cpu_began = time.perf_counter(), time.process_time()
-        key = jax.random.fold_in(jax.random.PRNGKey(config.seed), self.iteration)
-        samples, games, moves = self_play(self.search, self.params, config.envs, key,
-                                          seed=config.seed * 1_000_003 + self.iteration,
-                                          random_plies=config.random_plies)
+        samples, games, moves = self_play_batches(
+            self.search, self.params, config.envs, jax.random.fold_in(jax.random.PRNGKey(config.seed), self.iteration),
+            seed=config.seed * 1_000_003 + self.iteration, workers=config.workers, pool=self._workers,
+            random_plies=config.random_plies, value_mix=config.value_mix)
         self.replay = self.replay.concatenate(samples, config.buffer)
         rng = np.random.default_rng([config.seed, self.iteration])
         steps = max(1, math.ceil(config.reuse * len(samples) / config.batch))
