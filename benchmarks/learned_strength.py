@@ -17,7 +17,7 @@
 
 Run: ``python benchmarks/learned_strength.py solver --agent learned:RUN[,sims=64] [--games 100]``
 or ``python benchmarks/learned_strength.py ai --game "jump61(size=6)" --agent learned:RUN --games 20``
-or ``python benchmarks/learned_strength.py agreement --run RUN [--sims 64] [--puct] [--decisive]``.
+or ``python benchmarks/learned_strength.py agreement --run RUN [--sims 64] [--puct] [--decisive] [--mirror]``.
 In-process games (no arena): the figures are the agents', not the referee's.
 """
 
@@ -117,7 +117,8 @@ def against_ai(game_name: str, spec: str, games: int, seed: int) -> None:
           f"{wins} wins, {ties} ties, {losses} losses; Elo {elo.describe()}")
 
 
-def agreement_with_search(run: str, simulations: int, puct: bool = False, decisive: bool = False) -> None:
+def agreement_with_search(run: str, simulations: int, puct: bool = False, decisive: bool = False,
+                          mirror: bool = False) -> None:
     import jax
     import numpy as np
 
@@ -127,7 +128,7 @@ def agreement_with_search(run: str, simulations: int, puct: bool = False, decisi
 
     model = load_model(run)
     truth = Truth.load(Path(run) / "truth.npz")
-    search = Search(boomboard.load_game(model.game), model.net, simulations, decisive=decisive)
+    search = Search(boomboard.load_game(model.game), model.net, simulations, decisive=decisive, mirror=mirror)
     logits, values = search.evaluate(model.params, truth.observations, truth.legal)
     bare = agreement(np.asarray(logits), np.asarray(values), truth)
     chosen = []
@@ -139,7 +140,8 @@ def agreement_with_search(run: str, simulations: int, puct: bool = False, decisi
         chosen.append(np.asarray(actions))
     chosen = np.concatenate(chosen)
     searched = truth.perfect[np.arange(len(truth)), chosen].mean()
-    print(f"{model.path} (iteration {model.iteration}, {model.seconds / 60:.1f} min of training) on "
+    print(f"{model.path} (iteration {model.iteration}, {model.seconds / 60:.1f} min of training"
+          f"{', both mirror views' if mirror else ''}) on "
           f"{len(truth)} positions: perfect moves {bare['move']:.1%} as the bare net, {searched:.1%} with "
           f"{simulations} simulations{' (PUCT)' if puct else ''}{' (decisive moves)' if decisive else ''}; value class {bare['value']:.1%}")
 
@@ -152,13 +154,15 @@ def main() -> None:
     parser.add_argument("--puct", action="store_true", help="agreement: AlphaZero's search instead of Gumbel MuZero's")
     parser.add_argument("--decisive", action="store_true",
                         help="agreement: the search values a node whose player can win at once as a win")
+    parser.add_argument("--mirror", action="store_true",
+                        help="agreement: every evaluation the mean of the position's and its mirror image's")
     parser.add_argument("--agent", default="learned")
     parser.add_argument("--game", default="kaboom")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.opponent == "agreement":
-        agreement_with_search(args.run, args.sims, args.puct, args.decisive)
+        agreement_with_search(args.run, args.sims, args.puct, args.decisive, args.mirror)
     else:
         (against_solver if args.opponent == "solver" else against_ai)(args.game, args.agent, args.games, args.seed)
 

@@ -286,3 +286,84 @@ def test_workers_play_their_batches_at_once_and_the_run_stays_reproducible(tmp_p
     assert runs[0].games >= 2 * 2 * SETTINGS["envs"] and runs[0].games == runs[1].games
     for mine, theirs in zip(*(jax_leaves(run.params) for run in runs)):
         np.testing.assert_array_equal(mine, theirs)
+
+
+def test_annealing_lowers_the_step_size_along_a_cosine_and_scales_every_update(trained):
+    import jax
+
+    from boomboard.learn.train import ANNEAL_FLOOR, step_size_scale
+
+    assert step_size_scale(1234.0, 0) == 1.0  # no annealing: the learning rate as set
+    assert step_size_scale(0.0, 600) == 1.0
+    assert step_size_scale(300.0, 600) == pytest.approx((1 + ANNEAL_FLOOR) / 2)
+    assert step_size_scale(150.0, 600) > step_size_scale(300.0, 600) > step_size_scale(450.0, 600)
+    assert step_size_scale(600.0, 600) == step_size_scale(7200.0, 600) == pytest.approx(ANNEAL_FLOOR)
+    _, trainer, _ = trained
+    replay = trainer.replay
+    moved = []
+    for scale in (1.0, ANNEAL_FLOOR):
+        params, _, _, _ = trainer._train_step(trainer.params, trainer.opt_state, replay.observations[:64],
+                                              replay.policies[:64], replay.results[:64], np.float32(scale))
+        moved.append([np.asarray(new) - np.asarray(old) for new, old in
+                      zip(jax.tree_util.tree_leaves(params), jax.tree_util.tree_leaves(trainer.params))])
+    for full, annealed in zip(*moved):
+        np.testing.assert_allclose(annealed, full * ANNEAL_FLOOR, rtol=1e-3, atol=1e-7)
+    with pytest.raises(ParameterError, match="anneal"):
+        TrainConfig(**{**SETTINGS, "anneal": -1.0}).check()
+
+
+def test_an_annealed_run_logs_a_falling_step_size(tmp_path, db):
+    trainer = Trainer.open(tmp_path, TrainConfig(**{**SETTINGS, "anneal": 1e-4}), db=db)
+    trainer.run(iterations=3)
+    sizes = [line["step_size"] for line in trainer.lines("metrics.jsonl")]
+    assert sizes[0] < TrainConfig.learning_rate and sizes[-1] == pytest.approx(TrainConfig.learning_rate * 0.05)
+    assert json.loads((tmp_path / "run.json").read_text())["anneal"] == 1e-4
+
+
+def test_the_mirrored_search_reads_both_views_and_agrees_with_itself_in_a_mirror(trained):
+    from boomboard.learn.search import Search
+    from boomboard.observation import observation_layout
+
+    _, trainer, _ = trained
+    mirror = observation_layout(trainer.game).mirror
+    plain = Search(trainer.game, trainer.net_config, 4)
+    both = Search(trainer.game, trainer.net_config, 4, mirror=True)
+    obs, legal = trainer.truth.observations, trainer.truth.legal
+    flipped, flipped_legal = obs[..., ::-1].copy(), legal[:, mirror]  # legal[:, mirror][:, mirror] is legal: the mirror is its own inverse
+    logits, values = map(np.asarray, plain.evaluate(trainer.params, obs, legal))
+    image_logits, image_values = map(np.asarray, plain.evaluate(trainer.params, flipped, flipped_legal))
+    mean_logits, mean_values = map(np.asarray, both.evaluate(trainer.params, obs, legal))
+    np.testing.assert_allclose(mean_values, (values + image_values) / 2, atol=1e-5)
+    assert not np.allclose(values, image_values, atol=1e-3)  # an untrained-for symmetry: the views differ
+
+    def policy(x):  # the legal moves' log-probabilities (logits are known up to a constant a row)
+        x = np.where(legal, x.astype(np.float64), -np.inf)
+        x = x - np.max(x, axis=1, keepdims=True)
+        return np.where(legal, x - np.log(np.exp(x).sum(axis=1, keepdims=True)), 0)
+
+    image_seen = np.where(flipped_legal, image_logits, 0)[:, mirror]
+    np.testing.assert_allclose(policy(mean_logits), policy((np.where(legal, logits, 0) + image_seen) / 2), atol=1e-4)
+    # the mean is the same seen in the mirror
+    seen, seen_values = map(np.asarray, both.evaluate(trainer.params, flipped, flipped_legal))
+    np.testing.assert_allclose(seen_values, mean_values, atol=1e-5)
+    np.testing.assert_allclose(policy(seen[:, mirror]), policy(mean_logits), atol=1e-4)
+    assert make_agent(f"learned:{trainer.folder}").mirror is False
+    assert make_agent(f"learned:{trainer.folder},mirror=1").mirror is True
+
+
+def test_a_mirrored_run_learns_random_positions_as_their_mirror_images(tmp_path, db):
+    from boomboard.observation import observation_layout
+
+    trainer = Trainer.open(tmp_path, TrainConfig(**{**SETTINGS, "mirror": True}), db=db)
+    trainer.run(iterations=2)
+    assert json.loads((tmp_path / "run.json").read_text())["mirror"] is True
+    mirror = observation_layout(trainer.game).mirror
+    obs, policies = trainer.replay.observations[:200], trainer.replay.policies[:200]
+    seen, targets = trainer._mirrored(np.random.default_rng(1), obs.copy(), policies.copy())
+    flipped = np.random.default_rng(1).random(len(obs)) < 0.5  # the draws _mirrored makes
+    assert 0.3 < flipped.mean() < 0.7 and not np.array_equal(seen[flipped], obs[flipped])
+    np.testing.assert_array_equal(seen[flipped], obs[flipped][..., ::-1])
+    np.testing.assert_array_equal(targets[flipped], policies[flipped][:, mirror])
+    np.testing.assert_array_equal(targets[~flipped], policies[~flipped])
+    plain = Trainer.open(tmp_path / "plain", TrainConfig(**SETTINGS), db=db)
+    assert plain._mirrored(np.random.default_rng(1), obs, policies)[0] is obs

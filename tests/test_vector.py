@@ -208,3 +208,31 @@ def test_a_mask_buffer_is_refilled_in_place():
         assert refilled is buffer and np.array_equal(buffer, env.action_mask())
     with pytest.raises(ParameterError, match="out must be"):
         env.action_mask(out=np.zeros((3, 25), dtype=np.int8))
+
+
+MIRRORED = ["kaboom", "kaboom(rows=5,cols=6,bombs=2,superbomb=true)", "jump61(size=5)", "jump61"]
+
+
+@pytest.mark.parametrize("game_string", MIRRORED)
+def test_a_game_played_in_a_mirror_reads_as_the_mirror_image(game_string):
+    """Playing every action's mirror from the (symmetric) start gives, move
+    after move, the reversed columns of the tensor and the mirrored legal actions."""
+    game = boomboard.load_game(game_string)
+    layout = observation_layout(game)
+    assert layout.mirror is not None and layout.mirror.tolist() != list(range(game.num_distinct_actions()))
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        state, image = game.new_initial_state(), game.new_initial_state()
+        while not state.is_terminal():
+            assert not image.is_terminal()
+            np.testing.assert_array_equal(layout.encode(image), layout.encode(state)[..., ::-1])
+            legal = state.legal_actions_mask().astype(bool)
+            np.testing.assert_array_equal(image.legal_actions_mask().astype(bool)[layout.mirror], legal)
+            action = int(rng.choice(np.flatnonzero(legal)))
+            state.apply_action(action)
+            image.apply_action(int(layout.mirror[action]))
+        assert image.is_terminal() and image.returns() == state.returns()
+
+
+def test_games_without_a_mirror_say_so():
+    assert observation_layout(boomboard.load_game("expendibots")).mirror is None

@@ -17,6 +17,12 @@ cell in the grid (``grid(game)``) and has the compiled encoder
 :mod:`boomboard.kernel_interface` and :mod:`boomboard.core.planes`).
 :attr:`ObservationLayout.planes` names them for any game.
 
+A game whose rules look the same in a mirror (left and right swapped)
+says so in its ``observation.py`` with ``mirror_actions(game)``: each
+action id's id in the mirrored position, the tensor's columns reversed
+(:attr:`ObservationLayout.mirror`). A learner may then read both views of a
+position and average them, as AlphaGo did with its board's symmetries.
+
 The history (how often a position occurred) is not in the tensor: the
 repetition rule only ends a game on a 4th occurrence, so the tensor is the
 position, as in OpenSpiel's own chess observer.
@@ -54,6 +60,7 @@ class ObservationLayout:
     width: int
     table: np.ndarray
     high: float = float("inf")  # the largest value a plane can hold (counts have no fixed bound)
+    mirror: np.ndarray | None = None  # action a of a position is mirror[a] of its mirror image; None: no mirror
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -84,4 +91,10 @@ def observation_layout(game: Game) -> ObservationLayout:
     height, width, grid = module.grid(game)
     table = np.array([height * width, len(grid), game.action_limit, *grid], dtype=np.int32)
     table.flags.writeable = False
-    return ObservationLayout(game, tuple(module.PLANES), height, width, table, float(module.HIGH))
+    mirror = None
+    if hasattr(module, "mirror_actions"):
+        mirror = np.array(module.mirror_actions(game), dtype=np.int32)
+        if sorted(mirror) != list(range(game.num_distinct_actions())):
+            raise ValueError(f"{game}: mirror_actions is not a permutation of the action ids")
+        mirror.flags.writeable = False
+    return ObservationLayout(game, tuple(module.PLANES), height, width, table, float(module.HIGH), mirror)

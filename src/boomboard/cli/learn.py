@@ -34,6 +34,12 @@ def train_command(
                                      help="Open each self-play game with 0 to this many random moves (not learned from)."),
     value_mix: float = typer.Option(0.0, "--value-mix", min=0.0, max=1.0,
                                     help="Value target: the game's result times 1-MIX plus the search's value times MIX."),
+    anneal: float = typer.Option(0.0, "--anneal", min=0.0,
+                                 help="Lower the learning rate along a cosine to 1/20 of it over this many "
+                                      "minutes of training (0: constant; set it to --minutes)."),
+    mirror: bool = typer.Option(False, "--mirror/--no-mirror",
+                                help="Learn each sampled position as itself or as its mirror image, at random "
+                                     "(where the game has one)."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1,
                                           help="Batches of games played at once, one per core (default: every core)."),
     checkpoint_minutes: float = typer.Option(2.0, "--checkpoint-minutes", min=0.0,
@@ -63,7 +69,7 @@ def train_command(
     loaded = _load(game, ctx.args)
     config = TrainConfig(game=str(loaded), seed=seed, envs=envs, simulations=simulations, channels=channels,
                          blocks=blocks, learning_rate=learning_rate, random_plies=random_plies,
-                         value_mix=value_mix, workers=workers or len(os.sched_getaffinity(0)),
+                         value_mix=value_mix, anneal=anneal, mirror=mirror, workers=workers or len(os.sched_getaffinity(0)),
                          checkpoint_seconds=checkpoint_minutes * 60, baseline=baseline)
     trainer = Trainer.open(out, config, db=db)
     resumed = trainer.iteration

@@ -9,9 +9,12 @@ instantly); the search is AlphaZero's (PUCT, the most visited move) unless
 ``puct=0`` asks for Gumbel MuZero's, the one self-play trains with, which
 below the root never visits a reply the net rates near zero, so it plays
 into short losses more often (docs/learning.md); ``decisive=0`` turns off
-the search's check for moves that win at once (see
-:class:`~boomboard.learn.search.Search`). With search, the choice is deterministic: the search's own
-Gumbel noise is turned off for play. Importing this module registers the
+the search's check for moves that win at once, and ``mirror=1`` makes
+every evaluation the mean of the net's on the position and on its mirror
+image, where the game has one (see :class:`~boomboard.learn.search.Search`;
+off by default: the shipped model, trained without mirror images, loses
+twice as often with it, docs/learning.md). With search, the choice is
+deterministic: the search's own Gumbel noise is turned off for play. Importing this module registers the
 kind with :mod:`boomboard.agents.spec` (which imports it the first time a
 spec names ``learned``); it needs the ``boomboard[learn]`` extra.
 """
@@ -48,15 +51,15 @@ def require_learn_extra() -> None:
 _SEARCHES: dict = {}
 
 
-def _search_for(game: Game, net, simulations: int, decisive: bool):
+def _search_for(game: Game, net, simulations: int, decisive: bool, mirror: bool):
     """One compiled search per game, net shape and budget, shared by every
     agent of the process: compiling it takes seconds, a game of many agents
     (a tournament's process, a benchmark) should pay once."""
     from .search import Search
 
-    key = (str(game), net, simulations, decisive)
+    key = (str(game), net, simulations, decisive, mirror)
     if key not in _SEARCHES:
-        _SEARCHES[key] = Search(game, net, simulations, decisive=decisive)
+        _SEARCHES[key] = Search(game, net, simulations, decisive=decisive, mirror=mirror)
     return _SEARCHES[key]
 
 
@@ -66,7 +69,7 @@ class LearnedAgent(Agent):
     name = "learned"
 
     def __init__(self, seed: int | None = None, checkpoint: str | None = None, sims: int = DEFAULT_SIMULATIONS,
-                 search: int = 1, puct: int = 1, decisive: int = 1):
+                 search: int = 1, puct: int = 1, decisive: int = 1, mirror: int = 0):
         super().__init__(seed)
         require_learn_extra()
         self.checkpoint = checkpoint
@@ -74,6 +77,7 @@ class LearnedAgent(Agent):
         self.use_search = bool(search)
         self.puct = bool(puct)
         self.decisive = bool(decisive)
+        self.mirror = bool(mirror)
         self.model = load_model(checkpoint) if checkpoint else None
         self.last_thinking = ""
         self._search = None
@@ -93,7 +97,7 @@ class LearnedAgent(Agent):
         if self._search is None or self._search.game != game:
             import jax
 
-            self._search = _search_for(game, model.net, self.simulations, self.decisive)
+            self._search = _search_for(game, model.net, self.simulations, self.decisive, self.mirror)
             self._key = jax.random.PRNGKey(self.seed or 0)
             start = game.new_initial_state()
             if not start.is_terminal():  # compile before the clock runs
@@ -132,5 +136,5 @@ def _check(settings: dict) -> None:
 
 
 register_agent_kind("learned", LearnedAgent, {"checkpoint": str, "sims": int, "search": int, "puct": int,
-                                                 "decisive": int},
+                                                 "decisive": int, "mirror": int},
                     positional="checkpoint", check=_check)

@@ -45,16 +45,21 @@ class Search:
     once is worth a win, not what the net says: the search then sees a
     reply that wins at once even where the net's prior would never let it
     try that reply (Teytaud and Teytaud, "On the huge benefit of decisive
-    moves in Monte-Carlo tree search", 2010). ``gumbel_scale=0`` makes the
+    moves in Monte-Carlo tree search", 2010). With ``mirror``, where the
+    game has a mirror image (:attr:`~boomboard.observation.ObservationLayout.mirror`),
+    every evaluation is the mean of the net's on the position and on its
+    mirror image (its logits read back through the mirror): the two views'
+    errors partly cancel, for twice the net's work. ``gumbel_scale=0`` makes the
     choice deterministic (for play); 1 samples it (for self-play).
     """
 
     def __init__(self, game: Game, config: NetConfig, simulations: int, max_considered: int = 16,
-                 decisive: bool = False):
+                 decisive: bool = False, mirror: bool = False):
         self.game = game
         self.config = config
         self.simulations = simulations
         self.decisive = decisive
+        self._mirror = observation_layout(game).mirror if mirror else None
         self.net = PolicyValueNet(config)
         self._kernels = game.compiled("boomboard.learn.kernels")
         self._params_array = game.params_array
@@ -86,7 +91,7 @@ class Search:
                   jax.ShapeDtypeStruct((n, self.config.actions), jnp.bool_), jax.ShapeDtypeStruct((n,), jnp.bool_))
         children, reward, done, obs, mask, wins_now = jax.pure_callback(self._expand_on_host, shapes, states, action,
                                                                         vmap_method="sequential")
-        logits, value = self.net.apply(params, obs)
+        logits, value = self._net(params, obs)
         if self.decisive:
             value = jnp.where(wins_now, 1.0, value)
         output = mctx.RecurrentFnOutput(reward=reward, discount=jnp.where(done, 0.0, -1.0),
@@ -94,8 +99,16 @@ class Search:
                                         value=jnp.where(done, 0.0, value))
         return output, children
 
+    def _net(self, params, obs):
+        if self._mirror is None:
+            return self.net.apply(params, obs)
+        n = obs.shape[0]
+        logits, value = self.net.apply(params, jnp.concatenate([obs, obs[..., ::-1]]))
+        # action a of a position is action mirror[a] of its mirror image
+        return (logits[:n] + logits[n:][:, self._mirror]) / 2, (value[:n] + value[n:]) / 2
+
     def _evaluate(self, params, obs, mask):
-        logits, value = self.net.apply(params, obs)
+        logits, value = self._net(params, obs)
         return masked_logits(logits, mask), value
 
     def _run(self, params, rng, states, obs, mask, gumbel_scale=1.0):

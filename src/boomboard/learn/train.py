@@ -11,6 +11,21 @@ with the search's value by ``value_mix``). An iteration
 depends only on the run's ``seed``, its number and the state before it,
 so a run resumed from a checkpoint goes on exactly as it would have.
 
+With ``mirror``, where the game has a mirror image
+(:attr:`~boomboard.observation.ObservationLayout.mirror`), each position of
+a minibatch is learned as itself or as its mirror image (tensor columns
+reversed, policy target read through the mirror), at random: the net sees
+twice the positions for the same games, as AlphaGo Zero trained on its
+board's symmetries, and learns that both views are worth the same.
+
+With ``anneal`` minutes, Adam's step size falls along a cosine from
+``learning_rate`` to :data:`ANNEAL_FLOOR` of it over that much training
+time, then stays there (:func:`step_size_scale`), as AlphaZero's step
+schedule and most supervised training do: a constant step keeps the net
+moving around a good point, a falling one settles it there. Set it to the
+run's ``--minutes``. The schedule follows the measured training time, so an
+annealed run is reproducible only up to its timing.
+
 A **run folder** holds everything:
 
 * ``run.json``: the game and the settings (a resumed run keeps them);
@@ -55,6 +70,7 @@ from .truth import Truth, agreement, sample_positions
 
 RUN = "run.json"
 STATE = "state.msgpack"
+ANNEAL_FLOOR = 0.05
 
 
 @dataclass(frozen=True)
@@ -79,16 +95,30 @@ class TrainConfig:
     random_plies: int = 0
     value_mix: float = 0.0
     workers: int = 1
+    anneal: float = 0.0
+    mirror: bool = False
 
     def check(self) -> None:
         for field in fields(self):
             value = getattr(self, field.name)
             if (isinstance(value, (int, float)) and not isinstance(value, bool)
-                    and field.name not in ("seed", "random_plies", "value_mix")):
+                    and field.name not in ("seed", "random_plies", "value_mix", "anneal")):
                 if not (value > 0 and math.isfinite(value)):
                     raise ParameterError(f"training setting {field.name} must be positive, got {value!r}")
         if not 0 <= self.value_mix <= 1:
             raise ParameterError(f"training setting value_mix must be between 0 and 1, got {self.value_mix!r}")
+        if not (self.anneal >= 0 and math.isfinite(self.anneal)):
+            raise ParameterError(f"training setting anneal must be 0 or more minutes, got {self.anneal!r}")
+
+
+def step_size_scale(seconds: float, anneal_seconds: float) -> float:
+    """The share of the learning rate used after ``seconds`` of training:
+    1 without annealing (``anneal_seconds`` 0), else a cosine from 1 down to
+    :data:`ANNEAL_FLOOR` over ``anneal_seconds``, and the floor after."""
+    if anneal_seconds <= 0:
+        return 1.0
+    done = min(seconds / anneal_seconds, 1.0)
+    return ANNEAL_FLOOR + (1 - ANNEAL_FLOOR) * (1 + math.cos(math.pi * done)) / 2
 
 
 def _optimizer(config: TrainConfig):
@@ -115,6 +145,7 @@ class Trainer:
         self.truth = self._truth(db)
         self._train_step = jax.jit(self._step)
         self._workers = ThreadPoolExecutor(config.workers) if config.workers > 1 else None
+        self._mirror = layout.mirror if config.mirror else None
 
     # -- opening a run folder ------------------------------------------------------------
     @classmethod
@@ -182,9 +213,12 @@ class Trainer:
         value_loss = ((values - results) ** 2).mean()
         return policy_loss + value_loss, (policy_loss, value_loss)
 
-    def _step(self, params, opt_state, obs, policies, results):
+    def _step(self, params, opt_state, obs, policies, results, scale):
         (loss, parts), grads = jax.value_and_grad(self._loss, has_aux=True)(params, obs, policies, results)
         updates, opt_state = self.optimizer.update(grads, opt_state, params)
+        # Adam's update (its weight decay included) is proportional to its step size, so scaling
+        # the update scales the step size and keeps the optimiser's state as it is without annealing.
+        updates = jax.tree_util.tree_map(lambda update: update * scale, updates)
         return optax.apply_updates(params, updates), opt_state, loss, parts
 
     def iterate(self) -> dict:
@@ -198,12 +232,13 @@ class Trainer:
         self.replay = self.replay.concatenate(samples, config.buffer)
         rng = np.random.default_rng([config.seed, self.iteration])
         steps = max(1, math.ceil(config.reuse * len(samples) / config.batch))
+        scale = np.float32(step_size_scale(self.seconds + time.perf_counter() - began, config.anneal * 60))
         totals = np.zeros(3)
         for _ in range(steps):
             pick = rng.integers(0, len(self.replay), size=min(config.batch, len(self.replay)))
+            observations, policies = self._mirrored(rng, self.replay.observations[pick], self.replay.policies[pick])
             self.params, self.opt_state, loss, (policy_loss, value_loss) = self._train_step(
-                self.params, self.opt_state, self.replay.observations[pick], self.replay.policies[pick],
-                self.replay.results[pick])
+                self.params, self.opt_state, observations, policies, self.replay.results[pick], scale)
             totals += (float(loss), float(policy_loss), float(value_loss))
         self.iteration += 1
         self.games += games
@@ -213,9 +248,18 @@ class Trainer:
         line = {"iteration": self.iteration, "games": self.games, "moves": self.moves,
                 "seconds": round(self.seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3),
                 "loss": totals[0] / steps, "policy_loss": totals[1] / steps, "value_loss": totals[2] / steps,
-                "sgd_steps": steps, "samples": len(samples)}
+                "sgd_steps": steps, "samples": len(samples), "step_size": float(config.learning_rate * scale)}
         self._append("metrics.jsonl", line)
         return line
+
+    def _mirrored(self, rng, observations, policies):
+        """The minibatch with a random half of it seen in the mirror (``mirror``; else as it is)."""
+        if self._mirror is None:
+            return observations, policies
+        flip = rng.random(len(policies)) < 0.5
+        observations[flip] = observations[flip][..., ::-1]
+        policies[flip] = policies[flip][:, self._mirror]  # the image's move mirror[a] is the position's a
+        return observations, policies
 
     # -- checkpoints ---------------------------------------------------------------------
     def checkpoint(self) -> dict:

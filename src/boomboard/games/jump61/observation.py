@@ -21,6 +21,12 @@ def grid(game):
     return size, size, list(range(size * size))
 
 
+def mirror_actions(game):
+    """Each square's id with the board mirrored (the same row, the mirrored column)."""
+    size = game["size"]
+    return [row * size + size - 1 - column for row in range(size) for column in range(size)]
+
+
 @njit(cache=True)
 def encode_observation(s, params, table, player, out):
     """Write ``s`` seen by ``player`` into the flat ``float32`` array ``out``."""

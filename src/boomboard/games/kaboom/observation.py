@@ -23,6 +23,16 @@ def grid(game):
     return rows, cols, [(rows - 1 - r) * cols + c for r in range(rows) for c in range(cols)]
 
 
+def mirror_actions(game):
+    """Each action id's id with the board mirrored: the same kind of action
+    (drop, drop a bomb, detonate, pass) in the mirrored column."""
+    rows, cols = game["rows"], game["cols"]
+    drops = [cols - 1 - c for c in range(cols)]
+    bombs = [cols + cols - 1 - c for c in range(cols)]
+    detonations = [2 * cols + r * cols + cols - 1 - c for r in range(rows) for c in range(cols)]
+    return drops + bombs + detonations + [2 * cols + rows * cols]  # the pass is its own mirror
+
+
 @njit(cache=True)
 def encode_observation(s, params, table, player, out):
     """Write ``s`` seen by ``player`` into the flat ``float32`` array ``out``."""
