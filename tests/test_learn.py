@@ -329,7 +329,7 @@ def test_the_mirrored_search_reads_both_views_and_agrees_with_itself_in_a_mirror
     plain = Search(trainer.game, trainer.net_config, 4)
     both = Search(trainer.game, trainer.net_config, 4, mirror=True)
     obs, legal = trainer.truth.observations, trainer.truth.legal
-    flipped, flipped_legal = obs[..., ::-1].copy(), legal[:, mirror]  # legal[:, mirror][:, mirror] is legal: the mirror is its own inverse
+    flipped, flipped_legal = obs[..., ::-1].copy(), legal[:, mirror]  # the mirror undoes itself
     logits, values = map(np.asarray, plain.evaluate(trainer.params, obs, legal))
     image_logits, image_values = map(np.asarray, plain.evaluate(trainer.params, flipped, flipped_legal))
     mean_logits, mean_values = map(np.asarray, both.evaluate(trainer.params, obs, legal))

@@ -94,7 +94,9 @@ def observation_layout(game: Game) -> ObservationLayout:
     mirror = None
     if hasattr(module, "mirror_actions"):
         mirror = np.array(module.mirror_actions(game), dtype=np.int32)
-        if sorted(mirror) != list(range(game.num_distinct_actions())):
-            raise ValueError(f"{game}: mirror_actions is not a permutation of the action ids")
+        identity = np.arange(game.num_distinct_actions())
+        if mirror.shape != identity.shape or np.any(np.sort(mirror) != identity) or np.any(mirror[mirror] != identity):
+            # learners read a mirror image back through the same table, so it must be its own inverse
+            raise ValueError(f"{game}: mirror_actions is not a permutation of the action ids that undoes itself")
         mirror.flags.writeable = False
     return ObservationLayout(game, tuple(module.PLANES), height, width, table, float(module.HIGH), mirror)

@@ -69,7 +69,8 @@ def train_command(
     loaded = _load(game, ctx.args)
     config = TrainConfig(game=str(loaded), seed=seed, envs=envs, simulations=simulations, channels=channels,
                          blocks=blocks, learning_rate=learning_rate, random_plies=random_plies,
-                         value_mix=value_mix, anneal=anneal, mirror=mirror, workers=workers or len(os.sched_getaffinity(0)),
+                         value_mix=value_mix, anneal=anneal, mirror=mirror,
+                         workers=workers or len(os.sched_getaffinity(0)),
                          checkpoint_seconds=checkpoint_minutes * 60, baseline=baseline)
     trainer = Trainer.open(out, config, db=db)
     resumed = trainer.iteration

@@ -258,7 +258,7 @@ class Trainer:
             return observations, policies
         flip = rng.random(len(policies)) < 0.5
         observations[flip] = observations[flip][..., ::-1]
-        policies[flip] = policies[flip][:, self._mirror]  # the image's move mirror[a] is the position's a
+        policies[flip] = policies[flip][:, self._mirror]  # the mirror undoes itself (observation_layout checks)
         return observations, policies
 
     # -- checkpoints ---------------------------------------------------------------------

@@ -28,7 +28,7 @@ def mirror_actions(game):
     (drop, drop a bomb, detonate, pass) in the mirrored column."""
     rows, cols = game["rows"], game["cols"]
     drops = [cols - 1 - c for c in range(cols)]
-    bombs = [cols + cols - 1 - c for c in range(cols)]
+    bombs = [cols + (cols - 1 - c) for c in range(cols)]
     detonations = [2 * cols + r * cols + cols - 1 - c for r in range(rows) for c in range(cols)]
     return drops + bombs + detonations + [2 * cols + rows * cols]  # the pass is its own mirror
 
