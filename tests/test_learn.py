@@ -172,8 +172,9 @@ def test_the_shipped_model_plays_kaboom_without_a_path():
 
 def test_the_shipped_model_holds_a_tie_that_it_loses_in_three_without_puct_or_decisive_moves():
     """O to move, one bomb in hand: only the bomb in D keeps the tie (the
-    solver's verdict on each move: A and A* lose in 1, D in 3). The net
-    rates X's winning line after D near zero (docs/learning.md): Gumbel
+    solver's verdict on each move: A and A* lose in 1, D in 3). The search
+    alone (the guard off): the net rates X's winning line after D near zero
+    (docs/learning.md): Gumbel
     MuZero's search never tries it, PUCT's tries it but misjudges the
     position it reaches unless it sees that X wins there at once."""
     game = boomboard.load_game("kaboom")
@@ -181,10 +182,68 @@ def test_the_shipped_model_holds_a_tie_that_it_loses_in_three_without_puct_or_de
     assert [state.action_to_string(a) for a in state.legal_actions()] == ["A", "D", "A*", "D*"]
     chosen = {}
     for settings in ("", ",decisive=0", ",puct=0"):
-        agent = make_agent(f"learned:sims=64{settings}")
+        agent = make_agent(f"learned:sims=64,guard=0{settings}")
         agent.new_game(game, state.current_player())
         chosen[settings] = state.action_to_string(agent.choose_action(state.clone()))
     assert chosen == {"": "D*", ",decisive=0": "D", ",puct=0": "D"}
+
+
+def test_the_guard_takes_out_the_move_that_loses_in_three_whatever_the_search():
+    """The position above: D loses in 3, which a 4-ply guard proves, so every
+    search (and the bare net) keeps the tie with it, and says why."""
+    game = boomboard.load_game("kaboom")
+    state = game.deserialize_state('{"game":"kaboom","actions":[1,2,2,2,0,1,7,2,1,1,0]}')
+    for settings in (",decisive=0", ",puct=0", ",search=0"):
+        agent = make_agent(f"learned:sims=64{settings},guard=4")
+        agent.new_game(game, state.current_player())
+        assert state.action_to_string(agent.choose_action(state.clone())) == "D*", settings
+        assert "3 of 4 moves lose within 4 plies" in agent.last_thinking
+
+
+def test_a_deep_guard_makes_a_weak_net_play_perfectly_where_it_sees_the_end(trained, db):
+    """Where every line ends within the guard's horizon (the solver's
+    remoteness of each move), the guarded, barely trained net never moves
+    from a won or tied position into a worse one, and wins by the fastest
+    route; unguarded, the same net does not."""
+    folder, _, _ = trained
+    game = boomboard.load_game(TINY)
+    guard = 10
+    rng = np.random.default_rng(5)
+    agents = {plies: make_agent(f"learned:{folder},search=0,guard={plies}") for plies in (0, guard)}
+    for agent in agents.values():
+        agent.new_game(game, 0)
+    seen, mistakes = 0, {0: 0, guard: 0}
+    for _ in range(120):
+        state = game.new_initial_state()
+        for _ in range(rng.integers(2, 9)):
+            if not state.is_terminal():
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        if state.is_terminal():
+            continue
+        analysis = solver.analyze(state, db=db)
+        if max(m.remoteness for m in analysis.moves) + 1 > guard:
+            continue
+        seen += 1
+        best = analysis.moves[0]
+        for plies, agent in agents.items():
+            chosen = next(m for m in analysis.moves if m.action == agent.choose_action(state.clone()))
+            fastest = best.value != "win" or chosen.remoteness == best.remoteness
+            mistakes[plies] += chosen.value != best.value or not fastest
+    assert seen >= 30
+    assert mistakes[0] > 0 and mistakes[guard] == 0, (seen, mistakes)
+
+
+def test_a_negative_guard_is_refused():
+    with pytest.raises(ParameterError, match="guard='-1' .* must be 0 or more"):
+        make_agent("learned:guard=-1")
+
+
+def test_decisive_self_play_is_a_kept_setting_of_the_run(tmp_path, db):
+    trainer = Trainer.open(tmp_path, TrainConfig(**{**SETTINGS, "decisive": True}), db=db)
+    assert trainer.search.decisive
+    trainer.run(iterations=1)
+    assert json.loads((tmp_path / "run.json").read_text())["decisive"] is True
+    assert Trainer.open(tmp_path).search.decisive
 
 
 def test_the_web_app_offers_the_learned_player_where_a_model_ships(tmp_path):

@@ -40,7 +40,7 @@ _SETTINGS: dict[str, dict[str, type]] = {
 
 
 _MAY_BE_ZERO = {"quiescence", "contempt", "margin", "endgames", "traps", "solved", "search", "reductions", "book",
-                "puct", "decisive", "mirror"}  # 0 turns them off
+                "puct", "decisive", "mirror", "guard"}  # 0 turns them off
 MAX_TABLE_BITS = 34
 
 # Kinds defined in higher layers, imported the first time a spec names them:

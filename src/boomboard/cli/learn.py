@@ -40,6 +40,9 @@ def train_command(
     mirror: bool = typer.Option(False, "--mirror/--no-mirror",
                                 help="Learn each sampled position as itself or as its mirror image, at random "
                                      "(where the game has one)."),
+    decisive: bool = typer.Option(False, "--decisive/--no-decisive",
+                                  help="Self-play's search values a position where the player to move can win "
+                                       "at once as a win."),
     workers: Optional[int] = typer.Option(None, "--workers", min=1,
                                           help="Batches of games played at once, one per core (default: every core)."),
     checkpoint_minutes: float = typer.Option(2.0, "--checkpoint-minutes", min=0.0,
@@ -69,7 +72,7 @@ def train_command(
     loaded = _load(game, ctx.args)
     config = TrainConfig(game=str(loaded), seed=seed, envs=envs, simulations=simulations, channels=channels,
                          blocks=blocks, learning_rate=learning_rate, random_plies=random_plies,
-                         value_mix=value_mix, anneal=anneal, mirror=mirror,
+                         value_mix=value_mix, anneal=anneal, mirror=mirror, decisive=decisive,
                          workers=workers or len(os.sched_getaffinity(0)),
                          checkpoint_seconds=checkpoint_minutes * 60, baseline=baseline)
     trainer = Trainer.open(out, config, db=db)

@@ -13,7 +13,15 @@ the search's check for moves that win at once, and ``mirror=1`` makes
 every evaluation the mean of the net's on the position and on its mirror
 image, where the game has one (see :class:`~boomboard.learn.search.Search`;
 off by default: the shipped model, trained without mirror images, loses
-twice as often with it, docs/learning.md). With search, the choice is
+twice as often with it, docs/learning.md); ``guard=N`` (default
+:data:`DEFAULT_GUARD`; 0 turns it off) first searches the position with
+exact alpha-beta to ``N`` plies or :data:`GUARD_NODES` nodes, whichever
+comes first, and reads only the forced results it proves: a
+proven win is played, fastest, and moves proven to lose are taken out of
+the net's choice unless every move loses (then the longest loss is played).
+The net judges what lies past the horizon; the guard makes the short
+tactics exact, as MCTS-minimax hybrids do (Baier and Winands, 2015).
+With search, the choice is
 deterministic: the search's own Gumbel noise is turned off for play. Importing this module registers the
 kind with :mod:`boomboard.agents.spec` (which imports it the first time a
 spec names ``learned``); it needs the ``boomboard[learn]`` extra.
@@ -31,9 +39,17 @@ from ..core.errors import BoomboardError
 from ..core.game import Game
 from ..core.state import State
 from ..observation import observation_layout
+from ..search.alphabeta import AlphaBeta
+from ..search.scores import MATE_BOUND, WIN
 from .checkpoint import CheckpointError, load_model, packaged_model, resolve
 
 DEFAULT_SIMULATIONS = 64
+# The guard's node budget: a few hundredths of a second of compiled
+# alpha-beta; a guard that runs out keeps what its last finished depth
+# proved. The default depth is out of reach but for the end of a game, so
+# the budget decides how deep the guard looks.
+GUARD_NODES = 200_000
+DEFAULT_GUARD = 30
 
 
 class LearnExtraMissing(BoomboardError, ImportError):
@@ -69,7 +85,8 @@ class LearnedAgent(Agent):
     name = "learned"
 
     def __init__(self, seed: int | None = None, checkpoint: str | None = None, sims: int = DEFAULT_SIMULATIONS,
-                 search: int = 1, puct: int = 1, decisive: int = 1, mirror: int = 0):
+                 search: int = 1, puct: int = 1, decisive: int = 1, mirror: int = 0,
+                 guard: int = DEFAULT_GUARD):
         super().__init__(seed)
         require_learn_extra()
         self.checkpoint = checkpoint
@@ -78,6 +95,8 @@ class LearnedAgent(Agent):
         self.puct = bool(puct)
         self.decisive = bool(decisive)
         self.mirror = bool(mirror)
+        self.guard_plies = guard
+        self._guard = None
         self.model = load_model(checkpoint) if checkpoint else None
         self.last_thinking = ""
         self._search = None
@@ -99,6 +118,7 @@ class LearnedAgent(Agent):
 
             self._search = _search_for(game, model.net, self.simulations, self.decisive, self.mirror)
             self._key = jax.random.PRNGKey(self.seed or 0)
+            self._guard = AlphaBeta(game, table_bits=18) if self.guard_plies else None
             start = game.new_initial_state()
             if not start.is_terminal():  # compile before the clock runs
                 self.choose_action(start)
@@ -111,11 +131,17 @@ class LearnedAgent(Agent):
         layout = observation_layout(state.game)
         obs = layout.encode(state, state.current_player())[None]
         mask = state.legal_actions_mask().astype(bool)[None]
+        guarded = ""
+        if self._guard is not None:
+            forced, mask[0], guarded = self._proven(state, mask[0])
+            if forced is not None:
+                self.last_thinking = guarded
+                return forced
         params = self.model.params
         logits, value = self._search.evaluate(params, obs, mask)
         if not self.use_search:
             action = int(np.argmax(np.asarray(logits)[0]))
-            self.last_thinking = f"net: value {float(value[0]):+.2f}, no search"
+            self.last_thinking = f"net: value {float(value[0]):+.2f}, no search{guarded}"
             return action
         self._key, key = jax.random.split(self._key)
         states = state.array[None].astype(np.int32)
@@ -126,8 +152,33 @@ class LearnedAgent(Agent):
         action = int(actions[0])
         self.last_thinking = (f"net value {float(value[0]):+.2f}; {'PUCT' if self.puct else 'Gumbel'} search of "
                               f"{self.simulations} simulations "
-                              f"gives this move {float(weights[0, action]):.0%}")
+                              f"gives this move {float(weights[0, action]):.0%}{guarded}")
         return action
+
+    def _proven(self, state: State, legal: np.ndarray) -> tuple[int | None, np.ndarray, str]:
+        """The guard: ``(move, legal, note)``, where ``move`` is a proven win
+        (or, every move lost, the longest loss) to play at once, else None,
+        and ``legal`` the legal mask less the moves proven to lose."""
+        moves = np.flatnonzero(legal)
+        finished = {}
+
+        def keep(result) -> None:  # an unfinished iteration has scored only some moves
+            finished["scores"] = self._guard.root_scores[moves].copy()
+            finished["result"] = result
+
+        # A margin wider than any score: every root move gets its exact score.
+        self._guard.search(state, depth=self.guard_plies, nodes=GUARD_NODES, on_iteration=keep, margin=2 * WIN)
+        result, scores = finished["result"], finished["scores"]
+        if result.score > MATE_BOUND:
+            return result.action, legal, f"guard: {state.action_to_string(result.action)} wins in {WIN - result.score}"
+        lost = scores < -MATE_BOUND
+        if lost.all():
+            return result.action, legal, f"guard: every move loses; the longest loss, in {WIN + result.score}"
+        if not lost.any():
+            return None, legal, ""
+        safe = legal.copy()
+        safe[moves[lost]] = False
+        return None, safe, f"; guard: {lost.sum()} of {len(moves)} moves lose within {result.depth} plies"
 
 
 def _check(settings: dict) -> None:
@@ -136,5 +187,5 @@ def _check(settings: dict) -> None:
 
 
 register_agent_kind("learned", LearnedAgent, {"checkpoint": str, "sims": int, "search": int, "puct": int,
-                                                 "decisive": int, "mirror": int},
+                                                 "decisive": int, "mirror": int, "guard": int},
                     positional="checkpoint", check=_check)

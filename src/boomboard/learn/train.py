@@ -18,6 +18,11 @@ reversed, policy target read through the mirror), at random: the net sees
 twice the positions for the same games, as AlphaGo Zero trained on its
 board's symmetries, and learns that both views are worth the same.
 
+With ``decisive``, self-play's search values a node whose player to move
+can win at once as a win (as the ``learned`` agent's search does in play):
+a win the net has not learnt to see is still played, so the game's result,
+the value target, says who really won.
+
 With ``anneal`` minutes, Adam's step size falls along a cosine from
 ``learning_rate`` to :data:`ANNEAL_FLOOR` of it over that much training
 time, then stays there (:func:`step_size_scale`), as AlphaZero's step
@@ -97,6 +102,7 @@ class TrainConfig:
     workers: int = 1
     anneal: float = 0.0
     mirror: bool = False
+    decisive: bool = False
 
     def check(self) -> None:
         for field in fields(self):
@@ -135,7 +141,7 @@ class Trainer:
         layout = observation_layout(self.game)
         self.net_config = NetConfig(*layout.shape, self.game.num_distinct_actions(), config.channels, config.blocks)
         self.net = PolicyValueNet(self.net_config)
-        self.search = Search(self.game, self.net_config, config.simulations)
+        self.search = Search(self.game, self.net_config, config.simulations, decisive=config.decisive)
         self.optimizer = _optimizer(config)
         self.params = init_params(self.net_config, config.seed)
         self.opt_state = self.optimizer.init(self.params)
