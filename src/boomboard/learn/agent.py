@@ -40,7 +40,7 @@ from ..core.game import Game
 from ..core.state import State
 from ..observation import observation_layout
 from ..search.alphabeta import AlphaBeta
-from ..search.scores import MATE_BOUND, WIN
+from ..search.scores import MATE_BOUND
 from .checkpoint import CheckpointError, load_model, packaged_model, resolve
 
 DEFAULT_SIMULATIONS = 64
@@ -160,20 +160,12 @@ class LearnedAgent(Agent):
         (or, every move lost, the longest loss) to play at once, else None,
         and ``legal`` the legal mask less the moves proven to lose."""
         moves = np.flatnonzero(legal)
-        finished = {}
-
-        def keep(result) -> None:  # an unfinished iteration has scored only some moves
-            finished["scores"] = self._guard.root_scores[moves].copy()
-            finished["result"] = result
-
-        # A margin wider than any score: every root move gets its exact score.
-        self._guard.search(state, depth=self.guard_plies, nodes=GUARD_NODES, on_iteration=keep, margin=2 * WIN)
-        result, scores = finished["result"], finished["scores"]
+        result, scores = self._guard.score_moves(state, moves, depth=self.guard_plies, nodes=GUARD_NODES)
         if result.score > MATE_BOUND:
-            return result.action, legal, f"guard: {state.action_to_string(result.action)} wins in {WIN - result.score}"
+            return result.action, legal, f"guard: {state.action_to_string(result.action)}, {result.describe_score()}"
         lost = scores < -MATE_BOUND
         if lost.all():
-            return result.action, legal, f"guard: every move loses; the longest loss, in {WIN + result.score}"
+            return result.action, legal, f"guard: every move loses; the longest, {result.describe_score()}"
         if not lost.any():
             return None, legal, ""
         safe = legal.copy()

@@ -56,6 +56,9 @@ class SearchResult:
         return f"win in {forced}" if forced > 0 else f"loss in {-forced}"
 
 
+# A root margin wider than any score: every root move is searched with a
+# full window, so its score is exact (see AlphaBeta.score_moves).
+EXACT_MARGIN = 2 * WIN
 MAX_SECONDS = 3.0e9  # about a century: longer budgets are clamped to it
 MAX_NODES = 2**62  # within the int64 node counter
 
@@ -206,6 +209,23 @@ class AlphaBeta:
         params = self.params.copy()
         params[slot] = player
         return params
+
+    def score_moves(self, state: State, moves, depth: int | None = None, seconds: float | None = None,
+                    nodes: int | None = None) -> tuple[SearchResult | None, np.ndarray | None]:
+        """Search ``state`` (within :meth:`search`'s budgets) scoring every root
+        move exactly (:data:`EXACT_MARGIN`), and return the last *finished*
+        iteration's result and the scores it gave ``moves`` (for the player to
+        move): an unfinished iteration has scored only some of them. While the
+        best is no forced win, every score is exact to that depth, a forced
+        result among them proven; past a forced win, the rest are bounds.
+        ``(None, None)`` if no iteration finished."""
+        finished: list = [None, None]
+
+        def keep(result: SearchResult) -> None:
+            finished[:] = result, self.root_scores[moves].copy()
+
+        self.search(state, depth=depth, seconds=seconds, nodes=nodes, on_iteration=keep, margin=EXACT_MARGIN)
+        return finished[0], finished[1]
 
     def _near_best(self, result: SearchResult, margin: int) -> list[int]:
         """The best move, then the other root moves the last iteration scored

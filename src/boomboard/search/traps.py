@@ -58,10 +58,6 @@ from ..core.state import State
 from .alphabeta import AlphaBeta, SearchResult
 from .scores import MATE_BOUND, WIN
 
-# A root margin wider than any score: every reply at the scanned root is
-# searched with a full window, so its score is exact (while the best reply
-# is no forced win for the opponent: then the candidate is refuted anyway).
-SCAN_MARGIN = 2 * WIN
 # A reply that loses within this many plies (after it) is no trap: an
 # opponent that searches at all sees it. Measured: OpenSpiel's MCTS at 0.1 s
 # a move in tied Kaboom positions never played a reply losing within 6
@@ -109,29 +105,24 @@ def count_traps(searcher: AlphaBeta, state: State, action: int, seconds: float |
     if child.is_terminal():
         return TrapCount(action, 0, 0, 0, False, 0)
     replies = child.legal_actions()
-    finished: dict = {}
-
-    def keep(result) -> None:
-        finished["scores"] = searcher.root_scores[replies].copy()
-        finished["score"], finished["depth"] = result.score, result.depth
-
-    searcher.search(child, depth=depth, seconds=seconds, on_iteration=keep, margin=SCAN_MARGIN)
-    if not finished:  # cannot happen (depth 1 always finishes), but never guess
+    # Every reply scored exactly (while the best reply is no forced win for
+    # the opponent: then the candidate is refuted anyway).
+    result, scores = searcher.score_moves(child, replies, depth=depth, seconds=seconds)
+    if result is None:  # cannot happen (depth 1 always finishes), but never guess
         return TrapCount(action, len(replies), 0, 0, False, 0)
-    scores = finished["scores"]
-    refuted = finished["score"] > MATE_BOUND
+    refuted = result.score > MATE_BOUND
     # Unscored replies (-infinity) could only stay so below a losing best:
     # they lose too. Scores are for the opponent, who plays the reply.
     if refuted:  # the move loses; past the winning reply the others were not scored exactly
-        return TrapCount(action, len(replies), 0, 0, True, int(finished["depth"]))
+        return TrapCount(action, len(replies), 0, 0, True, int(result.depth))
     # A loss in n plies from here scores n - WIN; a reply that loses within
     # SHALLOW plies of itself is seen through and not counted.
     deep = scores < -MATE_BOUND
     deep &= scores > SHALLOW + 1 - WIN
     losing = int(np.count_nonzero(deep))
     shallow = (scores < -MATE_BOUND) & ~deep
-    mistakes = int(np.count_nonzero((scores <= finished["score"] - MISTAKE) & ~shallow))
-    return TrapCount(action, len(replies), losing, mistakes, bool(refuted), int(finished["depth"]))
+    mistakes = int(np.count_nonzero((scores <= result.score - MISTAKE) & ~shallow))
+    return TrapCount(action, len(replies), losing, mistakes, bool(refuted), int(result.depth))
 
 
 def choose_trap(searcher: AlphaBeta, state: State, candidates: list[int], rng: random.Random,
