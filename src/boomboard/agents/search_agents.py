@@ -99,6 +99,9 @@ class _BudgetedAgent(Agent):
         self.clock = TimeManager(self.game_time, self.move_time, action_limit=game.action_limit,
                                  typical_plies=game.typical_plies or DEFAULT_TYPICAL_PLIES)
         self._warm_up(game)
+        start = game.new_initial_state()
+        if not start.is_terminal():  # a move's expected line is played on a State: its rules load now too
+            start.child(start.legal_actions()[0])
 
     def _warm_up(self, game: Game) -> None:
         """Load the compiled search before the clock runs (from numba's cache)."""
@@ -193,8 +196,9 @@ class AlphaBetaAgent(_BudgetedAgent):
             self.tables = _endgame_tables(game, self.endgames)
             self.whole = _solved_game(game) if self.solved else None
             self.book = game_book(game) if self.use_book else None
-            if self.whole is not None:
-                self.whole.covers(game.new_initial_state())  # loads its lookup before the clock runs
+            for tables in (self.whole, self.tables):
+                if tables is not None:
+                    tables.covers(game.new_initial_state())  # loads its lookup before the clock runs
             self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt, self.reductions)
             self.searcher.use_endgames(None if self.tables is None else self.tables.probe_arrays())
         self.searcher.clear()
