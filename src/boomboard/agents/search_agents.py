@@ -198,7 +198,7 @@ class AlphaBetaAgent(_BudgetedAgent):
             self.book = game_book(game) if self.use_book else None
             for tables in (self.whole, self.tables):
                 if tables is not None:
-                    tables.covers(game.new_initial_state())  # loads its lookup before the clock runs
+                    importlib.import_module(_IN_PLAY_MODULE).warm_up(tables.table)
             self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt, self.reductions)
             self.searcher.use_endgames(None if self.tables is None else self.tables.probe_arrays())
         self.searcher.clear()

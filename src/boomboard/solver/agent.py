@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from ..agents.base import Agent
 from ..agents.spec import register_agent_kind
+from ..core.game import Game
 from ..core.state import State
 from .analysis import analyze_with
-from .table import Table, tables_for
+from .in_play import warm_up
+from .table import NotSolvedError, Table, tables_for
 
 
 class SolverAgent(Agent):
@@ -28,6 +30,16 @@ class SolverAgent(Agent):
         self.db = db
         self.table: Table | None = None
         self.last_thinking = ""
+
+    def new_game(self, game: Game, player: int) -> None:
+        """Open the table of the game's start and load its lookup before the
+        clock runs (an endgame table is opened when play reaches it)."""
+        super().new_game(game, player)
+        try:
+            self.table = tables_for(game.new_initial_state(), self.db)
+        except NotSolvedError:
+            return
+        warm_up(self.table)
 
     def choose_action(self, state: State) -> int:
         if self.table is None or self.table.game != state.game or not self.table.covers(state):

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 from time import process_time as _cpu_time
 
 from ..core.game import Game
@@ -91,6 +92,20 @@ class TableInPlay:
         if limit and entry.value != "draw" and int(state.array[PLY]) + entry.remoteness > limit:
             return None
         return self.chooser.choose(state, rng, seconds)
+
+
+def warm_up(table: Table) -> None:
+    """Compile (or load) everything playing from ``table`` needs: its
+    lookup, the analysis of a position's moves (the game's rules on a
+    :class:`State`) and a finished game's result, so that none of it
+    compiles on a move's clock."""
+    state = table.state_at(0)
+    if not state.is_terminal():
+        analyze_with(table, state)
+    rng = random.Random(0)  # not the player's: its games stay as its seed makes them
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    table.lookup(state)
 
 
 def solved_game(game: Game, db: str | os.PathLike | None = None) -> TableInPlay | None:
