@@ -6,6 +6,15 @@
   not lost under perfect play (a tied or won start); a perfect player never
   loses from there, so every loss is a mistake. Prints the learned side's
   wins, ties and losses by the start's value.
+* ``opening``: every position reachable in exactly ``--ply`` plies that
+  the player to move has not lost under perfect play, each once: the
+  agent's move there is checked against the solver's table. Prints how
+  many of them it moves into a loss, also weighted by how often uniformly
+  random play reaches each (at ``--ply 2`` this is how ``solver`` draws its
+  starts), and each such position with the plies to the loss; with
+  ``--prove``, also the fewest alpha-beta nodes (of 0.25 to 16 million,
+  doubling, a fresh table each time) that prove the move played lost: the
+  budget a guard would need there.
 * ``agreement``: a run folder's model scored on the run's own sample of
   solved positions (``truth.npz``, see ``boomboard.learn.truth``), as the
   bare net (what ``checkpoints.jsonl`` logs) and with the search the
@@ -17,6 +26,7 @@
 
 Run: ``python benchmarks/learned_strength.py solver --agent learned:RUN[,sims=64] [--games 100]``
 or ``python benchmarks/learned_strength.py ai --game "jump61(size=6)" --agent learned:RUN --games 20``
+or ``python benchmarks/learned_strength.py opening --agent learned --ply 4``
 or ``python benchmarks/learned_strength.py agreement --run RUN [--sims 64] [--puct] [--decisive] [--mirror]``.
 In-process games (no arena): the figures are the agents', not the referee's.
 """
@@ -94,6 +104,85 @@ def against_solver(game_name: str, spec: str, games: int, seed: int) -> None:
     print(f"  wins let go: {sum(kind == 'win let go' for _, kind, _ in mistakes)}")
 
 
+def positions_at(game, plies: int) -> dict[str, tuple[object, float]]:
+    """Every position ``plies`` plies into ``game`` (not over), by its
+    notation, with the probability that uniformly random play reaches it."""
+    reached: dict[str, list] = {}
+
+    def walk(state, depth: int, chance: float) -> None:
+        if state.is_terminal():
+            return
+        if depth == 0:
+            key = state.to_notation()
+            if key in reached:
+                reached[key][1] += chance
+            else:
+                reached[key] = [state.clone(), chance]
+            return
+        actions = state.legal_actions()
+        for action in actions:
+            walk(state.child(action), depth - 1, chance / len(actions))
+
+    walk(game.new_initial_state(), plies, 1.0)
+    return {key: (state, chance) for key, (state, chance) in reached.items()}
+
+
+PROOF_BUDGETS = [250_000 << doubling for doubling in range(7)]  # 0.25 to 16 million nodes
+
+
+def nodes_to_prove_lost(state, action: int) -> int | None:
+    """The fewest nodes of :data:`PROOF_BUDGETS` with which exact alpha-beta
+    proves ``action`` lost in ``state``; None if none suffices."""
+    import numpy as np
+
+    from boomboard.search.alphabeta import AlphaBeta
+    from boomboard.search.scores import MATE_BOUND
+
+    moves = np.array(state.legal_actions())
+    for nodes in PROOF_BUDGETS:
+        _, scores = AlphaBeta(state.game, table_bits=22).score_moves(state, moves, depth=state.game.action_limit or 200,
+                                                                     nodes=nodes)
+        if scores is not None and scores[int(np.flatnonzero(moves == action)[0])] < -MATE_BOUND:
+            return nodes
+    return None
+
+
+def opening_mistakes(game_name: str, spec: str, plies: int, seed: int, prove: bool = False) -> None:
+    game = boomboard.load_game(game_name)
+    reached = positions_at(game, plies)
+    agent = make_agent(spec, seed=seed)
+    agent.new_game(game, plies % 2)
+    held = held_chance = lost_chance = 0.0
+    mistakes = []
+    thinking = 0.0
+    for key, (state, chance) in reached.items():
+        if solver.analyze(state).value == "lose":
+            continue
+        held += 1
+        held_chance += chance
+        began = time.perf_counter()
+        action = agent.choose_action(state.clone())
+        thinking += time.perf_counter() - began
+        after = state.child(action)
+        if not after.is_terminal() and solver.analyze(after).value == "win":
+            lost_chance += chance
+            mistakes.append((key, state.action_to_string(action), solver.analyze(after).remoteness,
+                             nodes_to_prove_lost(state, action) if prove else None))
+    print(f"{spec} on {game}, every position {plies} plies in that is not lost for the player to move: "
+          f"{len(reached)} positions, {int(held)} not lost; moves into a loss in {len(mistakes)} "
+          f"({len(mistakes) / held:.1%}; {lost_chance / held_chance:.1%} weighted by random play's reach); "
+          f"{thinking / held * 1000:.0f} ms a move")
+    for key, move, remoteness, nodes in sorted(mistakes, key=lambda m: m[2]):
+        proof = "" if not prove else (f"; proven lost with {nodes:,} nodes" if nodes else
+                                      f"; not proven lost with {PROOF_BUDGETS[-1]:,} nodes")
+        print(f"  {key} {move}: lost in {remoteness}{proof}")
+    if prove:
+        needed = [nodes for *_, nodes in mistakes]
+        print("  proven lost within: " + ", ".join(
+            f"{budget:,} nodes {sum(n is not None and n <= budget for n in needed)}" for budget in PROOF_BUDGETS)
+            + f" (of {len(needed)})")
+
+
 def against_ai(game_name: str, spec: str, games: int, seed: int) -> None:
     game = boomboard.load_game(game_name)
     learned = make_agent(spec, seed=seed)
@@ -148,7 +237,10 @@ def agreement_with_search(run: str, simulations: int, puct: bool = False, decisi
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("opponent", choices=["solver", "ai", "agreement"])
+    parser.add_argument("opponent", choices=["solver", "ai", "agreement", "opening"])
+    parser.add_argument("--ply", type=int, default=2, help="opening: how many plies into the game")
+    parser.add_argument("--prove", action="store_true",
+                        help="opening: how many alpha-beta nodes prove each mistake lost")
     parser.add_argument("--run", help="agreement: the run folder")
     parser.add_argument("--sims", type=int, default=64, help="agreement: the search's simulations")
     parser.add_argument("--puct", action="store_true", help="agreement: AlphaZero's search instead of Gumbel MuZero's")
@@ -163,6 +255,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.opponent == "agreement":
         agreement_with_search(args.run, args.sims, args.puct, args.decisive, args.mirror)
+    elif args.opponent == "opening":
+        opening_mistakes(args.game, args.agent, args.ply, args.seed, args.prove)
     else:
         (against_solver if args.opponent == "solver" else against_ai)(args.game, args.agent, args.games, args.seed)
 
