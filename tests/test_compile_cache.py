@@ -149,7 +149,6 @@ def test_the_cache_goes_to_the_user_s_cache_folder_when_the_package_folder_is_no
     assert found.name.startswith("boomboard-")
 
 
-
 FIRST_MOVES = """
 import json
 from numba.core import event
