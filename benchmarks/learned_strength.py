@@ -164,9 +164,10 @@ def opening_mistakes(game_name: str, spec: str, plies: int, seed: int, prove: bo
         action = agent.choose_action(state.clone())
         thinking += time.perf_counter() - began
         after = state.child(action)
-        if not after.is_terminal() and solver.analyze(after).value == "win":
+        reply = None if after.is_terminal() else solver.analyze(after)  # for the opponent
+        if reply is not None and reply.value == "win":
             lost_chance += chance
-            mistakes.append((key, state.action_to_string(action), solver.analyze(after).remoteness,
+            mistakes.append((key, state.action_to_string(action), reply.remoteness,
                              nodes_to_prove_lost(state, action) if prove else None))
     print(f"{spec} on {game}, every position {plies} plies in that is not lost for the player to move: "
           f"{len(reached)} positions, {int(held)} not lost; moves into a loss in {len(mistakes)} "
