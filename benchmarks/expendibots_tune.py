@@ -218,12 +218,15 @@ def sprt(args) -> int:
             new_player = index % 2
             searchers[new_player].reductions = args.new_reductions
             searchers[1 - new_player].reductions = args.old_reductions
+            searchers[new_player].null_move = args.new_null_move
+            searchers[1 - new_player].null_move = args.old_null_move
             searchers[new_player].params = new
             searchers[1 - new_player].params = old
             result = play(game, state, searchers, args.time, adjudicate=True)
             score = result if new_player == 0 else 1 - result
             record = {"index": index, "new": args.new, "old": args.old, "new_player": new_player,
                       "new_reductions": args.new_reductions, "old_reductions": args.old_reductions,
+                      "new_null_move": args.new_null_move, "old_null_move": args.old_null_move,
                       "time": args.time, "score": score, "plies": state.ply()}
             out.write(json.dumps(record) + "\n")
             out.flush()
@@ -301,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--old", help="the weights they play (default: the game's defaults)")
     p.add_argument("--new-reductions", type=int, default=0, help="late move reductions of the new side (plies)")
     p.add_argument("--old-reductions", type=int, default=0, help="late move reductions of the old side (plies)")
+    p.add_argument("--new-null-move", type=int, default=0, help="the new side's null-move reduction (plies; 0: none)")
+    p.add_argument("--old-null-move", type=int, default=0, help="the old side's null-move reduction (plies; 0: none)")
     p.add_argument("--time", type=float, default=0.05)
     p.add_argument("--opening", type=int, default=4)
     p.add_argument("--elo0", type=float, default=0.0)

@@ -124,6 +124,49 @@ def test_late_move_reductions_search_fewer_nodes_and_still_play_the_raid():
     assert state.action_to_tuple(action)[3] == (2, 5), state.action_to_string(action)
 
 
+# A middle game of the course games (docs/strength.md), after 24 plies.
+MIDDLE_GAME_ACTIONS = [
+    ('MOVE', 1, (0, 1), (1, 1)), ('MOVE', 1, (0, 6), (1, 6)), ('MOVE', 2, (1, 1), (3, 1)),
+    ('MOVE', 1, (4, 7), (4, 6)), ('MOVE', 3, (3, 1), (6, 1)), ('MOVE', 1, (7, 6), (6, 6)),
+    ('MOVE', 3, (6, 1), (6, 5)), ('MOVE', 2, (6, 6), (4, 6)), ('MOVE', 1, (6, 5), (3, 5)),
+    ('MOVE', 4, (4, 6), (1, 6)), ('MOVE', 1, (4, 1), (4, 0)), ('MOVE', 1, (3, 6), (3, 7)),
+]
+
+
+def test_null_moves_search_fewer_nodes_and_still_play_the_raid():
+    """A null move (the other side moving twice, searched shallower) cuts off
+    nodes already good enough, so the tree shrinks; a raid, which a free move
+    for the other side does not stop, is still found."""
+    state = GAME.new_initial_state()
+    for action in MIDDLE_GAME_ACTIONS:
+        state.apply_action(state.tuple_to_action(action))
+    plain, nulls = AlphaBeta(GAME, reductions=1), AlphaBeta(GAME, reductions=1, null_move=2)
+    full, fewer = plain.search(state, depth=7), nulls.search(state, depth=7)
+    assert fewer.nodes < 0.8 * full.nodes, (fewer.nodes, full.nodes)
+    raid = position(RAID_WHITE, RAID_BLACK)
+    for depth in (4, 5):
+        action = AlphaBeta(GAME, null_move=2).search(raid, depth=depth).action
+        assert raid.action_to_tuple(action)[3] == (2, 5), raid.action_to_string(action)
+
+
+def test_null_moves_keep_a_forced_win():
+    """A null move is never tried when beta is a forced result, and its
+    cut-offs are bounds, so a forced win is scored the same with it."""
+    rng = np.random.default_rng(5)
+    checked = 0
+    for _ in range(100):
+        state = GAME.new_initial_state()
+        while not state.is_terminal() and checked < 6:
+            if state.tokens("white") + state.tokens("black") <= 10:
+                plain = AlphaBeta(GAME, table_bits=14).search(state, depth=5)
+                if plain.forced_result is not None:
+                    nulls = AlphaBeta(GAME, table_bits=14, null_move=2).search(state, depth=5)
+                    assert nulls.forced_result == plain.forced_result, state.to_notation()
+                    checked += 1
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked == 6
+
+
 def reference_raid(board, raider):
     """The raid count written plainly from its definition: over every stack of
     ``raider`` (+1 White, -1 Black) and every square it reaches in a line

@@ -173,7 +173,7 @@ class AlphaBetaAgent(_BudgetedAgent):
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
                  game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
                  margin: int = 0, endgames: int = 0, traps: int = 0, solved: int = 0, reductions: int = 0,
-                 book: int = 0):
+                 book: int = 0, null_move: int = 0):
         super().__init__(seed, time, game_time)
         self.traps, self.solved, self.use_book = traps, solved, book
         if depth is None and time is None and game_time is None:
@@ -182,6 +182,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.margin = margin
         self.table_bits = table_bits
         self.quiescence, self.contempt, self.reductions = quiescence, contempt, reductions
+        self.null_move = null_move
         self.endgames = endgames
         self.tables = None  # the endgame tables probed, if any
         self.whole = None  # the whole game's solved table played from, if any
@@ -199,7 +200,8 @@ class AlphaBetaAgent(_BudgetedAgent):
             for tables in (self.whole, self.tables):
                 if tables is not None:
                     importlib.import_module(_IN_PLAY_MODULE).warm_up(tables.table)
-            self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt, self.reductions)
+            self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt, self.reductions,
+                                      self.null_move)
             self.searcher.use_endgames(None if self.tables is None else self.tables.probe_arrays())
         self.searcher.clear()
         start = game.new_initial_state()
@@ -350,7 +352,8 @@ class AiAgent(Agent):
             self.delegate = AlphaBetaAgent(seed=self.seed, **settings)
         else:  # the alpha-beta settings do not apply
             settings = {key: value for key, value in settings.items()
-                        if key not in ("depth", "margin", "endgames", "traps", "solved", "reductions", "book")}
+                        if key not in ("depth", "margin", "endgames", "traps", "solved", "reductions", "book",
+                                           "null_move")}
             self.delegate = MctsAgent(seed=self.seed, **settings)
         self.delegate.new_game(game, player)
 

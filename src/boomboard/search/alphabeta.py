@@ -73,11 +73,13 @@ class AlphaBeta:
     True
     """
 
-    def __init__(self, game, table_bits: int = 20, quiescence: int = 0, contempt: int = 0, reductions: int = 0):
+    def __init__(self, game, table_bits: int = 20, quiescence: int = 0, contempt: int = 0, reductions: int = 0,
+                 null_move: int = 0):
         self.game = game
         self.quiescence = quiescence  # plies of explosive actions searched past the horizon
         self.contempt = contempt  # what a tie by history costs the side to move at the root
         self.reductions = reductions  # plies a late quiet move is searched shallower first (0: none)
+        self.null_move = null_move  # plies a null move's search is shallower (0: no null moves)
         self.kernels = game.compiled("boomboard.search.negamax")
         self.params = game.params_array
         size = game.new_initial_state().array.size
@@ -169,7 +171,7 @@ class AlphaBeta:
             score = self.kernels.search_depth(params, self.stack, self.moves, self.order, iteration,
                                  path_keys, n_history, self.tt_keys, self.tt_data, self.history, self.killers,
                                  self.stats, self.check_repetition, action_limit, self.quiescence,
-                                 self.contempt, self.reductions, CLOCK_ADDRESS, CLOCK_ID, timespec,
+                                 self.contempt, self.reductions, self.null_move, CLOCK_ADDRESS, CLOCK_ID, timespec,
                                  deadline_ns if iteration > 1 else 0, margin, self.root_scores, *self.endgames)
             spent = time.process_time() - began
             searched = int(self.stats[NODES])

@@ -155,8 +155,9 @@ def _table_score(result, ply):
 
 # What the search loop does next with the node at ``ply``.
 _ENTER, _NEXT_CHILD, _RETURN = 0, 1, 2
-# How the current child of a node is being searched.
-_FULL_WINDOW, _NULL_WINDOW, _RESEARCH, _REDUCED = 0, 1, 2, 3
+# How the current child of a node is being searched (_PASS: the null move,
+# the child is the node itself with the other player to move).
+_FULL_WINDOW, _NULL_WINDOW, _RESEARCH, _REDUCED, _PASS = 0, 1, 2, 3, 4
 # Late move reductions: from the node's LATE_MOVE-th move on (after the hash
 # move and the killers), at REDUCIBLE_DEPTH or more, a move that explodes
 # nothing is searched ``reductions`` plies shallower first.
@@ -196,7 +197,7 @@ def _pick_next(moves, order, ply, i, n):
 @njit(cache=True)
 def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_keys, tt_data,
                  history, killers, stats, check_repetition, action_limit, quiescence, contempt, reductions,
-                 clock_address, clock_id, timespec, deadline_ns, root_margin, root_scores, probe_spec, probe_keys,
+                 null_move, clock_address, clock_id, timespec, deadline_ns, root_margin, root_scores, probe_spec, probe_keys,
                  probe_entries):
     """One iteration of iterative deepening from ``stack[0]`` to ``depth``; returns
     the root's score, and puts the best root action and its score in ``stats``.
@@ -214,6 +215,13 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
     null window; only if it then beats the best so far is it searched to
     the full depth (late move reductions, as chess engines do: a good move
     ordering puts the moves that matter first).
+    With ``null_move`` = R > 0, a node below the root deeper than R whose
+    evaluation already reaches beta first lets the other player move twice
+    (the null move), searched R plies shallower with a null window: if even
+    that fails to bring the score below beta, the node is cut off without
+    searching a move. Only for games without zugzwang, where moving never
+    hurts: the other player's free move is then a bound on what any of its
+    real moves could do.
     With ``root_margin`` > 0, a root move is searched exactly (its score put
     in ``root_scores``) when it scores more than the best so far less the
     margin, not only more than the best: the near-equal moves an agent may
@@ -236,6 +244,7 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
     f_phase = np.zeros(frames, np.int64)
     f_action = np.zeros(frames, np.int64)
     f_key = np.zeros(frames, np.uint64)
+    f_hash_move = np.zeros(frames, np.int64)
 
     ply = 0
     f_alpha[0], f_beta[0], f_depth[0] = -INFINITY, INFINITY, depth
@@ -292,11 +301,19 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
                             or (bound == UPPER and score <= f_alpha[ply])):
                         value = score
                         continue
-            n = legal_actions(s, params, moves[ply])
-            _order_moves(moves, order, ply, n, hash_move, killers, history)
-            f_count[ply], f_index[ply] = n, 0
-            f_best[ply], f_best_move[ply] = -INFINITY, moves[ply, 0]
             f_original_alpha[ply] = f_alpha[ply]
+            if (null_move > 0 and ply > 0 and f_phase[ply - 1] != _PASS and f_depth[ply] > null_move
+                    and -MATE_BOUND < f_beta[ply] < MATE_BOUND and evaluate(s, params) >= f_beta[ply]):
+                f_hash_move[ply], f_phase[ply], f_action[ply] = hash_move, _PASS, -1
+                stack[ply + 1, :] = s
+                stack[ply + 1, PLAYER] = 1 - s[PLAYER]
+                f_depth[ply + 1] = f_depth[ply] - 1 - null_move
+                f_alpha[ply + 1], f_beta[ply + 1] = -f_beta[ply], 1 - f_beta[ply]
+                ply += 1
+                step = _ENTER
+                continue
+            _generate(s, params, moves, order, ply, hash_move, killers, history, f_count, f_index, f_best,
+                      f_best_move)
             step = _NEXT_CHILD
 
         elif step == _NEXT_CHILD:
@@ -327,6 +344,14 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
             if stats[ABORTED]:
                 continue
             score = -value
+            if f_phase[ply] == _PASS:
+                if score >= f_beta[ply]:  # a free move for the other player does not help it: cut off
+                    value = score if score < MATE_BOUND else f_beta[ply]
+                else:
+                    _generate(stack[ply], params, moves, order, ply, f_hash_move[ply], killers, history, f_count,
+                              f_index, f_best, f_best_move)
+                    step = _NEXT_CHILD
+                continue
             alpha, beta = f_alpha[ply], f_beta[ply]
             action = f_action[ply]
             lower = _lower_bound(ply, alpha, root_margin)
@@ -389,6 +414,15 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
                 # step stays _RETURN: the parent takes ``value`` next
             else:
                 step = _NEXT_CHILD
+
+
+@njit(cache=True)
+def _generate(s, params, moves, order, ply, hash_move, killers, history, f_count, f_index, f_best, f_best_move):
+    """Set up the node at ``ply`` to search its moves, best-ordered first."""
+    n = legal_actions(s, params, moves[ply])
+    _order_moves(moves, order, ply, n, hash_move, killers, history)
+    f_count[ply], f_index[ply] = n, 0
+    f_best[ply], f_best_move[ply] = -INFINITY, moves[ply, 0]
 
 
 @njit(cache=True)
