@@ -191,6 +191,20 @@ def llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
     return n * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance)
 
 
+SEARCH_SETTINGS = ("null_move", "quiescence")  # AlphaBeta's attributes a test may set
+
+
+def search_settings(text: str) -> dict[str, int]:
+    """``'null_move=2,quiescence=2'`` as a dict of :data:`SEARCH_SETTINGS`."""
+    settings = {}
+    for item in filter(None, text.split(",")):
+        name, _, value = item.partition("=")
+        if name not in SEARCH_SETTINGS:
+            raise SystemExit(f"unknown search setting {name!r}: one of {', '.join(SEARCH_SETTINGS)}")
+        settings[name] = int(value)
+    return settings
+
+
 def sprt(args) -> int:
     game = boomboard.load_game("expendibots")
     new = weighted_params(game, [int(w) for w in args.new.split(",")])
@@ -218,15 +232,18 @@ def sprt(args) -> int:
             new_player = index % 2
             searchers[new_player].reductions = args.new_reductions
             searchers[1 - new_player].reductions = args.old_reductions
-            searchers[new_player].null_move = args.new_null_move
-            searchers[1 - new_player].null_move = args.old_null_move
+            for searcher, settings in ((searchers[new_player], args.new_search),
+                                       (searchers[1 - new_player], args.old_search)):
+                for name, value in search_settings(settings).items():
+                    setattr(searcher, name, value)
             searchers[new_player].params = new
             searchers[1 - new_player].params = old
             result = play(game, state, searchers, args.time, adjudicate=True)
             score = result if new_player == 0 else 1 - result
             record = {"index": index, "new": args.new, "old": args.old, "new_player": new_player,
                       "new_reductions": args.new_reductions, "old_reductions": args.old_reductions,
-                      "new_null_move": args.new_null_move, "old_null_move": args.old_null_move,
+                      **({"new_search": args.new_search, "old_search": args.old_search}
+                         if args.new_search or args.old_search else {}),
                       "time": args.time, "score": score, "plies": state.ply()}
             out.write(json.dumps(record) + "\n")
             out.flush()
@@ -304,8 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--old", help="the weights they play (default: the game's defaults)")
     p.add_argument("--new-reductions", type=int, default=0, help="late move reductions of the new side (plies)")
     p.add_argument("--old-reductions", type=int, default=0, help="late move reductions of the old side (plies)")
-    p.add_argument("--new-null-move", type=int, default=0, help="the new side's null-move reduction (plies; 0: none)")
-    p.add_argument("--old-null-move", type=int, default=0, help="the old side's null-move reduction (plies; 0: none)")
+    p.add_argument("--new-search", default="", help="more search settings of the new side: 'null_move=2,quiescence=2'")
+    p.add_argument("--old-search", default="", help="more search settings of the old side")
     p.add_argument("--time", type=float, default=0.05)
     p.add_argument("--opening", type=int, default=4)
     p.add_argument("--elo0", type=float, default=0.0)

@@ -38,6 +38,22 @@ def test_the_ai_agents_seed_changes_its_game_and_the_same_seed_replays_it():
     assert self_play("jump61", "alphabeta:depth=3", 1, 12) == self_play("jump61", "alphabeta:depth=3", 3, 12)
 
 
+def test_with_variety_plies_the_seed_changes_only_the_opening():
+    """``variety_plies=N``: moves chosen among near-equal ones before ply N,
+    the search's best from there on, whatever the seed."""
+    game = boomboard.load_game("jump61")
+    games = {seed: self_play("jump61", "ai:depth=3,variety_plies=6", seed, 10) for seed in (1, 3, 5, 7)}
+    assert len({tuple(moves[:6]) for moves in games.values()}) > 1
+    for moves in games.values():
+        state = game.new_initial_state()
+        for action in moves[:6]:
+            state.apply_action(action)
+        for action in moves[6:]:  # what plain alpha-beta plays there, searched alike
+            best = make_agent("alphabeta:depth=3", seed=0)
+            best.new_game(game, state.current_player())
+            assert action == best.choose_action(state.clone())
+            state.apply_action(action)
+
 def test_the_ai_chooses_only_between_moves_within_its_margin_and_never_trades_a_forced_result():
     game = boomboard.load_game("jump61(size=4)")
     rng = random.Random(4)

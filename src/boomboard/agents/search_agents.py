@@ -146,7 +146,13 @@ class AlphaBetaAgent(_BudgetedAgent):
     moves the search scored within ``margin`` of the best (the evaluations
     count 100 for a unit of material), so the seed changes its games; never
     when the best is a forced result, so a forced win stays the fastest and a
-    forced loss is never chosen over a move that does not lose.
+    forced loss is never chosen over a move that does not lose. With
+    ``variety_plies`` = N > 0 it does so only in the game's first N plies
+    (where the variety keeps a fixed opponent from replaying a game) and
+    then plays the search's best move: later on, a deep search scores many
+    moves alike (every line reaching the same material at its horizon), and
+    the best one, found first in move order, is the one that shallower
+    iterations preferred too.
 
     With ``endgames`` = T > 0, in a game solved as endgames, it probes the
     solver's endgame tables of up to T tokens (built on first use; see
@@ -173,13 +179,13 @@ class AlphaBetaAgent(_BudgetedAgent):
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
                  game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
                  margin: int = 0, endgames: int = 0, traps: int = 0, solved: int = 0, reductions: int = 0,
-                 book: int = 0, null_move: int = 0):
+                 book: int = 0, null_move: int = 0, variety_plies: int = 0):
         super().__init__(seed, time, game_time)
         self.traps, self.solved, self.use_book = traps, solved, book
         if depth is None and time is None and game_time is None:
             time = self.move_time = 1.0
         self.depth = depth
-        self.margin = margin
+        self.margin, self.variety_plies = margin, variety_plies
         self.table_bits = table_bits
         self.quiescence, self.contempt, self.reductions = quiescence, contempt, reductions
         self.null_move = null_move
@@ -229,13 +235,14 @@ class AlphaBetaAgent(_BudgetedAgent):
             iterations.append((result.action, result.score, result.seconds - sum(i[2] for i in iterations)))
             return plan is not None and self.clock.stop_after_iteration(plan, result.seconds, iterations)
 
+        margin = self.margin if not self.variety_plies or state.ply() < self.variety_plies else 0
         result = self.searcher.search(state, depth=self.depth, seconds=None if plan is None else plan.maximum,
-                                      margin=self.margin, on_iteration=on_iteration)
+                                      margin=margin, on_iteration=on_iteration)
         action = result.action
         pv = " ".join(_line_strings(state, result.principal_variation))
         if len(result.near_best) > 1:
             action = self.rng.choice(result.near_best)
-            pv += f"; chose {state.action_to_string(action)} of {len(result.near_best)} within {self.margin}"
+            pv += f"; chose {state.action_to_string(action)} of {len(result.near_best)} within {margin}"
         self.last_thinking = (f"depth {result.depth}, score {result.describe_score()}, nodes {result.nodes:,}, "
                               f"{result.seconds:.2f} s, pv {pv}")
         return action, result.seconds
@@ -353,7 +360,7 @@ class AiAgent(Agent):
         else:  # the alpha-beta settings do not apply
             settings = {key: value for key, value in settings.items()
                         if key not in ("depth", "margin", "endgames", "traps", "solved", "reductions", "book",
-                                           "null_move")}
+                                           "null_move", "variety_plies")}
             self.delegate = MctsAgent(seed=self.seed, **settings)
         self.delegate.new_game(game, player)
 
