@@ -40,6 +40,32 @@ def test_docs_link_only_inside_the_repository(path):
         assert file.exists(), f"{path.name} links to a missing file: {target}"
 
 
+
+def _heading_anchors(path: Path) -> set[str]:
+    """The anchors a Markdown renderer gives the headings of ``path`` (as
+    GitHub does: lower case, punctuation dropped, spaces as hyphens, a
+    repeated heading numbered)."""
+    anchors: set[str] = set()
+    seen: dict[str, int] = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        heading = re.match(r"#{1,6} (.*)", line)
+        if heading and not _in_code_block(path, number):
+            slug = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower()).replace(" ", "-")
+            anchors.add(f"{slug}-{seen[slug]}" if slug in seen else slug)
+            seen[slug] = seen.get(slug, 0) + 1
+    return anchors
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_docs_links_to_a_section_find_it(path):
+    for target in re.findall(r"\]\(([^)\s]+)\)", path.read_text()):
+        if re.match(r"[a-z]+:", target) or "#" not in target:
+            continue
+        name, section = target.split("#", 1)
+        file = (path.parent / name).resolve() if name else path
+        if file.suffix == ".md":
+            assert section in _heading_anchors(file), f"{path.name} links to a missing section: {target}"
+
 def test_no_progress_bars_pasted_into_docs():
     for path in DOCS:
         for number, line in enumerate(path.read_text().splitlines(), 1):
