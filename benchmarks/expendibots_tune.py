@@ -129,7 +129,7 @@ def selfplay(args) -> int:
     with Progress(*COLUMNS) as progress, args.out.open("a") as out:
         task = progress.add_task("self-play games", total=args.games, completed=done)
         for index in range(done, args.games):
-            rng = random.Random(args.seed * 1_000_003 + index)
+            rng = random.Random(args.seed * 1_000_003 + 2 * index + player)
             searchers = [AlphaBeta(game, 18, contempt=CONTEMPT), AlphaBeta(game, 18, contempt=CONTEMPT)]
             positions: list = []
             result = play(game, random_opening(game, rng, args.opening), searchers, args.time, rng, args.noise,
@@ -192,17 +192,33 @@ def llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
 
 
 SEARCH_SETTINGS = ("null_move", "quiescence")  # AlphaBeta's attributes a test may set
+CHOICE_SETTINGS = ("margin", "variety_plies")  # how a move is chosen from the search, as ``ai`` does
 
 
 def search_settings(text: str) -> dict[str, int]:
-    """``'null_move=2,quiescence=2'`` as a dict of :data:`SEARCH_SETTINGS`."""
+    """``'null_move=2,margin=10'`` as a dict of :data:`SEARCH_SETTINGS` and :data:`CHOICE_SETTINGS`."""
     settings = {}
     for item in filter(None, text.split(",")):
         name, _, value = item.partition("=")
-        if name not in SEARCH_SETTINGS:
-            raise SystemExit(f"unknown search setting {name!r}: one of {', '.join(SEARCH_SETTINGS)}")
+        if name not in SEARCH_SETTINGS + CHOICE_SETTINGS:
+            known = ", ".join(SEARCH_SETTINGS + CHOICE_SETTINGS)
+            raise SystemExit(f"unknown search setting {name!r}: one of {known}")
         settings[name] = int(value)
     return settings
+
+
+class _NearBest:
+    """A searcher that chooses at random among the root moves scored within
+    ``margin`` of the best, as ``ai`` does (only before ``variety_plies``, if given)."""
+
+    def __init__(self, searcher, margin: int, variety_plies: int, seed: int):
+        self.searcher, self.margin, self.variety_plies = searcher, margin, variety_plies
+        self.rng = random.Random(seed)
+
+    def search(self, state, seconds=None):
+        margin = self.margin if not self.variety_plies or state.ply() < self.variety_plies else 0
+        result = self.searcher.search(state, seconds=seconds, margin=margin)
+        return SimpleNamespace(action=self.rng.choice(result.near_best))
 
 
 def sprt(args) -> int:
@@ -232,10 +248,15 @@ def sprt(args) -> int:
             new_player = index % 2
             searchers[new_player].reductions = args.new_reductions
             searchers[1 - new_player].reductions = args.old_reductions
-            for searcher, settings in ((searchers[new_player], args.new_search),
-                                       (searchers[1 - new_player], args.old_search)):
-                for name, value in search_settings(settings).items():
-                    setattr(searcher, name, value)
+            for player, settings in ((new_player, args.new_search), (1 - new_player, args.old_search)):
+                settings = search_settings(settings)
+                for name in SEARCH_SETTINGS:
+                    if name in settings:
+                        setattr(searchers[player], name, settings[name])
+                if settings.get("margin"):
+                    seed = args.seed * 1_000_003 + 2 * index + player
+                    searchers[player] = _NearBest(searchers[player], settings["margin"],
+                                                  settings.get("variety_plies", 0), seed)
             searchers[new_player].params = new
             searchers[1 - new_player].params = old
             result = play(game, state, searchers, args.time, adjudicate=True)
@@ -321,7 +342,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--old", help="the weights they play (default: the game's defaults)")
     p.add_argument("--new-reductions", type=int, default=0, help="late move reductions of the new side (plies)")
     p.add_argument("--old-reductions", type=int, default=0, help="late move reductions of the old side (plies)")
-    p.add_argument("--new-search", default="", help="more search settings of the new side: 'null_move=2,quiescence=2'")
+    p.add_argument("--new-search", default="",
+                   help="more settings of the new side: null_move, quiescence, margin, variety_plies "
+                        "('margin=10,variety_plies=20')")
     p.add_argument("--old-search", default="", help="more search settings of the old side")
     p.add_argument("--time", type=float, default=0.05)
     p.add_argument("--opening", type=int, default=4)

@@ -197,8 +197,8 @@ def _pick_next(moves, order, ply, i, n):
 @njit(cache=True)
 def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_keys, tt_data,
                  history, killers, stats, check_repetition, action_limit, quiescence, contempt, reductions,
-                 null_move, clock_address, clock_id, timespec, deadline_ns, root_margin, root_scores, probe_spec, probe_keys,
-                 probe_entries):
+                 null_move, clock_address, clock_id, timespec, deadline_ns, root_margin, root_scores, probe_spec,
+                 probe_keys, probe_entries):
     """One iteration of iterative deepening from ``stack[0]`` to ``depth``; returns
     the root's score, and puts the best root action and its score in ``stats``.
 
