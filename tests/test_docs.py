@@ -47,9 +47,11 @@ def _heading_anchors(path: Path) -> set[str]:
     repeated heading numbered)."""
     anchors: set[str] = set()
     seen: dict[str, int] = {}
-    for number, line in enumerate(path.read_text().splitlines(), 1):
+    in_code = False
+    for line in path.read_text().splitlines():
+        in_code ^= line.startswith("```")
         heading = re.match(r"#{1,6} (.*)", line)
-        if heading and not _in_code_block(path, number):
+        if heading and not in_code:
             slug = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower()).replace(" ", "-")
             anchors.add(f"{slug}-{seen[slug]}" if slug in seen else slug)
             seen[slug] = seen.get(slug, 0) + 1
