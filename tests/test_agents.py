@@ -108,3 +108,15 @@ def test_ai_uses_the_search_settings_measured_to_pay_off_in_its_game(game_name, 
     agent = make_agent("ai:time=0.05", seed=1)
     agent.new_game(boomboard.load_game(game_name), 0)
     assert (agent.delegate.quiescence, agent.delegate.contempt) == (quiescence, contempt)
+
+
+def test_ai_in_a_game_measured_best_with_mcts_keeps_only_the_settings_mcts_takes(monkeypatch):
+    game = boomboard.load_game("jump61(size=4)")
+    monkeypatch.setattr(type(game), "ai_settings", ("mcts", {"exploration": 2.0, "reductions": 1}))
+    agent = make_agent("ai:time=0.05,variety_plies=4,depth=3", seed=1)
+    agent.new_game(game, 0)
+    assert isinstance(agent.delegate, MctsAgent)
+    assert (agent.delegate.exploration, agent.delegate.move_time) == (2.0, 0.05)
+    state = game.new_initial_state()
+    assert agent.choose_action(state.clone()) in state.legal_actions()
+    assert "simulations" in agent.last_thinking

@@ -11,6 +11,7 @@ and up to three times the share where the search is unstable).
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 from collections import deque
 from time import process_time as _cpu_time
@@ -357,10 +358,9 @@ class AiAgent(Agent):
         settings = {"margin": AI_MARGIN, "endgames": AI_ENDGAME_TOKENS, "solved": 1, **defaults, **self.settings}
         if kind == "alphabeta":
             self.delegate = AlphaBetaAgent(seed=self.seed, **settings)
-        else:  # the alpha-beta settings do not apply
-            settings = {key: value for key, value in settings.items()
-                        if key not in ("depth", "margin", "endgames", "traps", "solved", "reductions", "book",
-                                           "null_move", "variety_plies")}
+        else:  # of the settings, only those an MCTS agent takes apply
+            accepted = inspect.signature(MctsAgent).parameters
+            settings = {key: value for key, value in settings.items() if key in accepted}
             self.delegate = MctsAgent(seed=self.seed, **settings)
         self.delegate.new_game(game, player)
 

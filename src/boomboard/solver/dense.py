@@ -138,7 +138,9 @@ def _fresh(best):
 
 @njit(cache=True)
 def _score_leaf(dspec, params, s, child, actions, symmetric, records, bases, level, best):
-    """The record of ``s``, whose moves must all leave ``level``; MISSING if one does not."""
+    """The record of ``s``, whose moves must all leave ``level``; MISSING if one does not.
+    :func:`score`'s loop without its forced-pass case, which calls this: numba's
+    disk cache cannot hold a function that calls itself (numba issue #6061)."""
     _fresh(best)
     n = legal_actions(s, params, actions)
     for a in range(n):
