@@ -17,7 +17,10 @@ agents' repositories outside it (see docs/strength.md) and point at them::
         --games 2 --results benchmarks/results/expendibots-course.jsonl
 
 ``--cold`` gives every game an empty numba cache (``NUMBA_CACHE_DIR`` in a
-new temporary folder), as on a fresh install.
+new temporary folder), as on a fresh install. ``table FILE...`` instead of
+the options prints the table of the games kept in results files, pooled::
+
+    python benchmarks/expendibots_course_match.py table benchmarks/results/expendibots-course-*.jsonl
 """
 
 from __future__ import annotations
@@ -129,10 +132,12 @@ def summary_table(records: list[dict], agents: dict[str, str]) -> str:
         games = [r for r in records if r["agent"] == name]
         if not games:
             continue
-        def won(colour):
+        def won(colour):  # the bar is a score per colour, so each colour's is shown
             mine = [g for g in games if g["ours"] == colour]
+            if not mine:
+                return "-"
             return f"+{sum(g['score'] == 1 for g in mine)} ={sum(g['score'] == 0.5 for g in mine)} " \
-                   f"-{sum(g['score'] == 0 for g in mine)}"
+                   f"-{sum(g['score'] == 0 for g in mine)} ({sum(g['score'] for g in mine) / len(mine):.0%})"
         score = sum(g["score"] for g in games) / len(games)
         forfeits = sum("limit" in g["reason"] or "invalid" in g["reason"] for g in games)
         rows.append(f"| {name} | {repository} | {len(games)} | {won('white')} | {won('black')} | {score:.0%} | "
@@ -153,7 +158,21 @@ def package_commit() -> str:
     return found.stdout.strip() if found.returncode == 0 else ""
 
 
+def print_table(paths: list[Path]) -> int:
+    """Print the table of every game kept in ``paths``, each agent with the
+    repository its records name (the pooled games of several runs)."""
+    records = [record for path in paths for record in read_records(path)]
+    if not records:
+        print(f"no games in {', '.join(map(str, paths))}", file=sys.stderr)
+        return 1
+    print(summary_table(records, {r["agent"]: r["repository"].split("@")[0] for r in records}))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["table"]:
+        return print_table([Path(path) for path in argv[1:]])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--referee", type=Path, required=True, help="the folder holding the staff `referee` package")
     parser.add_argument("--agents", type=Path, required=True, help="the folder holding the agents' packages")

@@ -93,3 +93,19 @@ def test_an_opening_is_played_by_both_wrappers_then_the_wrapped_players_play_on(
     assert played[3:] == [("BOOM", (3, 0)), ("BOOM", (4, 0))]  # the wrapped players, told of all 3 opening actions
     assert white.wrapped.seen == black.wrapped.seen == [(c, a) for c, a in zip(["white", "black"] * 3, played)]
     sys.modules.pop("course_opening", None)
+
+
+def test_the_table_pools_results_files_and_scores_each_colour_apart(tmp_path, capsys):
+    import json
+
+    def game(ours, score, agent="pybros"):
+        return json.dumps({"agent": agent, "repository": "CorentinBrtx/pybros-expendibots@e157897", "ours": ours,
+                           "score": score, "plies": 80, "our_cpu": 30.0, "their_cpu": 20.0, "reason": "no tokens"})
+
+    (tmp_path / "a.jsonl").write_text("\n".join([game("black", 1.0), game("black", 0.5), game("white", 1.0)]) + "\n")
+    (tmp_path / "b.jsonl").write_text(game("black", 1.0) + "\n" + game("black", 0.0, agent="tdleaf_pybros") + "\n")
+    assert match.main(["table", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")]) == 0
+    rows = {line.split(" | ")[0].strip("| "): line for line in capsys.readouterr().out.splitlines()}
+    assert "| 4 | +1 =0 -0 (100%) | +2 =1 -0 (83%) | 88% |" in rows["pybros"]
+    assert "| 1 | - | +0 =0 -1 (0%) | 0% |" in rows["tdleaf_pybros"]
+    assert match.main(["table", str(tmp_path / "none.jsonl")]) == 1
