@@ -3,7 +3,9 @@ for trading down, or any others: a control for docs/strength.md's games.
 
 ``BOOMBOARD_KEEP`` sets the evaluation's keep weight and
 ``BOOMBOARD_TYPICAL_PLIES`` the plies the time manager plans a game for
-(the defaults of before: 0 and 120). The course match script plays it with
+(the defaults of before: 0 and 120); ``BOOMBOARD_WEIGHTS``, if given, all
+the evaluation's weights (comma-separated, in ``FEATURE_NAMES`` order; the
+keep weight is its last). The course match script plays it with
 ``--player expendibots_course_variant`` and records the settings in each
 game's ``spec``::
 
@@ -17,16 +19,31 @@ from boomboard.games.expendibots import evaluation
 from boomboard.registry import load_game
 
 
+def weights() -> list[int]:
+    """The evaluation's weights this variant plays with."""
+    given = os.environ.get("BOOMBOARD_WEIGHTS")
+    if given:
+        found = [int(weight) for weight in given.split(",")]
+        if len(found) != len(evaluation.WEIGHTS):
+            raise SystemExit(f"BOOMBOARD_WEIGHTS: {len(evaluation.WEIGHTS)} weights expected "
+                             f"({', '.join(evaluation.FEATURE_NAMES)}), got {len(found)}")
+        return found
+    return [*evaluation.WEIGHTS[:evaluation.KEEP], int(os.environ.get("BOOMBOARD_KEEP", 0))]
+
+
 def settings() -> str:
     """The settings as the environment gives them, as recorded."""
-    return (f"keep={int(os.environ.get('BOOMBOARD_KEEP', 0))} "
-            f"typical_plies={int(os.environ.get('BOOMBOARD_TYPICAL_PLIES', 120))}")
+    chosen = (f"keep={weights()[evaluation.KEEP]} "
+              f"typical_plies={int(os.environ.get('BOOMBOARD_TYPICAL_PLIES', 120))}")
+    if os.environ.get("BOOMBOARD_WEIGHTS"):
+        chosen += f" weights={','.join(map(str, weights()))}"
+    return chosen
 
 
 # Set before the course Player builds its agent at import: games are cached,
 # so the agent finds the game changed here.
 _game = load_game("expendibots")
-_game.params_array[evaluation.P_WEIGHTS + evaluation.KEEP] = int(os.environ.get("BOOMBOARD_KEEP", 0))
+_game.params_array[evaluation.P_WEIGHTS:evaluation.P_WEIGHTS + len(evaluation.WEIGHTS)] = weights()
 type(_game).typical_plies = int(os.environ.get("BOOMBOARD_TYPICAL_PLIES", 120))
 
 from boomboard.arena.course_player import Player  # noqa: E402,F401  (the referee plays this class)
