@@ -161,11 +161,16 @@ def package_commit() -> str:
 def print_table(paths: list[Path]) -> int:
     """Print the table of every game kept in ``paths``, each agent with the
     repository its records name (the pooled games of several runs)."""
-    records = [record for path in paths for record in read_records(path)]
-    if not records:
-        print(f"no games in {', '.join(map(str, paths))}", file=sys.stderr)
+    try:
+        records = [record for path in paths for record in read_records(path)]
+        if not records:
+            print(f"no games in {', '.join(map(str, paths))}", file=sys.stderr)
+            return 1
+        table = summary_table(records, {r["agent"]: r["repository"].split("@")[0] for r in records})
+    except (ValueError, KeyError, TypeError) as error:  # a line that is no game record of this script
+        print(f"not a results file of this script ({type(error).__name__}: {error})", file=sys.stderr)
         return 1
-    print(summary_table(records, {r["agent"]: r["repository"].split("@")[0] for r in records}))
+    print(table)
     return 0
 
 

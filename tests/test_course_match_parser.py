@@ -109,3 +109,7 @@ def test_the_table_pools_results_files_and_scores_each_colour_apart(tmp_path, ca
     assert "| 4 | +1 =0 -0 (100%) | +2 =1 -0 (83%) | 88% |" in rows["pybros"]
     assert "| 1 | - | +0 =0 -1 (0%) | 0% |" in rows["tdleaf_pybros"]
     assert match.main(["table", str(tmp_path / "none.jsonl")]) == 1
+    for not_games in ("* winner: white\n", '{"index": 1, "score": 1.0}\n'):  # referee output, an SPRT record
+        (tmp_path / "c.jsonl").write_text(not_games)
+        assert match.main(["table", str(tmp_path / "c.jsonl")]) == 1
+        assert "not a results file" in capsys.readouterr().err
