@@ -219,3 +219,15 @@ def test_the_raid_counts_match_their_plain_definition_on_random_positions():
         found = counts(state)
         assert (found["raid"], found["raided"]) == (reference_raid(board, mover), reference_raid(board, -mover)), \
             state.to_notation() if hasattr(state, "to_notation") else str(state)
+
+
+def test_the_square_sets_hold_each_square_s_neighbours_and_reach():
+    def squares(bits):
+        return {n for n in range(64) if int(bits) >> n & 1}
+    corner, centre = 0, 3 * 8 + 3  # (0, 0) and (3, 3)
+    assert squares(evaluation.NEIGHBOUR_SETS[corner]) == {1, 8, 9}
+    assert len(squares(evaluation.NEIGHBOUR_SETS[centre])) == 8
+    stride = evaluation.REACH_STRIDE
+    assert squares(evaluation.REACH_SETS[stride * corner + 1]) == {1, 8}
+    assert squares(evaluation.REACH_SETS[stride * corner + 7]) == set(range(1, 8)) | {8 * y for y in range(1, 8)}
+    assert squares(evaluation.REACH_SETS[stride * centre + 2]) == {centre + d for d in (-16, -8, -2, -1, 1, 2, 8, 16)}

@@ -62,7 +62,7 @@ from boomboard.jit import njit
 
 from boomboard.core.layout import PLAYER
 from boomboard.games.expendibots.rules import (BOARD, MAX_DISTANCE, MOVES, P_LANDING, P_NEIGHBOURS, PARAMS_SIZE,
-                                               SQUARES, TOKENS)
+                                               SQUARES, TOKENS, build_params)
 
 MATERIAL, TRADE, HANGING, RAID, RAIDED, STACKS, SIMPLIFY, KEEP = range(8)
 FEATURE_NAMES = ("material", "trade", "hanging", "raid", "raided", "stacks", "simplify", "keep")
@@ -71,6 +71,33 @@ WEIGHTS = (100, 37, -11, 17, -13, -14, 6, 6)
 ALL_TOKENS = 24
 P_WEIGHTS = PARAMS_SIZE  # params[P_WEIGHTS + feature]: that feature's weight
 P_ROOT = P_WEIGHTS + len(WEIGHTS)  # the player a search is for, -1 outside a search (see KEEP)
+
+
+REACH_STRIDE = MAX_DISTANCE + 1
+
+
+def _square_masks():
+    """Per square, as 64-bit sets of squares (bit ``n`` for square ``n``): its
+    neighbours, and the squares a stack there lands on with a move of up to
+    ``d`` squares (index ``REACH_STRIDE * square + d``). The raid counts test
+    these sets to pass over stacks and landings that cannot catch anything."""
+    rules_params = build_params()
+    neighbours = np.zeros(SQUARES, np.uint64)
+    reach = np.zeros(REACH_STRIDE * SQUARES, np.uint64)
+    for square in range(SQUARES):
+        for other in rules_params[P_NEIGHBOURS + 8 * square:P_NEIGHBOURS + 8 * square + 8]:
+            if other >= 0:
+                neighbours[square] |= np.uint64(1) << np.uint64(other)
+        for d in range(1, MAX_DISTANCE + 1):
+            reach[REACH_STRIDE * square + d] = reach[REACH_STRIDE * square + d - 1]
+            for line in range(4 * square * MAX_DISTANCE, (4 * square + 4) * MAX_DISTANCE, MAX_DISTANCE):
+                target = rules_params[P_LANDING + line + d - 1]
+                if target >= 0:
+                    reach[REACH_STRIDE * square + d] |= np.uint64(1) << np.uint64(target)
+    return neighbours, reach
+
+
+NEIGHBOUR_SETS, REACH_SETS = _square_masks()
 
 
 def params_with_weights(rules_params: np.ndarray, weights=WEIGHTS) -> np.ndarray:
@@ -117,43 +144,50 @@ def _best_raid(s, params, cluster, own, enemy, sign):
     """The best trade the player whose stacks are ``sign * height > 0`` sets up
     by moving one token next to enemy stacks and booming it there; ``own``
     and ``enemy`` total each cluster's tokens for that player and the other."""
-    joined = np.empty(9, np.int32)
+    # A landing wins something only next to a cluster holding enemy tokens,
+    # and few do: the set of such squares (less the enemy's, where nothing
+    # lands) lets most stacks and landings be passed over at once.
+    one = np.uint64(1)
+    enemy_squares = np.uint64(0)
+    landings = np.uint64(0)
+    for square in range(SQUARES):
+        height = s[BOARD + square] * sign
+        if height < 0:
+            enemy_squares |= one << np.uint64(square)
+        if height != 0 and enemy[cluster[square]] > 0:
+            landings |= NEIGHBOUR_SETS[square]
+    landings &= ~enemy_squares
     best = 0
     for origin in range(SQUARES):
         height = s[BOARD + origin] * sign
-        if height <= 0:
+        if height <= 0 or REACH_SETS[REACH_STRIDE * origin + min(height, MAX_DISTANCE)] & landings == 0:
             continue
         for line in range(origin * 4 * MAX_DISTANCE, (origin * 4 + 4) * MAX_DISTANCE, MAX_DISTANCE):
             for step in range(min(height, MAX_DISTANCE)):
                 target = params[P_LANDING + line + step]
                 if target < 0:
                     break
-                if s[BOARD + target] * sign < 0:
+                if (landings >> np.uint64(target)) & one == 0:
                     continue
-                # The clusters the landed token chains together.
-                n = 0
-                if s[BOARD + target] != 0:
-                    joined[0] = cluster[target]
-                    n = 1
-                for k in range(P_NEIGHBOURS + 8 * target, P_NEIGHBOURS + 8 * target + 8):
-                    other = params[k]
-                    if other < 0:
-                        break
-                    if s[BOARD + other] == 0:
-                        continue
-                    c = cluster[other]
-                    seen = False
-                    for i in range(n):
-                        if joined[i] == c:
-                            seen = True
-                    if not seen:
-                        joined[n] = c
-                        n += 1
+                # The clusters the landed token chains together, each once
+                # (a cluster is named by a square: a bit). A stack already
+                # on the landing square needs no look: it is in the same
+                # cluster as any neighbour, and with none it catches nothing.
+                joined = np.uint64(0)
                 lost, won = 1, 0  # the moved token goes up too
-                for i in range(n):
-                    lost += own[joined[i]]
-                    won += enemy[joined[i]]
-                    if joined[i] == cluster[origin]:
+                for k in range(P_NEIGHBOURS + 8 * target, P_NEIGHBOURS + 8 * target + 8):
+                    square = params[k]
+                    if square < 0:
+                        break
+                    if s[BOARD + square] == 0:
+                        continue
+                    c = cluster[square]
+                    if (joined >> np.uint64(c)) & one:
+                        continue
+                    joined |= one << np.uint64(c)
+                    lost += own[c]
+                    won += enemy[c]
+                    if c == cluster[origin]:
                         lost -= 1  # the moved token, counted twice
                 if won > 0 and won - lost > best:
                     best = won - lost
