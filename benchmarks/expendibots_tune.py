@@ -50,6 +50,7 @@ import numpy as np
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 import boomboard
+from boomboard.agents.search_agents import variety_margin
 from boomboard.games.expendibots import evaluation
 from boomboard.search.alphabeta import AlphaBeta
 
@@ -216,8 +217,8 @@ class _NearBest:
         self.rng = random.Random(seed)
 
     def search(self, state, seconds=None):
-        margin = self.margin if not self.variety_plies or state.ply() < self.variety_plies else 0
-        result = self.searcher.search(state, seconds=seconds, margin=margin)
+        result = self.searcher.search(state, seconds=seconds,
+                                      margin=variety_margin(self.margin, self.variety_plies, state.ply()))
         return SimpleNamespace(action=self.rng.choice(result.near_best))
 
 

@@ -139,6 +139,13 @@ class _BudgetedAgent(Agent):
         raise NotImplementedError
 
 
+def variety_margin(margin: int, variety_plies: int, ply: int) -> int:
+    """The margin within which :class:`AlphaBetaAgent` chooses at random at
+    ``ply``: ``margin`` in the first ``variety_plies`` plies (all of them if
+    0), then 0, the search's best move."""
+    return margin if not variety_plies or ply < variety_plies else 0
+
+
 class AlphaBetaAgent(_BudgetedAgent):
     """Iterative-deepening alpha-beta (see :mod:`boomboard.search.alphabeta`):
     to ``depth`` plies, or within the time budget.
@@ -236,7 +243,7 @@ class AlphaBetaAgent(_BudgetedAgent):
             iterations.append((result.action, result.score, result.seconds - sum(i[2] for i in iterations)))
             return plan is not None and self.clock.stop_after_iteration(plan, result.seconds, iterations)
 
-        margin = self.margin if not self.variety_plies or state.ply() < self.variety_plies else 0
+        margin = variety_margin(self.margin, self.variety_plies, state.ply())
         result = self.searcher.search(state, depth=self.depth, seconds=None if plan is None else plan.maximum,
                                       margin=margin, on_iteration=on_iteration)
         action = result.action
