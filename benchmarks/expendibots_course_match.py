@@ -125,6 +125,19 @@ def play_game(referee: Path, agents: Path, package: str, ours_colour: str, spec:
     return record
 
 
+def score_with_interval(scores: list[float]) -> str:
+    """The mean score, and its 95% interval (normal, from the games' own
+    spread, as chess engine testers give it) once the games differ: the bar
+    is a score, and whether a sample clears it depends on its size."""
+    n = len(scores)
+    mean = sum(scores) / n
+    spread = (sum((s - mean) ** 2 for s in scores) / (n - 1)) ** 0.5 if n > 1 else 0.0
+    if spread == 0:
+        return f"{mean:.0%}"
+    half = 1.96 * spread / n ** 0.5
+    return f"{mean:.1%}; 95%: {max(mean - half, 0):.1%} to {min(mean + half, 1):.1%}"
+
+
 def summary_table(records: list[dict], agents: dict[str, str]) -> str:
     rows = ["| agent | repository | games | as White | as Black | score | plies | our CPU s (max) | their CPU s | forfeits |",
             "|---|---|---|---|---|---|---|---|---|---|"]
@@ -137,7 +150,7 @@ def summary_table(records: list[dict], agents: dict[str, str]) -> str:
             if not mine:
                 return "-"
             return f"+{sum(g['score'] == 1 for g in mine)} ={sum(g['score'] == 0.5 for g in mine)} " \
-                   f"-{sum(g['score'] == 0 for g in mine)} ({sum(g['score'] for g in mine) / len(mine):.0%})"
+                   f"-{sum(g['score'] == 0 for g in mine)} ({score_with_interval([g['score'] for g in mine])})"
         score = sum(g["score"] for g in games) / len(games)
         forfeits = sum("limit" in g["reason"] or "invalid" in g["reason"] for g in games)
         rows.append(f"| {name} | {repository} | {len(games)} | {won('white')} | {won('black')} | {score:.0%} | "

@@ -106,10 +106,17 @@ def test_the_table_pools_results_files_and_scores_each_colour_apart(tmp_path, ca
     (tmp_path / "b.jsonl").write_text(game("black", 1.0) + "\n" + game("black", 0.0, agent="tdleaf_pybros") + "\n")
     assert match.main(["table", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")]) == 0
     rows = {line.split(" | ")[0].strip("| "): line for line in capsys.readouterr().out.splitlines()}
-    assert "| 4 | +1 =0 -0 (100%) | +2 =1 -0 (83%) | 88% |" in rows["pybros"]
+    assert "| 4 | +1 =0 -0 (100%) | +2 =1 -0 (83.3%; 95%: 50.7% to 100.0%) | 88% |" in rows["pybros"]
     assert "| 1 | - | +0 =0 -1 (0%) | 0% |" in rows["tdleaf_pybros"]
     assert match.main(["table", str(tmp_path / "none.jsonl")]) == 1
     for not_games in ("* winner: white\n", '{"index": 1, "score": 1.0}\n'):  # referee output, an SPRT record
         (tmp_path / "c.jsonl").write_text(not_games)
         assert match.main(["table", str(tmp_path / "c.jsonl")]) == 1
         assert "not a results file" in capsys.readouterr().err
+
+
+def test_a_score_s_interval_narrows_with_more_games():
+    assert match.score_with_interval([1.0] * 9) == "100%"  # no spread: no interval to give
+    small = [1.0] * 17 + [0.5] * 3
+    assert match.score_with_interval(small) == "92.5%; 95%: 84.5% to 100.0%"  # clipped at 100%
+    assert match.score_with_interval(small * 9) == "92.5%; 95%: 89.9% to 95.1%"
