@@ -13,6 +13,11 @@ share the work); ``--out`` then writes the book from every line there.
     python benchmarks/opening_book.py expendibots benchmarks/results/expendibots-course*.jsonl \\
         --plies 16 --min-games 2 --seconds 12 --work /tmp/book.jsonl \\
         --out src/boomboard/games/expendibots/book.json
+
+With ``--learn`` it searches nothing: it writes the records' results (each
+move ``ours`` played in the first ``--plies`` plies, with its games and
+points: :func:`boomboard.search.book.results_of_games`) into the book at
+``--out`` as its ``results``, keeping the book's positions.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 import boomboard
 from boomboard.agents.search_agents import AI_MARGIN
-from boomboard.search.book import FORMAT, build_entry
+from boomboard.search.book import FORMAT, build_entry, results_of_games
 
 
 def book_positions(game, paths: list[Path], plies: int, min_games: int, both_sides: bool) -> list[str]:
@@ -52,6 +57,28 @@ def book_positions(game, paths: list[Path], plies: int, min_games: int, both_sid
     return [position for position, games in reached.most_common() if games >= min_games]
 
 
+def _built(args, **how) -> dict:
+    """How a book (or its results) was built, for its ``built``/``learnt`` field."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    return {**how, "plies": args.plies, "min_games": args.min_games, "records": [p.name for p in args.records],
+            "commit": commit, "date": time.strftime("%Y-%m-%d"),
+            "machine": platform.processor() or platform.machine()}
+
+
+def learn(game, args) -> int:
+    """Write the records' results into the book at ``args.out``."""
+    if args.out is None:
+        raise SystemExit("--learn writes into a book: give it --out")
+    book = json.loads(args.out.read_text()) if args.out.exists() else {"game": game.name, "format": FORMAT,
+                                                                        "positions": {}}
+    records = [json.loads(line) for path in args.records for line in path.read_text().splitlines() if line.strip()]
+    book["results"] = results_of_games(game, records, args.plies, args.min_games)
+    book["learnt"] = _built(args, games=sum(1 for r in records if "actions" in r and "ours" in r))
+    args.out.write_text(json.dumps(book, indent=0) + "\n")
+    print(f"wrote the results of {book['learnt']['games']} games, {len(book['results'])} positions, to {args.out}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game")
@@ -62,10 +89,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=12.0)
     parser.add_argument("--margin", type=int, default=AI_MARGIN)
     parser.add_argument("--part", default="0/1", help="K/N: this process's share of the positions")
-    parser.add_argument("--work", type=Path, required=True)
+    parser.add_argument("--work", type=Path, help="where each searched position is kept (a rerun resumes)")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--learn", action="store_true", help="write the records' results into --out; no search")
     args = parser.parse_args(argv)
     game = boomboard.load_game(args.game)
+    if args.learn:
+        return learn(game, args)
+    if args.work is None:
+        raise SystemExit("a search needs --work, where each position searched is kept")
     k, n = (int(x) for x in args.part.split("/"))
     positions = book_positions(game, args.records, args.plies, args.min_games, args.both_sides)
     done = {}
@@ -90,12 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         for line in args.work.read_text().splitlines():
             entry = json.loads(line)
             entries[entry["position"]] = entry["moves"]
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
         book = {"game": game.name, "format": FORMAT,
-                "built": {"seconds": args.seconds, "margin": args.margin, "plies": args.plies,
-                          "min_games": args.min_games, "both_sides": args.both_sides,
-                          "records": [p.name for p in args.records], "commit": commit,
-                          "date": time.strftime("%Y-%m-%d"), "machine": platform.processor() or platform.machine()},
+                "built": _built(args, seconds=args.seconds, margin=args.margin, both_sides=args.both_sides),
                 "positions": dict(sorted(entries.items()))}
         args.out.write_text(json.dumps(book, indent=0) + "\n")
         print(f"wrote {len(entries)} positions to {args.out}")

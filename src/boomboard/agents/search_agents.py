@@ -176,6 +176,10 @@ class AlphaBetaAgent(_BudgetedAgent):
     ``opening_book``, :mod:`boomboard.search.book`) is played from the book,
     at once, at random among the moves the book lists (all within its
     margin of the best).
+    With ``learned`` = 1, the random choice among near-equal moves (within
+    ``margin``) is made by the results the book holds for the position
+    (:meth:`boomboard.search.book.OpeningBook.prefer`): a move that won
+    more is chosen more.
     With ``traps`` (and a margin), it chooses among those moves the one that
     leaves the opponent the most replies that lose by force
     (:mod:`boomboard.search.traps`): the search gets nine tenths of the
@@ -187,9 +191,9 @@ class AlphaBetaAgent(_BudgetedAgent):
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
                  game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
                  margin: int = 0, endgames: int = 0, traps: int = 0, solved: int = 0, reductions: int = 0,
-                 book: int = 0, null_move: int = 0, variety_plies: int = 0):
+                 book: int = 0, null_move: int = 0, variety_plies: int = 0, learned: int = 0):
         super().__init__(seed, time, game_time)
-        self.traps, self.solved, self.use_book = traps, solved, book
+        self.traps, self.solved, self.use_book, self.learned = traps, solved, book, learned
         if depth is None and time is None and game_time is None:
             time = self.move_time = 1.0
         self.depth = depth
@@ -200,7 +204,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.endgames = endgames
         self.tables = None  # the endgame tables probed, if any
         self.whole = None  # the whole game's solved table played from, if any
-        self.book = None  # the opening book played from, if any
+        self.book = None  # the opening book played from or learnt from, if any
         self.searcher: AlphaBeta | None = None
 
     def _warm_up(self, game: Game) -> None:
@@ -210,7 +214,7 @@ class AlphaBetaAgent(_BudgetedAgent):
             # The tables first: solving them (once) needs memory the search's tables would add to.
             self.tables = _endgame_tables(game, self.endgames)
             self.whole = _solved_game(game) if self.solved else None
-            self.book = game_book(game) if self.use_book else None
+            self.book = game_book(game) if self.use_book or self.learned else None
             for tables in (self.whole, self.tables):
                 if tables is not None:
                     importlib.import_module(_IN_PLAY_MODULE).warm_up(tables.table)
@@ -226,7 +230,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         if self.searcher is None or self.searcher.game is not state.game:
             self._warm_up(state.game)
         plan = self.last_plan = self.plan(state.ply())
-        for tables in (self.book, self.whole, self.tables):
+        for tables in (self.book if self.use_book else None, self.whole, self.tables):
             if tables is not None:
                 began = _cpu_time()
                 chosen = tables.choose(state, self.rng, None if plan is None else plan.target)
@@ -249,8 +253,10 @@ class AlphaBetaAgent(_BudgetedAgent):
         action = result.action
         pv = " ".join(_line_strings(state, result.principal_variation))
         if len(result.near_best) > 1:
-            action = self.rng.choice(result.near_best)
-            pv += f"; chose {state.action_to_string(action)} of {len(result.near_best)} within {margin}"
+            learnt = self.book.prefer(state, result.near_best, self.rng) if self.learned and self.book is not None else None
+            action = self.rng.choice(result.near_best) if learnt is None else learnt
+            pv += (f"; chose {state.action_to_string(action)} of {len(result.near_best)} within {margin}"
+                   f"{'' if learnt is None else ' by their results'}")
         self.last_thinking = (f"depth {result.depth}, score {result.describe_score()}, nodes {result.nodes:,}, "
                               f"{result.seconds:.2f} s, pv {pv}")
         return action, result.seconds

@@ -19,11 +19,24 @@ the engine's arrays and action ids. Each position lists the moves its
 search scored within the build's margin of the best, best first, with the
 score (centi-tokens, for the player to move) and the depth reached.
 :func:`build_entry` is the search that makes an entry.
+
+A book may also hold what games taught: ``"results": {"<position>":
+{"<action>": [games, points], ...}}``, for the positions an agent reached
+(points: 1 a win, 1/2 a tie, for the side that moved), as
+:func:`results_of_games` gathers them from game records. A search scores
+many opening moves alike, and a fixed opponent's book can punish one of
+them deeper than the search sees; :meth:`OpeningBook.prefer` then chooses
+among the moves the search found near-equal by their results, as chess
+engines' book learning does (Crafty's, since the 1990s): by Thompson
+sampling, so a move that did well is played most, and one never tried,
+or tried little, still now and then.
 """
 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
@@ -36,10 +49,12 @@ FORMAT = 1
 class OpeningBook:
     """The moves of a book for one game, looked up by position."""
 
-    def __init__(self, game: Game, positions: dict[str, list], source: str = "book"):
+    def __init__(self, game: Game, positions: dict[str, list], source: str = "book",
+                 results: dict[str, dict[str, list]] | None = None):
         self.game = game
         self.positions = positions
         self.source = source
+        self.results = results or {}
 
     @classmethod
     def read(cls, game: Game, path) -> OpeningBook:
@@ -47,7 +62,7 @@ class OpeningBook:
         data = json.loads(Path(path).read_text())
         if data.get("format") != FORMAT or data.get("game") != game.name:
             raise ValueError(f"{path} is not a format-{FORMAT} opening book of {game.name}")
-        return cls(game, data["positions"], str(path))
+        return cls(game, data["positions"], str(path), data.get("results"))
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -83,6 +98,64 @@ class OpeningBook:
         action, score, depth = rng.choice(moves)
         return action, (f"book: {state.action_to_string(action)}, score {score / 100:+.2f} at depth {depth}"
                         f" (one of {len(moves)})")
+
+    def results_for(self, state: State) -> dict[int, tuple[int, float]]:
+        """What games taught of ``state``: for each legal move played from it,
+        (games, points for the side that moved); empty where nothing was learnt
+        (an entry that no longer parses or is not legal is left out)."""
+        learnt = {}
+        legal = set(state.legal_actions())
+        for text, (games, points) in self.results.get(state.to_notation(), {}).items():
+            try:
+                action = state.string_to_action(text)
+            except Exception:  # noqa: BLE001 - an unreadable entry is one the book does not have
+                continue
+            if action in legal:
+                learnt[action] = (int(games), float(points))
+        return learnt
+
+    def prefer(self, state: State, candidates: list[int], rng) -> int | None:
+        """One of ``candidates`` (moves a search scored near-equal at
+        ``state``) chosen by what games taught: each move's score is drawn
+        from its results' Beta(1 + points, 1 + losses) (a move never played
+        from Beta(1, 1)), and the highest draw is played. None when the book
+        learnt nothing of ``state`` or of any of the candidates."""
+        learnt = self.results_for(state)
+        if not any(action in learnt for action in candidates):
+            return None
+
+        def draw(action: int) -> float:
+            games, points = learnt.get(action, (0, 0.0))
+            return rng.betavariate(1 + points, 1 + games - points)
+
+        return max(candidates, key=draw)
+
+
+def results_of_games(game: Game, records: Iterable[dict], plies: int, min_games: int = 1) -> dict[str, dict[str, list]]:
+    """A book's ``results`` from game records (``actions`` in the game's
+    notation, ``ours``: the agent's side by name, ``winner``: a side's name
+    or None for a tie): for every position of the first ``plies`` plies
+    where ``ours`` was to move and that ``min_games`` games or more
+    reached, each move played there with [games, points for ``ours``]."""
+    learnt: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(lambda: [0, 0.0]))
+    for record in records:
+        if "actions" not in record or record.get("ours") not in game.player_names:
+            continue
+        points = 0.5 if record.get("winner") is None else float(record["winner"] == record["ours"])
+        state = game.new_initial_state()
+        for text in record["actions"][:plies]:
+            if state.is_terminal():
+                break
+            ours = game.player_names[state.current_player()] == record["ours"]
+            position, action = state.to_notation(), state.string_to_action(text)
+            if ours:
+                tally = learnt[position][state.action_to_string(action)]
+                tally[0] += 1
+                tally[1] += points
+            state.apply_action(action)
+    return {position: {move: list(tally) for move, tally in sorted(moves.items())}
+            for position, moves in sorted(learnt.items())
+            if sum(tally[0] for tally in moves.values()) >= min_games}
 
 
 def game_book(game: Game) -> OpeningBook | None:
