@@ -1,13 +1,15 @@
 """Opening books (boomboard.search.book): read, looked up, built, and played by ``ai``."""
 
+import importlib.util
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 import boomboard
 from boomboard.agents import make_agent
-from boomboard.search.book import FORMAT, OpeningBook, build_entry, game_book
+from boomboard.search.book import FORMAT, OpeningBook, build_entry, game_book, results_of_games
 
 KABOOM = boomboard.load_game("kaboom")
 
@@ -74,3 +76,89 @@ def test_expendibots_ships_a_book_and_ai_plays_its_opening_from_it_when_asked():
 
 def test_a_game_without_a_book_has_none():
     assert game_book(KABOOM) is None
+
+
+EXPENDIBOTS = boomboard.load_game("expendibots")
+
+
+def record(actions, ours, winner):
+    return {"actions": actions, "ours": ours, "winner": winner}
+
+
+def test_results_of_games_count_each_move_of_our_side_with_its_points():
+    start = EXPENDIBOTS.new_initial_state()
+    first, other = (start.action_to_string(a) for a in start.legal_actions()[:2])
+    reply = start.child(start.string_to_action(first))
+    answer = reply.action_to_string(reply.legal_actions()[0])
+    records = [record([first, answer], "white", "white"), record([first, answer], "white", None),
+               record([other], "white", "black"), record([first, answer], "black", "black"),
+               {"actions": [first]}]  # no side named: nothing to learn
+    learnt = results_of_games(EXPENDIBOTS, records, plies=4)
+    assert learnt[start.to_notation()] == {first: [2, 1.5], other: [1, 0.0]}
+    assert learnt[reply.to_notation()] == {answer: [1, 1.0]}  # only where ``ours`` was to move
+    assert reply.to_notation() not in results_of_games(EXPENDIBOTS, records, plies=4, min_games=2)
+    assert reply.to_notation() not in results_of_games(EXPENDIBOTS, records, plies=1)
+
+
+def test_prefer_plays_the_move_that_won_most_and_still_tries_an_untried_one_now_and_then():
+    state = KABOOM.new_initial_state()
+    good, bad, untried = state.legal_actions()[:3]
+    book = OpeningBook(KABOOM, {}, results={state.to_notation(): {
+        state.action_to_string(good): [30, 28.5], state.action_to_string(bad): [30, 12.0]}})
+    rng = random.Random(7)
+    assert {book.prefer(state, [good, bad], rng) for _ in range(200)} == {good}
+    chosen = [book.prefer(state, [good, bad, untried], rng) for _ in range(2000)]
+    assert chosen.count(good) > 1800 and 0 < chosen.count(untried) < 200 and bad not in chosen
+    later = state.child(good)
+    assert book.prefer(later, later.legal_actions()[:2], rng) is None  # nothing learnt there
+
+
+def test_learnt_results_for_a_move_that_is_not_legal_or_readable_are_ignored():
+    state = KABOOM.new_initial_state()
+    legal = state.legal_actions()[0]
+    book = OpeningBook(KABOOM, {}, results={state.to_notation(): {
+        "nonsense": [9, 9.0], state.action_to_string(legal): [2, 1.0]}})
+    assert book.results_for(state) == {legal: (2, 1.0)}
+
+
+@pytest.mark.parametrize("learned", [0, 1])
+def test_alphabeta_chooses_among_near_equal_moves_by_results_only_when_learned(learned):
+    state = KABOOM.new_initial_state()
+    favourite = state.legal_actions()[-1]
+    results = {state.to_notation(): {state.action_to_string(a): [20, 20.0 if a == favourite else 2.0]
+                                      for a in state.legal_actions()}}
+    chosen = set()
+    for seed in range(8):
+        agent = make_agent(f"alphabeta:depth=1,margin=100000,learned={learned}", seed=seed)
+        agent.new_game(KABOOM, 0)
+        agent.book = OpeningBook(KABOOM, {}, results=results)
+        chosen.add(agent.choose_action(state.clone()))
+        assert agent.last_thinking.endswith("by their results") == bool(learned)
+    assert (chosen == {favourite}) == bool(learned)
+
+
+def test_expendibots_ai_learns_from_the_results_its_book_ships():
+    book = game_book(EXPENDIBOTS)
+    assert EXPENDIBOTS.ai_settings[1].get("learned") == 1 and len(book.results) >= 100
+    for position, moves in book.results.items():
+        state = EXPENDIBOTS.state_from_notation(position)
+        assert len(book.results_for(state)) == len(moves)  # every move learnt is legal there
+        assert all(0 <= points <= games for games, points in moves.values())
+
+
+def test_the_book_script_writes_learnt_results_and_keeps_the_books_positions(tmp_path):
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "opening_book.py"
+    spec = importlib.util.spec_from_file_location("opening_book", script)
+    opening_book = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(opening_book)
+    start = KABOOM.new_initial_state()
+    first = start.action_to_string(start.legal_actions()[0])
+    records = tmp_path / "games.jsonl"
+    records.write_text(json.dumps(record([first], "x", "x")) + "\n" + json.dumps(record([first], "x", None)))
+    book_path = write_book(tmp_path, KABOOM, {"kept": [[first, 5, 3]]})
+    assert opening_book.main(["kaboom", str(records), "--learn", "--plies", "4", "--out", str(book_path)]) == 0
+    book = OpeningBook.read(KABOOM, book_path)
+    assert book.positions == {"kept": [[first, 5, 3]]}
+    assert book.results_for(start) == {start.legal_actions()[0]: (2, 1.5)}
+    with pytest.raises(SystemExit, match="--out"):
+        opening_book.main(["kaboom", str(records), "--learn"])

@@ -253,7 +253,9 @@ class AlphaBetaAgent(_BudgetedAgent):
         action = result.action
         pv = " ".join(_line_strings(state, result.principal_variation))
         if len(result.near_best) > 1:
-            learnt = self.book.prefer(state, result.near_best, self.rng) if self.learned and self.book is not None else None
+            learnt = None
+            if self.learned and self.book is not None:
+                learnt = self.book.prefer(state, result.near_best, self.rng)
             action = self.rng.choice(result.near_best) if learnt is None else learnt
             pv += (f"; chose {state.action_to_string(action)} of {len(result.near_best)} within {margin}"
                    f"{'' if learnt is None else ' by their results'}")

@@ -131,7 +131,8 @@ class OpeningBook:
         return max(candidates, key=draw)
 
 
-def results_of_games(game: Game, records: Iterable[dict], plies: int, min_games: int = 1) -> dict[str, dict[str, list]]:
+def results_of_games(game: Game, records: Iterable[dict], plies: int,
+                     min_games: int = 1) -> dict[str, dict[str, list]]:
     """A book's ``results`` from game records (``actions`` in the game's
     notation, ``ours``: the agent's side by name, ``winner``: a side's name
     or None for a tie): for every position of the first ``plies`` plies
