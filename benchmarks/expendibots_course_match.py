@@ -18,9 +18,13 @@ agents' repositories outside it (see docs/strength.md) and point at them::
 
 ``--cold`` gives every game an empty numba cache (``NUMBA_CACHE_DIR`` in a
 new temporary folder), as on a fresh install. ``table FILE...`` instead of
-the options prints the table of the games kept in results files, pooled::
+the options prints the table of the games kept in results files, pooled;
+``openings FILE... [--ply N]`` how the games stood after ``N`` plies (each
+side's tokens, with our score from there) and how many of them shared
+their first ``N`` plies::
 
     python benchmarks/expendibots_course_match.py table benchmarks/results/expendibots-course-*.jsonl
+    python benchmarks/expendibots_course_match.py openings benchmarks/results/expendibots-course-fast-*.jsonl --ply 9
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -187,10 +192,59 @@ def print_table(paths: list[Path]) -> int:
     return 0
 
 
+def material_after(actions: list[str], plies: int) -> tuple[int, int]:
+    """White's and Black's tokens after the first ``plies`` of a game's
+    actions (in the referee's notation)."""
+    import boomboard
+
+    state = boomboard.load_game("expendibots").new_initial_state()
+    for text in actions[:plies]:
+        if state.is_terminal():
+            break
+        state.apply_action(state.string_to_action(text))
+    return state.tokens("white"), state.tokens("black")
+
+
+def opening_table(records: list[dict], plies: int) -> str:
+    """How the games stood after ``plies`` plies: each material count with its
+    games and our score from there (a book line that wins material shows as
+    its own row), then how far the games' openings repeat."""
+    standings: dict[tuple[int, int], list[float]] = {}
+    for record in records:
+        standings.setdefault(material_after(record["actions"], plies), []).append(record["score"])
+    rows = [f"| tokens after ply {plies} (White, Black) | games | result | score |", "|---|---|---|---|"]
+    for (white, black), scores in sorted(standings.items(), key=lambda item: -len(item[1])):
+        rows.append(f"| {white}, {black} | {len(scores)} | +{scores.count(1.0)} ={scores.count(0.5)} "
+                    f"-{scores.count(0.0)} | {score_with_interval(scores)} |")
+    openings = Counter(tuple(record["actions"][:plies]) for record in records)
+    rows.append(f"\n{len(records)} games, {len(openings)} different first {plies} plies; "
+                f"the most played {openings.most_common(1)[0][1]} times")
+    return "\n".join(rows)
+
+
+def print_openings(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="expendibots_course_match.py openings")
+    parser.add_argument("results", type=Path, nargs="+")
+    parser.add_argument("--ply", type=int, default=9, help="where the games are compared (default 9)")
+    args = parser.parse_args(argv)
+    try:
+        records = [record for path in args.results for record in read_records(path)]
+        if not records:
+            print(f"no games in {', '.join(map(str, args.results))}", file=sys.stderr)
+            return 1
+        print(opening_table(records, args.ply))
+    except (ValueError, KeyError, TypeError) as error:  # a line that is no game record of this script
+        print(f"not a results file of this script ({type(error).__name__}: {error})", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["table"]:
         return print_table([Path(path) for path in argv[1:]])
+    if argv[:1] == ["openings"]:
+        return print_openings(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--referee", type=Path, required=True, help="the folder holding the staff `referee` package")
     parser.add_argument("--agents", type=Path, required=True, help="the folder holding the agents' packages")

@@ -120,3 +120,27 @@ def test_a_score_s_interval_narrows_with_more_games():
     small = [1.0] * 17 + [0.5] * 3
     assert match.score_with_interval(small) == "92.5%; 95%: 84.5% to 100.0%"  # clipped at 100%
     assert match.score_with_interval(small * 9) == "92.5%; 95%: 89.9% to 95.1%"
+
+
+def test_openings_split_the_games_by_material_at_a_ply_and_count_repeated_lines(tmp_path, capsys):
+    import json
+
+    quiet = ["('MOVE', 1, (0, 1), (0, 2))", "('MOVE', 1, (0, 6), (0, 5))", "('MOVE', 1, (1, 1), (1, 2))"]
+    # White's a2 token steps to a3; then White booms b2, which takes a1, b1 and a3 with it.
+    boom = ["('MOVE', 1, (0, 1), (0, 2))", "('MOVE', 1, (0, 6), (0, 5))", "('BOOM', (1, 1))"]
+    assert match.material_after(quiet, 3) == (12, 12)
+    assert match.material_after(boom, 3) == (8, 12)
+    assert match.material_after(boom, 2) == (12, 12)  # only the plies asked for are played
+
+    def game(actions, score):
+        return json.dumps({"actions": actions, "score": score})
+
+    (tmp_path / "a.jsonl").write_text("\n".join([game(quiet, 1.0), game(quiet, 0.5), game(boom, 0.0)]) + "\n")
+    assert match.main(["openings", str(tmp_path / "a.jsonl"), "--ply", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "| 12, 12 | 2 | +1 =1 -0 |" in out and "| 8, 12 | 1 | +0 =0 -1 | 0% |" in out
+    assert "3 games, 2 different first 3 plies; the most played 2 times" in out
+    assert match.main(["openings", str(tmp_path / "none.jsonl")]) == 1
+    (tmp_path / "b.jsonl").write_text('{"index": 1, "score": 1.0}\n')  # an SPRT record: no actions
+    assert match.main(["openings", str(tmp_path / "b.jsonl")]) == 1
+    assert "not a results file" in capsys.readouterr().err
