@@ -198,3 +198,41 @@ def test_with_an_empty_compile_cache_nothing_compiles_on_a_first_move_s_clock(tm
                 BOOMBOARD_DB=str(tmp_path / "db"))
     assert {player: compiled for player, compiled in found.items() if player != "stderr"} == {
         f"{name} {spec}": [] for name, spec in players}
+
+
+AFTER_COMPILE = """
+import json
+from numba.core import event
+import boomboard
+from boomboard.agents import make_agent
+from boomboard.warmup import warm_up
+
+compiled, watching = [], [False]
+
+
+class Watch(event.Listener):
+    def on_start(self, ev):
+        if watching[0]:
+            compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", Watch())
+warm_up("expendibots")  # what boomboard compile does for the game
+watching[0] = True
+game = boomboard.load_game("expendibots")
+agent = make_agent("ai:time=0.1", seed=1)
+agent.new_game(game, 0)
+agent.choose_action(game.new_initial_state())
+print(json.dumps({"compiled": compiled}))
+"""
+
+
+def test_after_boomboard_compile_ai_compiles_nothing_before_or_during_its_first_move(tmp_path):
+    """``boomboard compile`` leaves nothing for ``ai`` to compile: Expendibots'
+    ``ai`` probes endgame tables inside its search, a search of its own that
+    the course Player's import had compiled (7 s) after a compile."""
+    found = run(AFTER_COMPILE, NUMBA_CACHE_DIR=str(tmp_path / "cache"), BOOMBOARD_DB=str(tmp_path / "db"))
+    assert found["compiled"] == []

@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 PARTS = ("rules", "evaluation", "alpha-beta", "MCTS", "vector", "playouts", "animation", "endgames", "ahead",
-         "solved")
+         "solved", "ai")
 # A default board the dense solver plans to solve within this many CPU seconds is solved here,
 # for ``ai`` to play from (:mod:`boomboard.solver.in_play`).
 SETUP_SOLVE_SECONDS = 60
@@ -92,4 +92,8 @@ def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> fl
 
             solve(game, progress=False)  # an existing table is kept as it is
     on_part("solved")
+    from .agents import make_agent
+
+    make_agent("ai", seed=0).new_game(game, 0)  # its settings' own kernels: the course Player's import loads them
+    on_part("ai")
     return time.process_time() - started
