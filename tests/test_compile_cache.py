@@ -149,7 +149,9 @@ def test_the_cache_goes_to_the_user_s_cache_folder_when_the_package_folder_is_no
     assert found.name.startswith("boomboard-")
 
 
-FIRST_MOVES = """
+# Records what numba compiles while `watching[0]` is set; no braces, as
+# FIRST_MOVES is formatted.
+WATCH_COMPILES = """
 import json
 from numba.core import event
 import boomboard
@@ -168,6 +170,9 @@ class Watch(event.Listener):
 
 
 event.register("numba:compile", Watch())
+"""
+
+FIRST_MOVES = WATCH_COMPILES + """
 found = {{}}
 for name, spec in {players!r}:
     game = boomboard.load_game(name)
@@ -200,26 +205,9 @@ def test_with_an_empty_compile_cache_nothing_compiles_on_a_first_move_s_clock(tm
         f"{name} {spec}": [] for name, spec in players}
 
 
-AFTER_COMPILE = """
-import json
-from numba.core import event
-import boomboard
-from boomboard.agents import make_agent
+AFTER_COMPILE = WATCH_COMPILES + """
 from boomboard.warmup import warm_up
 
-compiled, watching = [], [False]
-
-
-class Watch(event.Listener):
-    def on_start(self, ev):
-        if watching[0]:
-            compiled.append(ev.data["dispatcher"].py_func.__qualname__)
-
-    def on_end(self, ev):
-        pass
-
-
-event.register("numba:compile", Watch())
 warm_up("expendibots")  # what boomboard compile does for the game
 watching[0] = True
 game = boomboard.load_game("expendibots")
