@@ -166,6 +166,20 @@ def summary_table(records: list[dict], agents: dict[str, str]) -> str:
 
 
 
+def played_fingerprint(package: Path) -> str:
+    """16 hex digits that change whenever the package's source or data does
+    (its ``.py`` and ``.json`` files: an opening book plays as code does)."""
+    import hashlib
+
+    digest = hashlib.blake2b(digest_size=8)
+    for path in sorted(p for p in package.rglob("*") if p.suffix in (".py", ".json")):
+        relative = path.relative_to(package).as_posix()
+        if not relative.startswith("__kernels__/"):
+            digest.update(relative.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def package_commit() -> str:
     """The commit of the git checkout holding the imported ``boomboard``
     package (a snapshot run through PYTHONPATH is not the current folder's),
@@ -285,10 +299,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--opening: not the referee's actions ({error})")
 
     records = read_records(args.results)
-    # A game is played again when the package's source changed: the results
-    # are the code's (the commit is kept too, for the reader).
-    from boomboard.jit import source_fingerprint
-    source = source_fingerprint()
+    # A game is played again when what plays changed, code or data (a book):
+    # the results are theirs (the commit is kept too, for the reader).
+    import boomboard
+    source = played_fingerprint(Path(boomboard.__file__).parent)
     commit = args.commit or package_commit()
     if not commit:
         parser.error("the boomboard package imported is not in a git checkout: name its commit with --commit")

@@ -144,3 +144,22 @@ def test_openings_split_the_games_by_material_at_a_ply_and_count_repeated_lines(
     (tmp_path / "b.jsonl").write_text('{"index": 1, "score": 1.0}\n')  # an SPRT record: no actions
     assert match.main(["openings", str(tmp_path / "b.jsonl")]) == 1
     assert "not a results file" in capsys.readouterr().err
+
+
+def test_what_played_changes_with_the_package_s_data_as_with_its_code(tmp_path):
+    """A relearnt opening book is another Player: its games are not taken
+    for the old book's when a run resumes."""
+    package = tmp_path / "boomboard"
+    (package / "games").mkdir(parents=True)
+    (package / "search.py").write_text("DEPTH = 6\n")
+    (package / "games" / "book.json").write_text('{"results": {}}\n')
+    (package / "__kernels__").mkdir()
+    first = match.played_fingerprint(package)
+    (package / "__kernels__" / "cached.json").write_text("{}")  # the compile cache is not what plays
+    (package / "notes.txt").write_text("not source nor data")
+    assert match.played_fingerprint(package) == first
+    (package / "games" / "book.json").write_text('{"results": {"a": 1}}\n')
+    relearnt = match.played_fingerprint(package)
+    assert relearnt != first and len(relearnt) == 16
+    (package / "search.py").write_text("DEPTH = 7\n")
+    assert match.played_fingerprint(package) not in (first, relearnt)
