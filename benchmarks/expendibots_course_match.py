@@ -169,15 +169,9 @@ def summary_table(records: list[dict], agents: dict[str, str]) -> str:
 def played_fingerprint(package: Path) -> str:
     """16 hex digits that change whenever the package's source or data does
     (its ``.py`` and ``.json`` files: an opening book plays as code does)."""
-    import hashlib
+    from boomboard.jit import files_fingerprint
 
-    digest = hashlib.blake2b(digest_size=8)
-    for path in sorted(p for p in package.rglob("*") if p.suffix in (".py", ".json")):
-        relative = path.relative_to(package).as_posix()
-        if not relative.startswith("__kernels__/"):
-            digest.update(relative.encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
+    return files_fingerprint(package, (".py", ".json"))
 
 
 def package_commit() -> str:

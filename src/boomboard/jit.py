@@ -43,17 +43,22 @@ _state = {"interpreted": 0, "numba": None, "fingerprint": None, "cache_dir": Non
 
 
 # -- the cache folder ----------------------------------------------------------------
+def files_fingerprint(package: Path, suffixes: tuple[str, ...] = (".py",)) -> str:
+    """16 hex digits that change whenever a file of ``package`` with one of
+    ``suffixes`` does (its name or its bytes); the compile cache is left out."""
+    digest = hashlib.blake2b(digest_size=8)
+    for path in sorted(p for p in package.rglob("*") if p.suffix in suffixes):
+        relative = path.relative_to(package).as_posix()
+        if not relative.startswith("__kernels__/"):
+            digest.update(relative.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def source_fingerprint() -> str:
     """16 hex digits that change whenever any Python source of the package does."""
     if _state["fingerprint"] is None:
-        digest = hashlib.blake2b(digest_size=8)
-        for path in sorted(PACKAGE_DIR.rglob("*.py")):
-            relative = path.relative_to(PACKAGE_DIR).as_posix()
-            if relative.startswith("__kernels__/"):
-                continue
-            digest.update(relative.encode())
-            digest.update(path.read_bytes())
-        _state["fingerprint"] = digest.hexdigest()
+        _state["fingerprint"] = files_fingerprint(PACKAGE_DIR)
     return _state["fingerprint"]
 
 
