@@ -18,6 +18,7 @@ from boomboard.search.scores import WIN
 from boomboard.solver import endgames
 from boomboard.solver.blockstore import HEADER_SIZE, RAW
 from boomboard.solver.endgames import endgame_tables
+from boomboard.solver.hashed_table import HashedTable
 
 
 @pytest.fixture(scope="module")
@@ -204,7 +205,7 @@ def test_the_probe_reads_the_tables_in_place_and_refuses_a_damaged_one(game, tab
     data = bytearray((copy / "values.blk").read_bytes())
     data[HEADER_SIZE + 2 * (len(entries) // 2)] ^= 0x40  # a value in the middle: a win made a loss
     (copy / "values.blk").write_bytes(bytes(data))
-    damaged = endgames.EndgameTables(solver.Table(game, copy))
+    damaged = endgames.EndgameTables(HashedTable(game, copy))
     with pytest.raises(solver.CorruptTableError, match=r"start: values\.blk: block \d+ of \d+ .*checksum mismatch"):
         damaged.probe_arrays()
     assert np.array_equal(tables.probe_arrays()[2], entries)  # the table itself is untouched

@@ -16,6 +16,7 @@ import boomboard
 from boomboard import solver
 from boomboard.cli.main import main
 from boomboard.solver.blockstore import HEADER_SIZE, BlockFile, write_blocks
+from boomboard.solver.hashed_table import HashedTable
 
 GAME = "jump61(size=2)"
 
@@ -211,6 +212,6 @@ def test_a_damaged_key_cannot_hide_a_position(solved, tmp_path):
     data = bytearray((damaged / "keys.blk").read_bytes())
     data[HEADER_SIZE + 8 * i + 3] ^= 0x08  # the start's own key: its search now misses
     (damaged / "keys.blk").write_bytes(bytes(data))
-    table = solver.Table(game, damaged)
+    table = HashedTable(game, damaged)
     with pytest.raises(solver.CorruptTableError, match=r"start: keys\.blk: block 0 of 1 .*checksum mismatch"):
         table.lookup(start)

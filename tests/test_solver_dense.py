@@ -253,7 +253,7 @@ def test_levels_read_through_a_mapped_window_give_the_same_bytes_and_free_its_di
     the window's disk use stays near the working set, and it is deleted."""
     import psutil
 
-    from boomboard.solver.dense_driver import DenseLayout
+    from boomboard.solver.dense_layout import DenseLayout
     from boomboard.solver.dense_plan import plan_of
 
     game = boomboard.load_game("kaboom(rows=3,cols=4,connect=3)")

@@ -79,7 +79,8 @@ def test_a_dense_solve_that_cannot_fit_is_refused_before_it_writes(tmp_path, mon
 def test_a_resumed_solve_counts_what_it_already_wrote_as_free(tmp_path, monkeypatch):
     import shutil
 
-    from boomboard.solver.dense_driver import DenseLayout, _how_it_fits
+    from boomboard.solver.dense_driver import _how_it_fits
+    from boomboard.solver.dense_layout import DenseLayout
     from boomboard.solver.dense_plan import MEASURED_BYTES_PER_RECORD
 
     layout = DenseLayout(boomboard.load_game(GAME), True)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import boomboard
 from boomboard import solver
-from boomboard.solver.dense_ray import FAULT_HOOK
+from boomboard.solver import dense_ray
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'boomboard[ray]')")
 
@@ -14,13 +16,26 @@ GAME = "kaboom(rows=3,cols=3,connect=3)"
 
 
 @pytest.fixture(scope="module")
-def local_ray(tmp_path_factory):
-    marker = tmp_path_factory.mktemp("fault") / "killed-once"
-    # the workers see this from their start: the first part to run kills its own worker, once
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {FAULT_HOOK: str(marker)}})
-    yield marker
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
     ray.shutdown()
+
+
+def dying_once(marker):
+    """A Ray task that scores a part as :func:`dense_ray.score_part` does, but
+    kills its own worker the first time any worker runs it (``marker`` says
+    it did): the fault Ray must recover from by running the part again. A
+    closure, so Ray ships it to the workers by value."""
+    score_part = dense_ray.score_part
+
+    def score_part_or_die_once(*args, **kwargs):
+        if not marker.exists():
+            marker.touch()
+            os._exit(1)
+        return score_part(*args, **kwargs)
+
+    return score_part_or_die_once
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +50,12 @@ def same_files(folder, other):
         (folder / name).read_bytes() == (other / name).read_bytes() for name in names)
 
 
-def test_a_ray_solve_writes_the_local_solve_bytes_even_when_a_worker_dies(tmp_path, local_ray, local_table):
-    table = solver.solve(local_table.game, db=tmp_path, progress=False, backend="ray")
-    assert local_ray.exists(), "no worker was killed: the retry was not tested"
+def test_a_ray_solve_writes_the_local_solve_bytes_even_when_a_worker_dies(tmp_path, monkeypatch, local_ray,
+                                                                          local_table):
+    killed = tmp_path / "killed-once"
+    monkeypatch.setattr(dense_ray, "score_part", dying_once(killed))
+    table = solver.solve(local_table.game, db=tmp_path / "db", progress=False, backend="ray")
+    assert killed.exists(), "no worker was killed: the retry was not tested"
     assert same_files(table.folder, local_table.folder)
     assert table.meta["values"] == local_table.meta["values"]
     assert table.meta["start"] == local_table.meta["start"]
@@ -73,11 +91,8 @@ def test_ray_workers_read_levels_through_their_own_window_when_memory_is_short(t
 
 
 def test_a_worker_deletes_the_windows_of_workers_no_longer_running(tmp_path, monkeypatch):
-    import os
     import subprocess
     import sys
-
-    from boomboard.solver import dense_ray
 
     monkeypatch.setattr(dense_ray.tempfile, "gettempdir", lambda: str(tmp_path))
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,

@@ -18,8 +18,9 @@ Values are GAMESMAN's, for the player to move: ``win``, ``lose``, ``tie``
 from .analysis import Analysis, MoveAnalysis, analyze, verify
 from .blockstore import CorruptTableError
 from .codec import PositionSpaceTooLarge
-from .driver import SolveError, solve
+from .driver import solve
 from .picture import PictureError, draw_moves
+from .solving import SolveError
 from .table import Entry, NotSolvedError, Table, default_db, open_table, solved_variants
 
 __all__ = ["Analysis", "CorruptTableError", "Entry", "MoveAnalysis", "NotSolvedError", "PictureError",

@@ -11,10 +11,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from ..core.state import State
-from .table import Entry, Table, tables_for
+from .solving import progress_bar
+from .table import Entry, NotSolvedError, Table, tables_for
 
 _FOR_THE_MOVER = {"win": "lose", "lose": "win", "tie": "tie", "draw": "draw"}
 _RANK = {"win": 0, "tie": 1, "draw": 2, "lose": 3}
@@ -78,31 +77,11 @@ def analyze(state: State, db: str | os.PathLike | None = None) -> Analysis:
 
 
 def verify(table: Table, progress: bool = False) -> int | None:
-    """Recompute every entry from its children's; the index of the first one
-    that disagrees, or ``None`` if all agree."""
-    from .driver import CHUNK, _progress
-
-    if hasattr(table, "verify"):  # a dense table scores its levels again
-        with _progress(progress) as bar:
-            task = bar.add_task("verifying levels", total=len(table))
-            return table.verify(done=lambda n: bar.advance(task, n))
-    game = table.game
-    params = game.params_array
-    s = game.initial_array().copy()
-    child = s.copy()
-    actions = np.empty(game.num_distinct_actions(), dtype=np.int32)
-    keys, entries = table.arrays()
-    n = len(table)
-    with _progress(progress) as bar:
-        task = bar.add_task("verifying", total=n)
-        for lo in range(0, n, CHUNK):
-            hi = min(n, lo + CHUNK)
-            bad = table.graph.verify_range(table.spec, params, s, child, actions, keys, entries, table.offsets,
-                                           lo, hi)
-            if bad >= 0:
-                return int(bad)
-            bar.update(task, completed=hi)
-    return None
+    """Recompute every entry from its children's (:meth:`Table.verify`); the
+    index of the first one that disagrees, or ``None`` if all agree."""
+    with progress_bar(progress) as bar:
+        task = bar.add_task("verifying", total=len(table))
+        return table.verify(done=lambda n: bar.advance(task, n))
 
 
 def search_disagreements(table: Table, samples: int, seed: int, values=("win", "lose", "tie"),
@@ -117,7 +96,6 @@ def search_disagreements(table: Table, samples: int, seed: int, values=("win", "
     import random
 
     from ..search.alphabeta import MAX_PLY, AlphaBeta
-    from .table import NotSolvedError
 
     searcher = AlphaBeta(table.game, table_bits=16)
     depth = min(MAX_PLY - 2, table.game.max_game_length())

@@ -1,7 +1,7 @@
 """What a dense solve needs, before it starts: records, memory, disk, time.
 
 ``boomboard solve GAME --plan`` prints it; the numbers come from the game's
-dense layout (:class:`boomboard.solver.dense_driver.DenseLayout`), which is
+dense layout (:class:`boomboard.solver.dense_layout.DenseLayout`), which is
 counted without solving anything. A level is scored while the levels its
 moves reach are held in memory, so the largest *working set* (a level and
 its children) is what one machine, or each Ray worker, must hold. Time and
@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.game import Game
+from .dense_layout import DenseLayout
 
 RECORD_BYTES = 2
 
@@ -69,13 +70,11 @@ def fit(counted: DensePlan, memory: int, free_disk: int, can_map: bool = True) -
 
 def plan(game: Game, symmetric: bool = True) -> DensePlan:
     """Count ``game``'s dense layout (tiers, levels, records) without solving it."""
-    from .dense_driver import DenseLayout
-
     return plan_of(DenseLayout(game, symmetric))
 
 
-def plan_of(layout) -> DensePlan:
-    """The plan of a :class:`~boomboard.solver.dense_driver.DenseLayout`."""
+def plan_of(layout: DenseLayout) -> DensePlan:
+    """The plan of a :class:`~boomboard.solver.dense_layout.DenseLayout`."""
     working = 0
     for level in range(layout.level_count):
         if layout.totals[level]:

@@ -1,7 +1,7 @@
 """``--backend ray``: a dense solve spread over a Ray cluster.
 
 The levels are solved in the same order as on one machine, the last first,
-each from the levels its moves reach (:mod:`boomboard.solver.dense_driver`).
+each from the levels its moves reach (:mod:`boomboard.solver.dense_levels`).
 A level's records are cut into parts of equal size, a few per CPU of the
 cluster, and each part is a Ray task: the worker reads the child
 levels' files, scores its records, and returns them. The driver
@@ -35,11 +35,13 @@ from typing import Callable
 import numpy as np
 
 from ..core.ray_support import start_ray
+from ..registry import load_game
+from .dense_layout import DenseLayout
+from .dense_levels import child_reader, reads_mapped, score_range
 from .dense_store import open_writer
 
 PARTS_PER_CPU = 4  # more parts than CPUs, so that a slow part does not hold a level up
 RETRIES = 3
-FAULT_HOOK = "BOOMBOARD_RAY_TEST_FAULT"  # tests: the first part to run kills its worker once
 
 _layouts: dict[tuple[str, bool], object] = {}  # a worker's layouts, by (game, symmetric)
 _readers: dict[str, object] = {}  # a worker's readers of the child levels, by work folder
@@ -55,8 +57,6 @@ def _reader(layout, folder: str, memory: int | None):
     Ray stops its workers without running their exit hooks, so a worker
     that opens a window first deletes those of workers no longer running."""
     if folder not in _readers:
-        from .dense_driver import child_reader, reads_mapped
-
         mapped = reads_mapped(layout, memory)
         window = None
         if mapped:
@@ -81,13 +81,6 @@ def score_part(game_name: str, symmetric: bool, folder: str, level: int, lo: int
                threads: int, memory: int | None = None) -> np.ndarray:
     """The records ``lo`` to ``hi`` of ``level`` of the dense solve of
     ``game_name`` whose work folder is ``folder``: a Ray task."""
-    from ..registry import load_game
-    from .dense_driver import DenseLayout, score_range
-
-    marker = os.environ.get(FAULT_HOOK)
-    if marker and not Path(marker).exists():
-        Path(marker).touch()
-        os._exit(1)
     import numba
 
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
@@ -102,7 +95,7 @@ def score_part(game_name: str, symmetric: bool, folder: str, level: int, lo: int
 class RayLevels:
     """Solves a dense layout's levels as Ray tasks (see the module's text):
     ``solve(level, done)`` writes the level's file in ``folder`` and returns
-    what :func:`boomboard.solver.dense_driver.solve_level` does."""
+    what :func:`boomboard.solver.dense_levels.solve_level` does."""
 
     def __init__(self, layout, folder, threads: int | None, address: str | None, memory: int | None = None):
         self.ray = start_ray(address)

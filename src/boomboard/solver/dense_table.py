@@ -4,7 +4,7 @@ A dense table (``"kind": "dense"`` in ``meta.json``, solved by
 :mod:`boomboard.solver.dense_driver`) is a folder of one block file of
 ``uint16`` records per level (:mod:`boomboard.solver.dense_store`); where a
 position's record lies follows from the game's ranking alone (its
-:class:`~boomboard.solver.dense_driver.DenseLayout`), so no keys are stored.
+:class:`~boomboard.solver.dense_layout.DenseLayout`), so no keys are stored.
 A lookup locates the position (mirrored first when its tier is not one the
 table stores, with ``"symmetric": true``) and decompresses one block.
 Indexes (:meth:`DenseTable.entry_at`, :meth:`DenseTable.state_at`) run over
@@ -19,18 +19,17 @@ import numpy as np
 
 from ..core.game import Game
 from ..core.state import State
-from .dense_driver import DenseLayout, child_reader, reads_mapped, solve_level
+from .dense_layout import DenseLayout
+from .dense_levels import child_reader, reads_mapped, solve_level
 from .dense_store import NO_POSITION, open_level
-from .retrograde import terminal_value
-from .table import VALUE_NAMES, Entry, NotSolvedError, Table, unpack
+from .table_format import Entry, NotSolvedError, Table, unpack
 
 
 class DenseTable(Table):
-    """A solved dense table: the same reading interface as :class:`Table`."""
+    """A solved dense table."""
 
     def __init__(self, game: Game, folder: Path, meta: dict):
-        self.game, self.folder, self.meta = game, folder, meta
-        self.variant = meta["variant"]
+        super().__init__(game, folder, meta)
         self.symmetric = bool(meta.get("symmetric", False))
         if game.solver_dense_spec() is None:
             raise NotSolvedError(f"{folder}: a dense table, but {game} has no dense ranking; solve it again")
@@ -46,8 +45,6 @@ class DenseTable(Table):
         return int(self.offsets[-1])
 
     def check(self) -> None:
-        """Check every block's checksum of every level (reading the whole
-        table, not decompressing it); :class:`~boomboard.solver.blockstore.CorruptTableError` if one fails."""
         for level in range(self.layout.level_count):
             if self.layout.totals[level]:
                 self.level(level).check()
@@ -60,7 +57,6 @@ class DenseTable(Table):
             self._levels[level] = found
         return found
 
-
     def _record(self, state: State) -> int:
         s = state.array.copy()
         level, index = self.layout.passes.lookup(self.layout.dspec, self.game.params_array, s, self.symmetric,
@@ -69,14 +65,10 @@ class DenseTable(Table):
             return NO_POSITION
         return int(self.level(int(level))[int(index)])
 
-    def covers(self, state: State) -> bool:
-        return state.is_terminal() or self._record(state) != NO_POSITION
+    def _holds(self, state: State) -> bool:
+        return self._record(state) != NO_POSITION
 
-    def lookup(self, state: State) -> Entry:
-        if state.game != self.game:
-            raise NotSolvedError(f"this table is for {self.game}, not {state.game}")
-        if state.is_terminal():
-            return Entry(VALUE_NAMES[terminal_value(state.array)], 0)
+    def _stored_entry(self, state: State) -> Entry:
         record = self._record(state)
         if record == NO_POSITION:
             raise NotSolvedError(f"{state.to_notation()} is not a position of the dense table of {self.game}")
@@ -100,16 +92,13 @@ class DenseTable(Table):
         return unpack(record)
 
     def state_at(self, i: int) -> State:
-        """The position of stored record ``i`` (a fresh state, ply 0)."""
         _, tier, rank = self._where(i)
         array = self.game.initial_array().copy()
         self.game.kernels.dense_unrank(self.layout.dspec, tier, rank, self.game.params_array, array)
         return self.game.state_from_array(array)
 
     def verify(self, done=None) -> int | None:
-        """Score every level again from the stored levels it reads; the index
-        of the first record that differs, or ``None``. ``done(n)`` is called
-        as records are scored (progress)."""
+        """Score every level again from the stored levels it reads."""
         children = child_reader(self.layout, self.folder, reads_mapped(self.layout))
         try:
             for level in range(self.layout.level_count - 1, -1, -1):

@@ -2,7 +2,7 @@
 working set is larger than memory.
 
 A dense solve scores a level from the records of the levels its moves reach
-(:mod:`boomboard.solver.dense_driver`). Read whole, those levels must fit in
+(:mod:`boomboard.solver.dense_levels`). Read whole, those levels must fit in
 memory together: 35 GiB for Kaboom 5x5. Yet the scan of one tier only reads
 the few tiers its moves lead to, so what must be in memory at a time is far
 smaller. :class:`MappedLevels` keeps the levels being read, uncompressed, in
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .dense_driver import tier_bases
+from .dense_layout import tier_bases
 from .dense_plan import RECORD_BYTES
 from .dense_store import open_level
 

@@ -26,18 +26,18 @@ import time
 from typing import Callable
 
 import numpy as np
-from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.text import Text
 
-from ..core.errors import BoomboardError
 from ..core.game import Game
 from ..core.state import State
 from . import retrograde
-from .codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
 from .blockstore import LEVEL, write_blocks
+from .codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
+from .dense_driver import solve_dense
 from .layers import distinct
+from .solving import SolveError, progress_bar
+from .table import Table, load_table
+from .table_format import FORMAT, VALUE_NAMES, table_dir, unpack
 from .tiers import TieredSolve, load_archive, load_saved, read_record, save_atomic, write_json_atomic
-from .table import FORMAT, VALUE_NAMES, Table, load_table, table_dir, unpack
 
 METHODS = ("auto", "memory", "tiers", "dense")
 BACKENDS = ("local", "ray")  # where a dense solve's levels are scored: here, or as Ray tasks
@@ -45,10 +45,6 @@ CHUNK = 1 << 16  # positions per compiled call between progress updates
 BYTES_PER_POSITION = 110  # peak memory of a solve, measured on Kaboom 4x4: index, moves, parents
 # what each breadth-first level's expansion file holds
 EXPANSION = {"degrees": np.uint16, "opens": np.uint16, "seeds": np.uint8, "edges": np.int32}
-
-
-class SolveError(BoomboardError):
-    """A solve could not be done as asked."""
 
 
 def variant_name(game: Game, tokens: int = 0, root: State | None = None) -> str:
@@ -59,23 +55,6 @@ def variant_name(game: Game, tokens: int = 0, root: State | None = None) -> str:
     if is_endgames(game):
         return f"endgame-{tokens}"
     return "start"
-
-
-class _Rate(ProgressColumn):
-    def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:,.0f} positions/s", style="progress.data.speed")
-
-
-class _Count(ProgressColumn):
-    def render(self, task) -> Text:
-        total = "" if task.total is None else f"/{int(task.total):,}"
-        return Text(f"{int(task.completed):,}{total}", style="progress.download")
-
-
-def _progress(enabled: bool) -> Progress:
-    return Progress(TextColumn("{task.description:<22}"), BarColumn(), _Count(), _Rate(), TimeElapsedColumn(),
-                    TimeRemainingColumn(), disable=not enabled, transient=False)
 
 
 def _index():
@@ -163,7 +142,7 @@ class _Solver:
         new_keys = np.empty(max(1 << 20, 4 * worst), dtype=np.uint64)
         edges = np.empty(max(1 << 20, 4 * worst), dtype=np.int32)
         child_keys = np.empty(edges.shape[0], dtype=np.uint64)
-        with _progress(self.show) as bar:
+        with progress_bar(self.show) as bar:
             task = bar.add_task("enumerating positions", total=None, completed=count)
             while len(levels[-1]):
                 frontier, start = levels[-1], 0
@@ -256,7 +235,7 @@ class _Solver:
         value = np.full(n, retrograde.UNKNOWN, dtype=np.uint8)
         remoteness = np.zeros(n, dtype=np.uint16)
         queue = np.empty(n, dtype=np.int32)
-        with _progress(self.show) as bar:
+        with progress_bar(self.show) as bar:
             task = bar.add_task("retrograde analysis", total=n)
             tail = retrograde.seed_wins_and_losses(remaining, seeds, value, remoteness, queue)
             head = 0
@@ -340,7 +319,7 @@ class _Solver:
         self.tiered, self.max_positions = True, self.asked_max_positions
         tiers = TieredSolve(self)
         began = time.perf_counter()
-        with _progress(self.show) as bar:
+        with progress_bar(self.show) as bar:
             if not tiers.progress()["indexed"]:
                 task = bar.add_task("enumerating positions", total=None)
                 tiers.enumerate(self.start_keys(), bar, task)
@@ -365,8 +344,6 @@ class _Solver:
         if (self.work / "meta.json").is_file():  # finished, stopped before its folder was renamed
             return self.move_into_place()
         if self.method == "dense":
-            from .dense_driver import solve_dense
-
             return solve_dense(self, self.symmetry, self.threads, self.interrupt, self.backend, self.ray_address,
                                self.memory)
         self.work.mkdir(parents=True, exist_ok=True)

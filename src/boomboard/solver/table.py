@@ -1,261 +1,39 @@
-"""Solved tables on disk, and reading them.
+"""Solved tables on disk: finding them and opening them.
 
-A table is a folder ``DB/GAME/VARIANT/`` (``GAME`` the game string, such as
-``kaboom(rows=3,cols=3,connect=3)``, percent-encoded where a file name needs it; ``VARIANT`` ``start`` for the positions
-reachable from the start, ``endgame-3`` for a game solved as endgames with
-at most 3 tokens, ``from-<hash>`` for those reachable from another position) holding:
-
-* ``keys.blk``: the index: each position's hashed key (``uint64``, see
-  :mod:`boomboard.solver.layers`), sorted within each layer;
-* ``offsets.blk``: where each layer's keys begin (one layer for a game
-  without layers);
-* ``values.blk``: one ``uint16`` a position, ``value << 14 | remoteness``;
-* ``meta.json``: what was solved, counts, the start's value, timings.
-
-The arrays are block files (:mod:`boomboard.solver.blockstore`): each block
-checked by a checksum, so that a damaged table is refused
-(:class:`~boomboard.solver.blockstore.CorruptTableError`, naming the table,
-the file and the block), never read as a wrong value. The keys are stored raw
-and memory-mapped: a lookup (an interpolation search in one layer) reads a
-few pages, not the table, and checks the block of the key it finds (after a
-miss, every block of the layer searched, once). The values are compressed with
-zstandard, a block of them decompressed at a lookup (a few are kept). A
-folder exists only once complete: a solve writes into ``VARIANT.work/`` and
-renames it at the end.
+A game's tables live in its folder of the database, ``DB/GAME/VARIANT/``
+(:func:`table_dir`); each is one of the two kinds that implement
+:class:`Table` (:mod:`boomboard.solver.table_format`): hashed keys
+(:class:`~boomboard.solver.hashed_table.HashedTable`, whose module describes
+the folder's files) or dense records (``"kind": "dense"`` in its
+``meta.json``, :class:`~boomboard.solver.dense_table.DenseTable`). This
+module opens either; the names of :mod:`boomboard.solver.table_format` are
+importable from here too, as they always were.
 """
 
 from __future__ import annotations
 
-import json
 import os
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
-from types import ModuleType
-from urllib.parse import quote
 
-import numpy as np
-
-from ..core.errors import BoomboardError
 from ..core.game import Game
 from ..core.state import State
-from .blockstore import RAW, BlockFile
-from .codec import OUTSIDE, codec_spec
-from .layers import unhashed
-from .retrograde import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
+from .dense_table import DenseTable
+from .hashed_table import HashedTable
+from .table_format import (DRAW_REMOTENESS, FORMAT, VALUE_NAMES, Entry, NotSolvedError, Table, default_db,
+                           entry_value_code, game_folder, read_meta, table_dir, unpack)
 
-VALUE_NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
-DRAW_REMOTENESS = -1  # a draw never ends: it has no remoteness
-FORMAT = 3  # 1: keys unhashed, one run, searched by bisection; 2: .npy arrays, unchecked
-
-
-class NotSolvedError(BoomboardError, LookupError):
-    """The position (or game) is not in any solved table."""
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A position's value for the player to move (``"win"``, ``"lose"``,
-    ``"tie"`` or ``"draw"``) and its remoteness: moves to the end under
-    perfect play (0 for a finished position, -1 for a draw)."""
-
-    value: str
-    remoteness: int
-
-    def describe(self) -> str:
-        if self.value == "draw":
-            return "draw (neither side can force an end)"
-        if self.remoteness == 0:
-            return f"{self.value} (the game is over)"
-        return f"{self.value} in {self.remoteness}"
-
-
-def unpack(entry: int) -> Entry:
-    value = int(entry) >> VALUE_SHIFT
-    if value == DRAW:
-        return Entry("draw", DRAW_REMOTENESS)
-    return Entry(VALUE_NAMES[value], int(entry) & MAX_REMOTENESS)
-
-
-def default_db() -> Path:
-    """Where tables live unless ``--db`` says otherwise: ``BOOMBOARD_DB`` if
-    set, else the user's data folder (``~/.local/share/boomboard/solved`` on Linux)."""
-    override = os.environ.get("BOOMBOARD_DB")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("boomboard")) / "solved"
-
-
-def game_folder(game: Game, db: str | os.PathLike | None = None) -> Path:
-    """The folder of ``game``'s tables: its game string, with anything a file
-    name cannot hold (a ``/`` in a board setup, spaces) percent-encoded."""
-    return Path(db if db is not None else default_db()) / quote(str(game), safe="(),=+-_.")
-
-
-def table_dir(game: Game, variant: str, db: str | os.PathLike | None = None) -> Path:
-    return game_folder(game, db) / variant
-
-
-class Table:
-    """A solved table, memory-mapped.
-
-    >>> table = open_table(game)                     # doctest: +SKIP
-    >>> table.lookup(game.new_initial_state())       # doctest: +SKIP
-    Entry(value='win', remoteness=11)
-    """
-
-    def __init__(self, game: Game, folder: Path, meta: dict | None = None):
-        self.game = game
-        self.folder = folder
-        self.meta = read_meta(game, folder) if meta is None else meta
-        self.variant = self.meta["variant"]
-        try:
-            self.spec = codec_spec(game, self.meta.get("tokens", 0))
-        except (BoomboardError, TypeError, ValueError, OverflowError) as problem:
-            raise NotSolvedError(f"{folder}: the table's meta.json is damaged ({problem}); solve it again "
-                                 "with --force") from None
-        self.key_file = _open_array(folder, "keys.blk", np.uint64)
-        self.entries = _open_array(folder, "values.blk", np.uint16)
-        self.offsets = _open_array(folder, "offsets.blk", np.int64).read_all()
-        if self.key_file.codec != RAW:
-            raise NotSolvedError(f"{folder}: keys.blk is compressed, not stored raw; solve it again with --force")
-        self.keys = self.key_file.mapped()  # checked a block at a time: see _find
-        if self.keys.shape[0] != len(self.entries) or self.offsets.size == 0 or self.offsets[-1] != self.keys.shape[0]:
-            raise NotSolvedError(f"{folder}: keys and values differ in length; solve it again with --force")
-        if self.offsets[0] != 0 or np.any(np.diff(self.offsets) < 0):
-            raise NotSolvedError(f"{folder}: offsets.blk is damaged (not rising from 0); solve it again with --force")
-        if self.meta["positions"] != self.keys.shape[0]:
-            raise NotSolvedError(f"{folder}: meta.json counts {self.meta['positions']} positions, the arrays "
-                                 f"{self.keys.shape[0]}; solve it again with --force")
-
-    @cached_property
-    def graph(self) -> ModuleType:
-        """The solver's passes (:mod:`boomboard.solver.graph`) compiled for the table's game."""
-        return self.game.compiled("boomboard.solver.graph")
-
-    def __len__(self) -> int:
-        return int(self.keys.shape[0])
-
-    def __repr__(self) -> str:
-        return f"<Table {self.game} {self.variant}: {len(self)} positions>"
-
-    def key_of(self, state: State) -> int:
-        return int(self.game.kernels.encode(self.spec, state.array, self.game.params_array))
-
-    def covers(self, state: State) -> bool:
-        """Whether ``state`` is finished or one of this table's positions."""
-        return state.is_terminal() or self._find(state) is not None
-
-    def _find(self, state: State) -> int | None:
-        key = np.uint64(self.key_of(state))
-        if key == OUTSIDE:
-            return None
-        i = self.graph.find(self.spec, self.game.params_array, self.keys, self.offsets, state.array, key)
-        if i < 0:  # a damaged key may have hidden the position: a miss must be a true one
-            layer = int(self.game.kernels.layer_of(self.spec, state.array, self.game.params_array))
-            if layer + 1 < self.offsets.shape[0]:  # the keys the search probed: its layer's
-                self.key_file.check(int(self.offsets[layer]), int(self.offsets[layer + 1]))
-            return None
-        self.key_file.check(i, i + 1)  # the key found is the one written
-        return int(i)
-
-    def lookup(self, state: State) -> Entry:
-        """The value and remoteness of ``state`` for its player to move.
-
-        Raises :class:`NotSolvedError` for a position this table does not hold."""
-        if state.game != self.game:
-            raise NotSolvedError(f"this table is for {self.game}, not {state.game}")
-        if state.is_terminal():
-            return Entry(VALUE_NAMES[terminal_value(state.array)], 0)
-        i = self._find(state)
-        if i is None:
-            raise NotSolvedError(f"{state.to_notation()} is not among the {len(self)} positions of the "
-                                 f"{self.variant} table of {self.game}")
-        return unpack(int(self.entries[i]))
-
-    def entry_at(self, i: int) -> Entry:
-        return unpack(int(self.entries[i]))
-
-    def check(self) -> None:
-        """Check every block's checksum (reading the whole table, not
-        decompressing it); :class:`~boomboard.solver.blockstore.CorruptTableError` if one fails."""
-        self.key_file.check()
-        self.entries.check()
-
-    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(keys, entries)`` whole, every block checked: the keys memory-mapped, the entries too
-        if stored raw (endgame tables), else decompressed into memory."""
-        self.check()
-        if self.entries.codec == RAW:
-            return self.keys, self.entries.mapped()
-        entries = self.entries.read_all()
-        entries.flags.writeable = False  # read-only, as the keys are: the compiled readers take them so
-        return self.keys, entries
-
-    def state_at(self, i: int) -> State:
-        """The position stored at index ``i`` (as a fresh state, ply 0)."""
-        self.key_file.check(i, i + 1)
-        array = self.game.initial_array().copy()
-        self.game.kernels.decode(self.spec, np.uint64(unhashed(self.keys[i])), self.game.params_array, array)
-        return self.game.state_from_array(array)
-
-
-def read_meta(game: Game, folder: Path) -> dict:
-    """A table's ``meta.json``, checked: :class:`NotSolvedError` naming the folder if it is damaged."""
-    try:
-        meta = json.loads((folder / "meta.json").read_text())
-    except (OSError, ValueError, RecursionError) as problem:
-        raise NotSolvedError(f"{folder}: the table's meta.json cannot be read ({problem}); solve it "
-                             "again with --force") from None
-    problem = _meta_problem(meta)
-    if problem:
-        raise NotSolvedError(f"{folder}: the table's meta.json is damaged ({problem}); solve it again "
-                             "with --force")
-    if meta.get("format") != FORMAT or meta.get("game") != str(game):
-        raise NotSolvedError(f"{folder} holds no table of {game} in format {FORMAT}; solve it again")
-    return meta
+__all__ = ["DRAW_REMOTENESS", "FORMAT", "VALUE_NAMES", "DenseTable", "Entry", "HashedTable", "NotSolvedError",
+           "Table", "default_db", "entry_value_code", "game_folder", "load_table", "open_table", "read_meta",
+           "solved_variants", "table_dir", "tables_for", "unpack"]
 
 
 def load_table(game: Game, folder: Path) -> Table:
-    """The table in ``folder``: a :class:`Table` of hashed keys, or a dense
-    one (``"kind": "dense"`` in its ``meta.json``, :mod:`boomboard.solver.dense_table`)."""
+    """The table in ``folder``: a :class:`HashedTable`, or a
+    :class:`DenseTable` (``"kind": "dense"`` in its ``meta.json``)."""
     meta = read_meta(game, folder)
     if meta.get("kind") == "dense":
-        from .dense_table import DenseTable
-
         return DenseTable(game, folder, meta)
-    return Table(game, folder, meta)
-
-
-# what meta.json must hold (the commands print these), with their types
-_META_FIELDS = {"format": (int, str), "game": (str,), "variant": (str,), "positions": (int,), "values": (dict,),
-                "max_remoteness": (int,), "seconds": (int, float), "bytes": (int,)}
-
-
-def _meta_problem(meta) -> str | None:
-    """What is wrong with a table's decoded ``meta.json``, or ``None``."""
-    if not isinstance(meta, dict):
-        return f"it holds {type(meta).__name__}, not an object"
-    for name, kinds in _META_FIELDS.items():
-        value = meta.get(name)
-        if isinstance(value, bool) or not isinstance(value, kinds):
-            return f"{name!r} is {value!r:.40}, not {' or '.join(k.__name__ for k in kinds)}"
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in meta["values"].values()):
-        return "'values' must count positions with integers"
-    start = meta.get("start")
-    if start is not None and not (isinstance(start, dict) and isinstance(start.get("value"), str)
-                                  and isinstance(start.get("remoteness"), int)):
-        return f"'start' is {start!r:.40}"
-    if not isinstance(meta.get("tokens", 0), int) or isinstance(meta.get("tokens", 0), bool):
-        return f"'tokens' is {meta.get('tokens')!r:.40}"
-    return None
-
-
-def _open_array(folder: Path, name: str, dtype) -> BlockFile:
-    """One of the table's arrays, checked to hold ``dtype``."""
-    return BlockFile(folder / name, name=f"{folder}: {name}", dtype=dtype, hint="solve it again with --force")
+    return HashedTable(game, folder, meta)
 
 
 def solved_variants(game: Game, db: str | os.PathLike | None = None) -> list[str]:
@@ -313,9 +91,3 @@ def tables_for(state: State, db: str | os.PathLike | None = None) -> Table:
         raise NotSolvedError(f"{game} is not solved in {where}; run: boomboard solve {game.name} ...")
     raise NotSolvedError(f"no solved table of {game} in {where} holds this position "
                          f"(tables: {', '.join(variants)})")
-
-
-def entry_value_code(entry: Entry) -> int:
-    return {"win": WIN, "lose": LOSE, "tie": TIE, "draw": DRAW}[entry.value]
-
-

@@ -1,0 +1,189 @@
+"""What every solved table is, whichever solver wrote it: the entries it
+answers with, the folder it lives in, its ``meta.json``, and :class:`Table`,
+the reading interface both kinds of table implement.
+
+Two kinds of table sit on this interface: hashed keys
+(:class:`boomboard.solver.hashed_table.HashedTable`, written by
+:mod:`boomboard.solver.driver`) and dense records
+(:class:`boomboard.solver.dense_table.DenseTable`, written by
+:mod:`boomboard.solver.dense_driver`). :mod:`boomboard.solver.table` opens
+either from its folder. This module imports neither kind, nor any solver:
+both kinds and both drivers import it (``docs/solver.md``, "How the code is
+laid out").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from ..core.errors import BoomboardError
+from ..core.game import Game
+from ..core.state import State
+from .retrograde import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
+
+VALUE_NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
+DRAW_REMOTENESS = -1  # a draw never ends: it has no remoteness
+FORMAT = 3  # 1: keys unhashed, one run, searched by bisection; 2: .npy arrays, unchecked
+
+
+class NotSolvedError(BoomboardError, LookupError):
+    """The position (or game) is not in any solved table."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A position's value for the player to move (``"win"``, ``"lose"``,
+    ``"tie"`` or ``"draw"``) and its remoteness: moves to the end under
+    perfect play (0 for a finished position, -1 for a draw)."""
+
+    value: str
+    remoteness: int
+
+    def describe(self) -> str:
+        if self.value == "draw":
+            return "draw (neither side can force an end)"
+        if self.remoteness == 0:
+            return f"{self.value} (the game is over)"
+        return f"{self.value} in {self.remoteness}"
+
+
+def unpack(entry: int) -> Entry:
+    value = int(entry) >> VALUE_SHIFT
+    if value == DRAW:
+        return Entry("draw", DRAW_REMOTENESS)
+    return Entry(VALUE_NAMES[value], int(entry) & MAX_REMOTENESS)
+
+
+def default_db() -> Path:
+    """Where tables live unless ``--db`` says otherwise: ``BOOMBOARD_DB`` if
+    set, else the user's data folder (``~/.local/share/boomboard/solved`` on Linux)."""
+    override = os.environ.get("BOOMBOARD_DB")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("boomboard")) / "solved"
+
+
+def game_folder(game: Game, db: str | os.PathLike | None = None) -> Path:
+    """The folder of ``game``'s tables: its game string, with anything a file
+    name cannot hold (a ``/`` in a board setup, spaces) percent-encoded."""
+    return Path(db if db is not None else default_db()) / quote(str(game), safe="(),=+-_.")
+
+
+def table_dir(game: Game, variant: str, db: str | os.PathLike | None = None) -> Path:
+    return game_folder(game, db) / variant
+
+
+class Table:
+    """A solved table: the same reading interface for every kind.
+
+    >>> table = open_table(game)                     # doctest: +SKIP
+    >>> table.lookup(game.new_initial_state())       # doctest: +SKIP
+    Entry(value='win', remoteness=11)
+
+    A kind of table implements :meth:`__len__`, :meth:`_holds`,
+    :meth:`_stored_entry`, :meth:`entry_at`, :meth:`state_at`,
+    :meth:`check` and :meth:`verify`.
+    """
+
+    def __init__(self, game: Game, folder: Path, meta: dict):
+        self.game, self.folder, self.meta = game, folder, meta
+        self.variant = meta["variant"]
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<Table {self.game} {self.variant}: {len(self)} positions>"
+
+    def covers(self, state: State) -> bool:
+        """Whether ``state`` is finished or one of this table's positions."""
+        return state.is_terminal() or self._holds(state)
+
+    def lookup(self, state: State) -> Entry:
+        """The value and remoteness of ``state`` for its player to move.
+
+        Raises :class:`NotSolvedError` for a position this table does not hold."""
+        if state.game != self.game:
+            raise NotSolvedError(f"this table is for {self.game}, not {state.game}")
+        if state.is_terminal():
+            return Entry(VALUE_NAMES[terminal_value(state.array)], 0)
+        return self._stored_entry(state)
+
+    def _holds(self, state: State) -> bool:
+        """Whether the ongoing position ``state`` is stored here."""
+        raise NotImplementedError
+
+    def _stored_entry(self, state: State) -> Entry:
+        """The stored entry of the ongoing position ``state``; :class:`NotSolvedError` if none."""
+        raise NotImplementedError
+
+    def entry_at(self, i: int) -> Entry:
+        """The entry stored at index ``i``."""
+        raise NotImplementedError
+
+    def state_at(self, i: int) -> State:
+        """The position stored at index ``i`` (as a fresh state, ply 0)."""
+        raise NotImplementedError
+
+    def check(self) -> None:
+        """Check every block's checksum (reading the whole table, not
+        decompressing it); :class:`~boomboard.solver.blockstore.CorruptTableError` if one fails."""
+        raise NotImplementedError
+
+    def verify(self, done=None) -> int | None:
+        """Score every entry again from its children's; the index of the
+        first one that differs, or ``None``. ``done(n)`` is called as
+        entries are scored (progress)."""
+        raise NotImplementedError
+
+
+def read_meta(game: Game, folder: Path) -> dict:
+    """A table's ``meta.json``, checked: :class:`NotSolvedError` naming the folder if it is damaged."""
+    try:
+        meta = json.loads((folder / "meta.json").read_text())
+    except (OSError, ValueError, RecursionError) as problem:
+        raise NotSolvedError(f"{folder}: the table's meta.json cannot be read ({problem}); solve it "
+                             "again with --force") from None
+    problem = _meta_problem(meta)
+    if problem:
+        raise NotSolvedError(f"{folder}: the table's meta.json is damaged ({problem}); solve it again "
+                             "with --force")
+    if meta.get("format") != FORMAT or meta.get("game") != str(game):
+        raise NotSolvedError(f"{folder} holds no table of {game} in format {FORMAT}; solve it again")
+    return meta
+
+
+# what meta.json must hold (the commands print these), with their types
+_META_FIELDS = {"format": (int, str), "game": (str,), "variant": (str,), "positions": (int,), "values": (dict,),
+                "max_remoteness": (int,), "seconds": (int, float), "bytes": (int,)}
+
+
+def _meta_problem(meta) -> str | None:
+    """What is wrong with a table's decoded ``meta.json``, or ``None``."""
+    if not isinstance(meta, dict):
+        return f"it holds {type(meta).__name__}, not an object"
+    for name, kinds in _META_FIELDS.items():
+        value = meta.get(name)
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            return f"{name!r} is {value!r:.40}, not {' or '.join(k.__name__ for k in kinds)}"
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in meta["values"].values()):
+        return "'values' must count positions with integers"
+    start = meta.get("start")
+    if start is not None and not (isinstance(start, dict) and isinstance(start.get("value"), str)
+                                  and isinstance(start.get("remoteness"), int)):
+        return f"'start' is {start!r:.40}"
+    if not isinstance(meta.get("tokens", 0), int) or isinstance(meta.get("tokens", 0), bool):
+        return f"'tokens' is {meta.get('tokens')!r:.40}"
+    return None
+
+
+def entry_value_code(entry: Entry) -> int:
+    return {"win": WIN, "lose": LOSE, "tie": TIE, "draw": DRAW}[entry.value]
+
+
