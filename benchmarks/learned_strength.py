@@ -40,9 +40,10 @@ import time
 from pathlib import Path
 
 import boomboard
+from boomboard import learn  # noqa: F401  (registers the "learned" agent kind)
 from boomboard import solver
 from boomboard.agents import make_agent
-from boomboard.arena.ratings import elo_estimate
+from boomboard.ratings import elo_estimate
 
 
 def play(game, agents, state, watch: int | None = None) -> tuple[int | None, list[float], list[tuple]]:

@@ -13,7 +13,7 @@ import re
 import boomboard
 from boomboard.agents import make_agent
 from boomboard.agents.search_agents import AI_MARGIN
-from boomboard.arena.engine_protocol import EngineSession
+from boomboard.arena.engine_session import EngineSession
 from boomboard.arena.jump61_text import AI_SPEC, Jump61Program
 from boomboard.search.alphabeta import MATE_BOUND, AlphaBeta
 

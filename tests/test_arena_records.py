@@ -16,9 +16,9 @@ import time
 import pytest
 
 from boomboard.arena.chart import rating_chart
-from boomboard.arena.ratings import Sprt, elo_estimate, parse_sprt, score_to_elo
 from boomboard.arena.store import open_store
 from boomboard.core.errors import ParameterError
+from boomboard.ratings import Sprt, elo_estimate, parse_sprt, score_to_elo
 
 BOOMBOARD = [sys.executable, "-m", "boomboard"]
 

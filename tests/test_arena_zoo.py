@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from boomboard.arena import processes
-from boomboard.arena.engine_protocol import EngineAgent, EngineError, EngineSession, serve
+from boomboard.arena.engine_protocol import EngineAgent, EngineError
+from boomboard.arena.engine_session import EngineSession, serve
 from boomboard.arena.referee import Limits, play_game
 
 ZOO = Path(__file__).parent / "arena_agents" / "zoo_engine.py"

@@ -305,7 +305,7 @@ _ENGINE_LINES = ["protocol_version", "name", "list_commands", "games", "game kab
 @FUZZ
 @given(data=st.data())
 def test_fuzz_engine_protocol_lines(data):
-    from boomboard.arena.engine_protocol import EngineSession
+    from boomboard.arena.engine_session import EngineSession
 
     session = EngineSession("random", seed=1)
     for _ in range(data.draw(st.integers(1, 6))):

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from boomboard import learn  # noqa: F401  (registers the "learned" agent kind)
 from boomboard.agents import make_agent
 from boomboard.core import BoomboardError
 

@@ -47,6 +47,7 @@ except ImportError as missing:  # pragma: no cover - depends on the environment
     raise ImportError("boomboard.openspiel needs OpenSpiel: pip install 'boomboard[openspiel]' "
                       "(from a clone of the repository: scripts/setup openspiel)") from missing
 
+from . import learn  # noqa: F401  (registers the "learned" agent kind for make_agent)
 from .agents import make_agent
 from .core.game import Game
 from .core.state import State

@@ -10,7 +10,6 @@ and up to three times the share where the search is unstable).
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import sys
 from collections import deque
@@ -210,14 +209,15 @@ class AlphaBetaAgent(_BudgetedAgent):
     def _warm_up(self, game: Game) -> None:
         if self.searcher is None or self.searcher.game is not game:
             from ..search.alphabeta import AlphaBeta
+            from ..solver.in_play import solved_game, warm_up
 
             # The tables first: solving them (once) needs memory the search's tables would add to.
             self.tables = _endgame_tables(game, self.endgames)
-            self.whole = _solved_game(game) if self.solved else None
+            self.whole = solved_game(game) if self.solved else None  # never solved here
             self.book = game_book(game) if self.use_book or self.learned else None
             for tables in (self.whole, self.tables):
                 if tables is not None:
-                    importlib.import_module(_IN_PLAY_MODULE).warm_up(tables.table)
+                    warm_up(tables.table)
             self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt, self.reductions,
                                       self.null_move)
             self.searcher.use_endgames(None if self.tables is None else self.tables.probe_arrays())
@@ -307,14 +307,6 @@ class MctsAgent(_BudgetedAgent):
         return result.action, result.seconds
 
 
-# The solved tables are the solver's, a layer above the agents: imported the
-# first time an agent asks for them (as spec.py's lazy kinds are).
-_ENDGAMES_MODULE = "boomboard.solver.endgames"
-_IN_PLAY_MODULE = "boomboard.solver.in_play"
-# The endgame size ``ai`` probes in a game solved as endgames (built in about a second).
-AI_ENDGAME_TOKENS = 3
-
-
 def _endgame_tables(game: Game, tokens: int):
     """The solver's endgame tables of ``game`` up to ``tokens`` tokens, built
     on first use; ``None`` for none (0 tokens, a game not solved as
@@ -322,17 +314,16 @@ def _endgame_tables(game: Game, tokens: int):
     without them)."""
     if tokens <= 0 or not game.solver_min_tokens:
         return None
+    # The solver is imported when an agent first asks for its tables, not with the agents:
+    # it loads numba, which a game loads when it is first played.
+    from ..solver.endgames import endgame_tables
+
     try:
-        return importlib.import_module(_ENDGAMES_MODULE).endgame_tables(game, tokens)
+        return endgame_tables(game, tokens)
     except Exception as problem:  # a read-only or full disk: the search plays on without the tables
         print(f"boomboard: no endgame tables for {game.title} ({type(problem).__name__}: {problem})",
               file=sys.stderr, flush=True)
         return None
-
-
-def _solved_game(game: Game):
-    """The whole game's solved table, if one is there (never solved here: see ``AlphaBetaAgent``)."""
-    return importlib.import_module(_IN_PLAY_MODULE).solved_game(game)
 
 
 def _line_strings(state: State, actions: list[int]) -> list[str]:
@@ -356,9 +347,10 @@ class AiAgent(Agent):
     """``ai``: the strongest setting measured for the game it is given (the
     game's ``ai_settings``, docs/strength.md), with any settings given
     overriding it. In a game solved as endgames it also probes the solver's
-    endgame tables of up to :data:`AI_ENDGAME_TOKENS` tokens (``endgames=T``
-    to change, ``endgames=0`` for none), and a game solved whole is played
-    from its table (``solved=0`` for never): see :class:`AlphaBetaAgent`."""
+    endgame tables of up to :data:`~boomboard.solver.endgames.AI_ENDGAME_TOKENS`
+    tokens (``endgames=T`` to change, ``endgames=0`` for none), and a game
+    solved whole is played from its table (``solved=0`` for never): see
+    :class:`AlphaBetaAgent`."""
 
     name = "ai"
 
@@ -369,6 +361,8 @@ class AiAgent(Agent):
 
     def new_game(self, game: Game, player: int) -> None:
         super().new_game(game, player)
+        from ..solver.endgames import AI_ENDGAME_TOKENS
+
         kind, defaults = game.ai_settings
         settings = {"margin": AI_MARGIN, "endgames": AI_ENDGAME_TOKENS, "solved": 1, **defaults, **self.settings}
         if kind == "alphabeta":

@@ -3,11 +3,16 @@
 The spec is the agent's kind, then optional ``key=value`` settings after a
 colon, separated by commas. ``human`` is understood by the interfaces (the
 terminal, the web app), which ask a person instead of an agent.
+
+The kinds of this layer and of those below it (``solver``) are listed here.
+A kind defined in a layer above the agents (``learned``, in the learn layer)
+registers itself with :func:`register_agent_kind` when its module is
+imported; the agents never import it, and the interfaces that take specs
+import that layer (docs/agents.md).
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import re
 from typing import Callable
@@ -15,6 +20,7 @@ from typing import Callable
 from ..core.errors import ParameterError
 from .base import Agent, RandomAgent
 from .search_agents import AiAgent, AlphaBetaAgent, GreedyAgent, MctsAgent
+from .solver_agent import SolverAgent
 
 HUMAN = "human"
 
@@ -24,6 +30,7 @@ _KINDS: dict[str, Callable[..., Agent]] = {
     "alphabeta": AlphaBetaAgent,
     "mcts": MctsAgent,
     "ai": AiAgent,
+    "solver": SolverAgent,
 }
 
 # The settings each kind takes (besides seed), with their types.
@@ -37,6 +44,7 @@ _SETTINGS: dict[str, dict[str, type]] = {
     "mcts": {"simulations": int, "exploration": float, "playout": int, **_BUDGET},
     "ai": {"depth": int, "margin": int, "endgames": int, "traps": int, "solved": int, "reductions": int, "book": int,
            "null_move": int, "variety_plies": int, "learned": int, **_BUDGET},
+    "solver": {"db": str},
 }
 
 
@@ -44,11 +52,6 @@ _MAY_BE_ZERO = {"quiescence", "contempt", "margin", "endgames", "traps", "solved
                 "null_move", "variety_plies", "learned", "puct", "decisive", "mirror", "guard"}  # 0 turns them off
 MAX_TABLE_BITS = 34
 
-# Kinds defined in higher layers, imported the first time a spec names them:
-# the module registers itself with :func:`register_agent_kind`. Agents stay
-# below those layers (they never import them), yet every interface that
-# builds agents from spec strings finds these kinds too.
-_LAZY_KINDS = {"solver": "boomboard.solver.agent", "learned": "boomboard.learn.agent"}
 # Kinds whose first setting may be given without its name: "learned:runs/k4" is "learned:checkpoint=runs/k4".
 _POSITIONAL: dict[str, str] = {}
 # Checks of a kind's typed settings that need more than their types (a file that must exist).
@@ -70,14 +73,9 @@ def register_agent_kind(kind: str, factory: Callable[..., Agent], settings: dict
         _CHECKS[kind] = check
 
 
-def _load_kind(kind: str) -> None:
-    if kind not in _KINDS and kind in _LAZY_KINDS:
-        importlib.import_module(_LAZY_KINDS[kind])
-
-
 def agent_kinds() -> list[str]:
     """The spec kinds :func:`make_agent` accepts, ``human`` included."""
-    return [HUMAN, *_KINDS, *(kind for kind in _LAZY_KINDS if kind not in _KINDS)]
+    return [HUMAN, *_KINDS]
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -86,7 +84,6 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         raise ParameterError(f"an agent is named by a string such as 'random:seed=7'; got {type(spec).__name__}")
     kind, _, rest = spec.strip().partition(":")
     kind = kind.lower()
-    _load_kind(kind)
     if kind not in agent_kinds():
         raise ParameterError(f"unknown agent {kind!r}; known agents: {', '.join(agent_kinds())}")
     settings: dict[str, str] = {}

@@ -27,12 +27,12 @@ command                         answer
 ``quit``                        ``= bye``, and the program ends
 ==============================  ==================================================
 
-Until a ``game`` command, the engine plays the default game, ``kaboom``
-(4x4), from its start: ``play``, ``go`` and the rest act on it.
-
-:func:`serve` is the engine side (``boomboard engine``: our agents, driven by
-any tool); :class:`EngineAgent` is the other side (``engine:COMMAND`` in the
-arena: any program that speaks the protocol, in any language, plays).
+:func:`boomboard.arena.engine_session.serve` is the engine side
+(``boomboard engine``: our agents, driven by any tool); :class:`EngineAgent`
+here is the other side (``engine:COMMAND`` in the arena: any program that
+speaks the protocol, in any language, plays). The engine side builds its
+agents from specs (:mod:`boomboard.arena.specs`), which build an
+``EngineAgent`` for ``engine:COMMAND``: so the two sides live in two modules.
 """
 
 from __future__ import annotations
@@ -42,13 +42,11 @@ import select
 import shlex
 import subprocess
 import time
-from typing import IO
 
 from ..agents import Agent
-from ..core.errors import BoomboardError, IllegalActionError, NotationError, ParameterError
+from ..core.errors import BoomboardError, IllegalActionError, NotationError
 from ..core.game import Game
 from ..core.state import State
-from ..registry import DEFAULT_GAME, game_names, load_game
 
 PROTOCOL_VERSION = "1"
 COMMANDS = ("protocol_version", "name", "version", "list_commands", "games", "game", "position", "play", "go",
@@ -61,160 +59,6 @@ def to_line(notation: str) -> str:
 
 def from_line(text: str) -> str:
     return "\n".join(part.strip() for part in text.split("|")) if "|" in text else text
-
-
-class EngineSession:
-    """The engine side's state: a game, a position, and the agent that answers ``go``."""
-
-    def __init__(self, agent_spec: str = "ai", seed: int | None = None):
-        self.agent_spec, self.seed = agent_spec, seed
-        self.game: Game = load_game(DEFAULT_GAME)  # until a "game" command (docs/arena.md)
-        self.state: State = self.game.new_initial_state()
-        self.agent: Agent | None = None
-
-    def handle(self, line: str) -> tuple[bool, str]:
-        """``(ok, text)`` for one command line; ``text`` may span several lines."""
-        words = line.strip().split(None, 1)
-        command, argument = words[0].lower(), (words[1].strip() if len(words) > 1 else "")
-        method = getattr(self, "do_" + command.replace("?", "_query"), None)
-        if method is None:
-            return False, f"unknown command {command!r}; list_commands lists them"
-        try:
-            return True, method(argument)
-        except BoomboardError as error:
-            return False, str(error)
-
-    def do_protocol_version(self, _: str) -> str:
-        return PROTOCOL_VERSION
-
-    def do_name(self, _: str) -> str:
-        return "boomboard"
-
-    def do_version(self, _: str) -> str:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            return version("boomboard")
-        except PackageNotFoundError:
-            return "unknown"
-
-    def do_list_commands(self, _: str) -> str:
-        return "\n".join(COMMANDS)
-
-    def do_games(self, _: str) -> str:
-        return " ".join(game_names())
-
-    def do_game(self, argument: str) -> str:
-        if not argument:
-            raise ParameterError("game needs a name, e.g. 'game kaboom(rows=5)'")
-        self.game = load_game(argument)
-        self.state = self.game.new_initial_state()
-        self.agent = None
-        self._ready_agent()  # load and warm up the agent now, not on the clock of the first go
-        return str(self.game)
-
-    def do_position(self, argument: str) -> str:
-        if not argument:
-            raise ParameterError("position needs 'start' or a position in the game's notation")
-        if argument.lower() == "start":
-            self.state = self.game.new_initial_state()
-        else:
-            self.state = self.game.state_from_notation(from_line(argument))
-        return ""
-
-    def do_position_query(self, _: str) -> str:
-        return to_line(self.state.to_notation())
-
-    def do_play(self, argument: str) -> str:
-        self.state.play(argument)
-        return ""
-
-    def do_undo(self, _: str) -> str:
-        self.state.undo(1)
-        return ""
-
-    def do_legal(self, _: str) -> str:
-        return "; ".join(self.state.action_to_string(a) for a in self.state.legal_actions())
-
-    def do_show(self, _: str) -> str:
-        # no empty line inside an answer: an empty line ends it
-        return "\n" + "\n".join(line for line in str(self.state).splitlines() if line.strip())
-
-    def do_result(self, _: str) -> str:
-        outcome = self.state.outcome()
-        return "ongoing" if outcome is None else outcome.describe(self.game.player_names).lower()
-
-    def do_agent(self, argument: str) -> str:
-        from .specs import check_spec
-
-        check_spec(argument)
-        previous = self.agent_spec, self.agent
-        self.agent_spec, self.agent = argument, None
-        try:
-            self._ready_agent()
-        except BoomboardError:
-            self.agent_spec, self.agent = previous
-            raise
-        return argument
-
-    def do_seed(self, argument: str) -> str:
-        try:
-            self.seed = int(argument)
-        except ValueError:
-            raise ParameterError(f"seed needs an integer; got {argument!r}") from None
-        self.agent = None
-        self._ready_agent()
-        return argument
-
-    def _ready_agent(self) -> None:
-        from .specs import build_agent
-
-        if self.agent is None:
-            self.agent = build_agent(self.agent_spec, seed=self.seed)
-            self.agent.new_game(self.game, self.state.player_to_move())
-
-    def do_quit(self, _: str) -> str:
-        return "bye"
-
-    def do_go(self, argument: str) -> str:
-        if self.state.is_terminal():
-            raise ParameterError(f"the game is over ({self.do_result('')}); no move to make")
-        seconds = _parse_go(argument)
-        self._ready_agent()
-        target = getattr(self.agent, "delegate", None) or self.agent
-        if seconds is not None and hasattr(target, "move_time"):
-            target.move_time = seconds
-        action = self.agent.choose_action(self.state.clone())
-        move = self.state.action_to_string(action)
-        self.state.apply_action(action)
-        return move
-
-
-def _parse_go(argument: str) -> float | None:
-    words = argument.split()
-    if not words:
-        return None
-    if len(words) == 2 and words[0].lower() == "time":
-        try:
-            seconds = float(words[1])
-        except ValueError:
-            seconds = -1.0
-        if seconds > 0:
-            return seconds
-    raise ParameterError(f"expected 'go' or 'go time SECONDS'; got 'go {argument}'")
-
-
-def serve(stdin: IO[str], stdout: IO[str], agent_spec: str = "ai", seed: int | None = None) -> None:
-    """Answer commands from ``stdin`` until ``quit`` or the end of input."""
-    session = EngineSession(agent_spec, seed)
-    for line in stdin:
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        ok, text = session.handle(line)
-        stdout.write(("= " if ok else "? ") + text + "\n\n" if text else ("=\n\n" if ok else "?\n\n"))
-        stdout.flush()
-        if ok and line.strip().lower() == "quit":
-            return
 
 
 class EngineError(BoomboardError, RuntimeError):

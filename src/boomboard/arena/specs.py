@@ -20,8 +20,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .. import learn  # noqa: F401  (registers the "learned" agent kind: every make_agent spec is one here)
 from ..agents import HUMAN, Agent, agent_settings, make_agent, parse_spec
 from ..core.errors import ParameterError
+from .engine_protocol import EngineAgent
 
 EXTRA_KINDS = ("engine", "course", "python")
 
@@ -93,8 +95,6 @@ def build_agent(spec: str, seed: int | None = None) -> Agent:
     """The agent a spec names (in the process that will run it)."""
     kind, rest = split_kind(spec)
     if kind == "engine":
-        from .engine_protocol import EngineAgent
-
         return EngineAgent(rest, seed=seed)
     if kind == "course":
         from .course import CourseAgent

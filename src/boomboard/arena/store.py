@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import BoomboardError
-from .ratings import elo_estimate
+from ..ratings import elo_estimate
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (

@@ -22,8 +22,8 @@ from itertools import combinations
 from typing import Callable
 
 from ..core.errors import ParameterError
+from ..ratings import Sprt
 from ..registry import load_game
-from .ratings import Sprt
 from .referee import GameResult, Limits, Stopped, play_game
 from .specs import check_spec
 from .store import Store

@@ -100,7 +100,7 @@ def _score_text(record, tally) -> str:
 
 
 def _report(store: Store, tournament_id: int, decision: Optional[str], chart: Optional[Path]) -> None:
-    from ..arena.ratings import elo_estimate
+    from ..ratings import elo_estimate
     from ..arena.tournament import match_counts, match_pairs, sprt_of
 
     record = store.tournament(tournament_id)
@@ -171,7 +171,7 @@ def match(
     ray_address: Optional[str] = _RAY_ADDRESS,
 ) -> None:
     """Play A against B, colours alternating: score, Elo difference, optional SPRT."""
-    from ..arena.ratings import parse_sprt
+    from ..ratings import parse_sprt
     from ..registry import load_game
 
     limits = _limits(move_time, game_time, move_wall, game_wall, memory, course_limits)

@@ -55,6 +55,7 @@ def play(
     'human' or an agent spec: random, greedy, alphabeta:time=1.0, alphabeta:depth=6,
     mcts:simulations=5000, ai (the strongest, 1 s a move), ai:time=5, ...
     """
+    from .. import learn  # noqa: F401  (registers the "learned" agent kind for make_agent)
     from ..agents import HUMAN, make_agent, parse_spec
     from ..registry import DEFAULT_GAME, load_game
     from .options import parse_game_options

@@ -15,7 +15,7 @@ def engine(
 ) -> None:
     """Speak the boomboard text engine protocol on standard input and output
     (see docs/arena.md): any tool can drive our agents with it."""
-    from ..arena.engine_protocol import serve
+    from ..arena.engine_session import serve
     from ..arena.specs import check_spec
 
     check_spec(agent)

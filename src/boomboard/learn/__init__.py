@@ -12,3 +12,5 @@ solved the game, each checkpoint is scored against perfect play
 Everything here but the agent's registration needs the ``boomboard[learn]``
 extra (JAX, flax, optax and mctx); ``docs/learning.md`` is the manual.
 """
+
+from . import agent  # noqa: F401  (registers the ``learned`` agent kind: see boomboard.learn.agent)

@@ -22,9 +22,12 @@ the net's choice unless every move loses (then the longest loss is played).
 The net judges what lies past the horizon; the guard makes the short
 tactics exact, as MCTS-minimax hybrids do (Baier and Winands, 2015).
 With search, the choice is
-deterministic: the search's own Gumbel noise is turned off for play. Importing this module registers the
-kind with :mod:`boomboard.agents.spec` (which imports it the first time a
-spec names ``learned``); it needs the ``boomboard[learn]`` extra.
+deterministic: the search's own Gumbel noise is turned off for play. Importing this module (as importing
+:mod:`boomboard.learn` does) registers the kind with
+:func:`boomboard.agents.register_agent_kind`: the agents sit below the
+learn layer and never import it, so the interfaces that build agents from
+spec strings (the arena, the command line, the web app, OpenSpiel bots)
+import :mod:`boomboard.learn`. Playing needs the ``boomboard[learn]`` extra.
 """
 
 from __future__ import annotations
@@ -39,7 +42,6 @@ from ..core.errors import BoomboardError
 from ..core.game import Game
 from ..core.state import State
 from ..observation import observation_layout
-from ..search.alphabeta import AlphaBeta
 from ..search.scores import MATE_BOUND
 from .checkpoint import CheckpointError, load_model, packaged_model, resolve
 
@@ -115,6 +117,8 @@ class LearnedAgent(Agent):
             raise CheckpointError(f"{model.path} was trained for {model.game}, not {game}")
         if self._search is None or self._search.game != game:
             import jax
+
+            from ..search.alphabeta import AlphaBeta  # loads numba: with the first game, not with the kind
 
             self._search = _search_for(game, model.net, self.simulations, self.decisive, self.mirror)
             self._key = jax.random.PRNGKey(self.seed or 0)

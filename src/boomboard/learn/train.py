@@ -63,9 +63,9 @@ import numpy as np
 import optax
 from flax import serialization
 
-from ..arena.ratings import elo_estimate
 from ..core.errors import ParameterError
 from ..observation import observation_layout
+from ..ratings import elo_estimate
 from ..registry import load_game
 from .checkpoint import MODEL, CheckpointError, save_model, write_atomically
 from .network import NetConfig, PolicyValueNet, count_parameters, init_params

@@ -26,9 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from ..agents import make_agent
+from ..agents.solver_agent import SolverAgent
 from ..core.game import Game
 from ..observation import observation_layout
-from ..solver.agent import SolverAgent
 from ..solver.analysis import analyze_with
 from ..solver.table import Table
 

@@ -37,7 +37,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..agents.search_agents import AI_ENDGAME_TOKENS
 from ..core.game import Game
 from ..core.state import State
 from ..search import negamax
@@ -46,7 +45,8 @@ from .in_play import TableInPlay
 from .retrograde import LOSE, VALUE_SHIFT, WIN
 from .table import NotSolvedError, Table, default_db, game_folder, open_table, solved_variants, table_dir
 
-DEFAULT_TOKENS = AI_ENDGAME_TOKENS  # what ``ai`` probes: solved in about a second (4 tokens: minutes, 4 GB)
+AI_ENDGAME_TOKENS = 3  # the endgame size the ``ai`` agent probes: solved in about a second (4 tokens: minutes, 4 GB)
+DEFAULT_TOKENS = AI_ENDGAME_TOKENS  # what is built unless asked: the ``ai`` agent's tables
 
 if (negamax.TABLE_SHIFT, negamax.TABLE_WIN, negamax.TABLE_LOSS) != (VALUE_SHIFT, WIN, LOSE):
     raise ImportError("the search reads the tables' entries as they are stored: their packing must agree")

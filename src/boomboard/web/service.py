@@ -21,6 +21,7 @@ import weakref
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
 
+from .. import learn  # noqa: F401  (registers the "learned" agent kind for make_agent)
 from ..agents import HUMAN, make_agent, parse_spec
 from ..agents.spec import agent_settings
 from ..core.errors import BoomboardError, GameOverError, IllegalActionError, ParameterError

@@ -14,6 +14,9 @@ The formulas are cutechess's and fastchess's, so figures agree with theirs:
   and H0 below ``log(beta/(1-alpha))``; matches use the pentanomial form
   (the same formula over pairs of games with colours reversed, scored 0 to 1
   in quarters), as fastchess does by default.
+
+The arena rates its matches with it and training rates its checkpoints
+against a baseline (:mod:`boomboard.learn.train`): it stands below both.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..core.errors import ParameterError
+from .core.errors import ParameterError
 
 Z_95 = 1.959963984540054
 
