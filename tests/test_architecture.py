@@ -1,10 +1,13 @@
-"""The layout is the architecture: layers import downward only, a game never
-imports another game, a shared layer never names a game, and the compiled
-rules also run as plain Python."""
+"""The layout is the architecture: layers import downward only, at run time
+too (imports inside functions, ``importlib``, module names in strings), a
+layer's modules never import each other in a circle, a game never imports
+another game, a shared layer never names a game, and the compiled rules also
+run as plain Python."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import boomboard
@@ -14,24 +17,30 @@ from test_game_folders import docstrings
 PACKAGE = Path(boomboard.__file__).parent
 # What each layer may import besides itself; anything unlisted is a top layer.
 # "jit", "ahead" and "kernel_interface" are the compiled-kernel machinery under everything.
+# The agents stand on the solver (the solver agent, ai's tables); a kind defined above them (learned)
+# registers itself (boomboard.agents.register_agent_kind), and the interfaces import its layer.
 BASE = {"jit", "ahead", "kernel_interface"}
 ALLOWED = {
-    "jit": set(),
+    "jit": {"kernel_interface"},  # it substitutes a game's kernels for the interface, by its name
     "ahead": {"jit"},
     "kernel_interface": set(),
     "core": BASE,
     "games": BASE | {"core"},
     "registry": BASE | {"core", "games"},
+    "ratings": {"core"},
     "search": BASE | {"core", "registry"},
-    "agents": BASE | {"core", "registry", "search"},
+    "solver": BASE | {"core", "registry", "search"},
+    "agents": BASE | {"core", "registry", "search", "solver"},
     "observation": BASE | {"core", "registry", "search"},
     "vector": BASE | {"core", "registry", "search", "observation"},
-    "openspiel": BASE | {"core", "registry", "search", "agents", "observation", "vector"},
+    "learn": BASE | {"core", "registry", "search", "solver", "agents", "observation", "vector", "ratings"},
+    "openspiel": BASE | {"core", "registry", "search", "agents", "observation", "vector", "learn"},
     "pettingzoo": BASE | {"core", "registry", "observation"},
-    "arena": BASE | {"core", "games", "registry", "search", "agents"},
-    "solver": BASE | {"core", "registry", "search", "agents"},
-    "learn": BASE | {"core", "registry", "search", "agents", "observation", "vector", "solver", "arena"},
+    "arena": BASE | {"core", "games", "registry", "search", "agents", "learn", "ratings"},
 }
+# A module named in a string: "boomboard.solver.graph", or "boomboard.games.kaboom.game:Kaboom".
+MODULE_NAME = re.compile(r"boomboard(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?::[A-Za-z_][A-Za-z0-9_]*)?")
+IMPORTERS = {"import_module", "__import__"}  # importlib.import_module(NAME), __import__(NAME)
 
 
 def layer_of(path: Path) -> tuple[str, str | None]:
@@ -41,38 +50,169 @@ def layer_of(path: Path) -> tuple[str, str | None]:
     return parts[0], None
 
 
-def imported_modules(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text())
-    package = ["boomboard", *path.relative_to(PACKAGE).with_suffix("").parts[:-1]]
+def module_of(path: Path) -> str:
+    parts = ["boomboard", *path.relative_to(PACKAGE).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def is_module(name: str) -> bool:
+    """Whether ``name`` is a module or package of boomboard (not a name defined in one)."""
+    relative = PACKAGE.joinpath(*name.split(".")[1:])
+    return relative.with_suffix(".py").is_file() or (relative / "__init__.py").is_file()
+
+
+def _from_import(path: Path, node: ast.ImportFrom) -> list[str]:
+    """The modules ``from X import a, b`` loads: ``X.a`` where ``a`` is a module, else ``X``."""
+    if node.level:
+        package = module_of(path).split(".") if path.name == "__init__.py" else module_of(path).split(".")[:-1]
+        base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+    else:
+        base = node.module or ""
+    return [f"{base}.{alias.name}" if is_module(f"{base}.{alias.name}") else base for alias in node.names]
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """The ids of the nodes under ``if TYPE_CHECKING:``: read by type checkers, never run."""
+    found = set()
+    for node in ast.walk(tree):
+        checks = {getattr(node, "test", None) and getattr(node.test, name, None) for name in ("id", "attr")}
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in checks:
+            found.update(id(inner) for statement in node.body for inner in ast.walk(statement))
+    return found
+
+
+def referenced_modules(path: Path, source: str | None = None) -> list[tuple[int, str, str]]:
+    """Every boomboard module ``path`` (or ``source``, as if it were ``path``'s)
+    loads or names, as (line, module, how): import statements anywhere
+    (inside functions too), ``importlib.import_module`` and ``__import__``
+    calls, and module names in string constants (a registry, a lazy import,
+    ``game.compiled``); docstrings and ``if TYPE_CHECKING:`` aside."""
+    tree = ast.parse(path.read_text() if source is None else source)
+    skip = docstrings(tree) | _type_checking_only(tree)
     found = []
     for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names]
+            found += [(node.lineno, alias.name, "imports") for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[: len(package) - node.level + 1]
-                found.append(".".join(base + ([node.module] if node.module else [])))
-            elif node.module:
-                found.append(node.module)
-    return [name for name in found if name.split(".")[0] == "boomboard"]
+            found += [(node.lineno, name, "imports") for name in _from_import(path, node)]
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in IMPORTERS:
+            if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                found.append((node.lineno, node.args[0].value, "imports by name"))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found += [(node.lineno, name.split(":")[0], "names") for name in MODULE_NAME.findall(node.value)
+                      if is_module(name.split(":")[0])]
+    return [(line, name, how) for line, name, how in found if name.split(".")[0] == "boomboard"]
+
+
+def test_what_runs_counts_what_type_checkers_and_docstrings_read_does_not():
+    """The references the layer table is checked against: those that load a
+    module at run time, wherever they are written."""
+    source = '''"""Docstrings may name boomboard.arena.referee."""
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..arena import store
+
+LAZY = {"learned": "boomboard.learn.agent", "game": "boomboard.games.kaboom.game:Kaboom"}
+
+
+def later():
+    from ..solver import driver
+    from . import search_agents
+    return importlib.import_module("boomboard.solver.endgames"), __import__("boomboard.vector")
+'''
+    found = referenced_modules(PACKAGE / "agents" / "spec.py", source)
+    assert {name for _, name, _ in found} == {"boomboard.learn.agent", "boomboard.games.kaboom.game",
+                                              "boomboard.solver.driver", "boomboard.agents.search_agents",
+                                              "boomboard.solver.endgames", "boomboard.vector"}
+    assert {name for _, name, how in found if how == "imports by name"} == {"boomboard.solver.endgames",
+                                                                            "boomboard.vector"}
+
+
+def _source_files() -> list[Path]:
+    return sorted(path for path in PACKAGE.rglob("*.py") if "__kernels__" not in path.parts)
 
 
 def test_layers_import_downward_only_and_games_stay_apart():
+    """Statements, imports inside functions, importlib and module names in
+    strings: a module loaded by name at run time is a dependency too."""
     problems = []
-    for path in PACKAGE.rglob("*.py"):
+    for path in _source_files():
         layer, game = layer_of(path)
         if layer not in ALLOWED:
             continue
-        for module in imported_modules(path):
+        for line, module, how in referenced_modules(path):
             parts = module.split(".")
             target = parts[1] if len(parts) > 1 else "boomboard"
+            where = f"{path.relative_to(PACKAGE)}:{line} ({layer})"
             if target == layer:
                 if game and len(parts) > 2 and parts[2] != game:
-                    problems.append(f"{path.relative_to(PACKAGE)} imports another game: {module}")
+                    problems.append(f"{where} {how} another game: {module}")
                 continue
             if target not in ALLOWED[layer]:
-                problems.append(f"{path.relative_to(PACKAGE)} ({layer}) imports {module}")
+                problems.append(f"{where} {how} {module}")
     assert problems == []
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The circles of ``graph`` (module -> modules it loads): each strongly
+    connected component of more than one module, or a module loading itself (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(node: str) -> None:  # recursion depth is at most the number of modules in a layer
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for child in sorted(graph.get(node, ())):
+            if child not in index:
+                visit(child)
+                low[node] = min(low[node], low[child])
+            elif child in stack:
+                low[node] = min(low[node], index[child])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1 or node in graph.get(node, ()):
+                cycles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return cycles
+
+
+def test_import_cycles_are_found():
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_layer_imports_itself_in_a_circle():
+    """Within a layer (a package such as ``solver``), no module loads, even
+    inside a function or by name, a module that loads it back: a layer's
+    modules stand on one another in one order. A module's own packages are
+    left out as targets: Python runs their ``__init__`` before the module anyway."""
+    by_layer: dict[str, dict[str, set[str]]] = {}
+    for path in _source_files():
+        layer, _ = layer_of(path)
+        module = module_of(path)
+        graph = by_layer.setdefault(layer, {})
+        graph.setdefault(module, set())
+        for _, target, _ in referenced_modules(path):
+            target_layer = target.split(".")[1] if target.count(".") else "boomboard"
+            packages = {".".join(module.split(".")[:i]) for i in range(1, module.count(".") + 1)}
+            if target_layer == layer and target != module and target not in packages:
+                graph[module].add(target)
+    cycles = {layer: found for layer, graph in sorted(by_layer.items()) if (found := import_cycles(graph))}
+    assert cycles == {}
 
 
 NO_JIT_SCRIPT = """
