@@ -222,7 +222,9 @@ def kernels_folder(module: str) -> Path:
     version of the sources they are built from."""
     with _lock:
         if module not in _folders:
-            path = _module_path(module) or Path(sys.modules[module].__file__)
+            path = _module_path(module) or Path(getattr(sys.modules.get(module), "__file__", None) or "")
+            if not path.is_file():  # no source (a script given with -c): numba says it cannot cache that
+                return cache_root()
             _folders[module] = _cache_folder(module, _fingerprint(path.read_bytes(), _imported(module, path)))
         return _folders[module]
 
