@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -459,3 +460,31 @@ def test_quiet_compiles_keeps_a_cold_game_from_saying_it_compiles(tmp_path):
     found = run(QUIET, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     said = found["stderr"].strip().splitlines()
     assert len(said) == 1 and said[0].startswith(f"boomboard: compiling {found['loud']} ")
+
+
+NEW_VERSION = """
+import json
+from boomboard.jit import kernels_folder
+print(json.dumps({"folder": kernels_folder("boomboard.core.layout").name}))
+"""
+
+
+def test_a_new_version_of_a_module_prunes_its_old_versions_unused_for_a_day(tmp_path):
+    """Each module keeps its three newest other versions; older ones unused
+    for a day go, and so do the package-wide caches of before; those of
+    other modules, and recent ones, stay."""
+    cache = tmp_path / "cache"
+    day = 86400
+    ages = {f"boomboard.core.layout-00000000000000{quarter}a": quarter * day / 4 for quarter in range(4)}
+    ages |= {f"boomboard.core.layout-00000000000000{age}0": age * day for age in range(2, 5)}
+    ages |= {"boomboard.core.steps-0000000000000009": 9 * day, "boomboard-0000000000000009": 9 * day}
+    now = time.time()
+    for name, age in ages.items():
+        (cache / name).mkdir(parents=True)
+        os.utime(cache / name, (now - age, now - age))
+    made = run(NEW_VERSION, NUMBA_CACHE_DIR=str(cache))["folder"]
+    assert made not in ages
+    kept = {path.name for path in cache.iterdir()}
+    layouts = sorted((name for name in ages if name.startswith("boomboard.core.layout-")), key=ages.get)
+    recent = {name for name in layouts if ages[name] < day}
+    assert len(recent) == 4 and kept == {made, *layouts[:3], *recent, "boomboard.core.steps-0000000000000009"}
