@@ -338,8 +338,9 @@ def test_an_edit_recompiles_what_is_built_from_it_and_nothing_else(tmp_path):
     assert any("boomboard_games_kaboom_kernels.boomboard_core_playout" in function for function in again)
 
     add_comment(copy / "core" / "playout.py")
-    assert boomboard_compiled(env) == sorted(f"boomboard_specialized.boomboard_games_{game}_kernels.boomboard_core_playout.playouts"
-                              for game in ("kaboom", "jump61"))
+    assert boomboard_compiled(env) == sorted(
+        f"boomboard_specialized.boomboard_games_{game}_kernels.boomboard_core_playout.playouts"
+        for game in ("kaboom", "jump61"))
 
 
 TEMPLATE_LINES = r"""

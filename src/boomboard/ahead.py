@@ -50,7 +50,8 @@ def _name(template: str, kernels: str) -> str:
 
 
 def _path(template: str, kernels: str) -> Path:
-    return specialized_folder(template, kernels) / "ahead" / (_name(template, kernels) + importlib.machinery.EXTENSION_SUFFIXES[0])
+    built = _name(template, kernels) + importlib.machinery.EXTENSION_SUFFIXES[0]
+    return specialized_folder(template, kernels) / "ahead" / built
 
 
 def _argument(numba_type) -> list:
