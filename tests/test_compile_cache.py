@@ -8,11 +8,27 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
+from collections import Counter
 from pathlib import Path
 
 import boomboard
 
 PACKAGE = Path(boomboard.__file__).parent
+
+
+def package_copy(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A copy of the package to edit, and the environment that runs it with a
+    compile cache of its own."""
+    copy = tmp_path / "src" / "boomboard"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__kernels__", "__pycache__"))
+    return copy, {"PYTHONPATH": str(tmp_path / "src"), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+
+def add_comment(path: Path) -> None:
+    """An edit that changes a file's bytes and none of its code."""
+    path.write_text(path.read_text() + "\n# an edit that changes no code\n")
 
 
 def run(script: str, unset: tuple[str, ...] = (), **env: str) -> dict:
@@ -72,9 +88,7 @@ print(json.dumps({"key": int(state.game.kernels.position_key(state.array, state.
 def test_editing_a_source_another_kernel_calls_recompiles_the_caller(tmp_path):
     """Kaboom's position_key (games/kaboom/rules.py) calls cell_hash from
     core/layout.py: numba alone would keep serving the old compiled caller."""
-    copy = tmp_path / "src" / "boomboard"
-    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__kernels__", "__pycache__"))
-    env = {"PYTHONPATH": str(tmp_path / "src"), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    copy, env = package_copy(tmp_path)
     first = run(KEY, **env)
     before = first["key"]
     # A cold cache says so, once, in one line; a warm one says nothing.
@@ -90,8 +104,9 @@ def test_editing_a_source_another_kernel_calls_recompiles_the_caller(tmp_path):
     after = run(KEY, **env)["key"]
     assert after != before
     assert after == run(KEY, NUMBA_DISABLE_JIT="1", **env)["key"]  # what the edited source computes
-    caches = sorted(path.name for path in (tmp_path / "cache").iterdir())
-    assert len(caches) == 2 and all(name.startswith("boomboard-") for name in caches)
+    # Two versions of the caller's and the callee's modules, the only ones compiled.
+    versions = Counter(path.name.rsplit("-", 1)[0] for path in (tmp_path / "cache").iterdir())
+    assert versions == {"boomboard.games.kaboom.rules": 2, "boomboard.core.layout": 2}
 
 
 QUICK_COMMANDS = """
@@ -125,8 +140,8 @@ def test_people_s_moves_and_small_puzzles_need_no_compiler(tmp_path):
 
 WHERE = """
 import json
-from boomboard.jit import cache_dir
-print(json.dumps({"cache": str(cache_dir())}))
+from boomboard.jit import cache_root
+print(json.dumps({"cache": str(cache_root())}))
 """
 
 
@@ -145,8 +160,7 @@ def test_the_cache_goes_to_the_user_s_cache_folder_when_the_package_folder_is_no
         found = Path(run(WHERE, unset=("NUMBA_CACHE_DIR",), **env)["cache"])
     finally:
         copy.chmod(0o755)
-    assert found.parent == tmp_path / "user-cache" / "boomboard" / "kernels"
-    assert found.name.startswith("boomboard-")
+    assert found == tmp_path / "user-cache" / "boomboard" / "kernels"
 
 
 # Records what numba compiles while `watching[0]` is set; no braces, as
@@ -163,7 +177,8 @@ compiled, watching = [], [False]
 class Watch(event.Listener):
     def on_start(self, ev):
         if watching[0]:
-            compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+            function = ev.data["dispatcher"].py_func
+            compiled.append(function.__module__ + "." + function.__qualname__)
 
     def on_end(self, ev):
         pass
@@ -224,3 +239,253 @@ def test_after_boomboard_compile_ai_compiles_nothing_before_or_during_its_first_
     the course Player's import had compiled (7 s) after a compile."""
     found = run(AFTER_COMPILE, NUMBA_CACHE_DIR=str(tmp_path / "cache"), BOOMBOARD_DB=str(tmp_path / "db"))
     assert found["compiled"] == []
+
+
+# Every compiled module's cache folder, and every template's copy's for every
+# game. Templates are found by the rule they follow: one line that imports
+# from boomboard.kernel_interface.
+FOLDERS = r"""
+import gc, importlib, json, re
+from pathlib import Path
+import boomboard
+from boomboard.jit import Kernel, kernels_folder, specialized_folder
+
+package = Path(boomboard.__file__).parent
+templates = sorted(".".join(("boomboard", *path.relative_to(package).with_suffix("").parts))
+                   for path in package.rglob("*.py")
+                   if re.search(r"^from boomboard\.kernel_interface import", path.read_text(), re.M))
+kernels = sorted({boomboard.load_game(name).kernels_module for name in boomboard.game_names()})
+for module in kernels + templates:
+    importlib.import_module(module)
+modules = sorted({value.__module__ for value in gc.get_objects() if isinstance(value, Kernel)})
+print(json.dumps({"modules": {module: kernels_folder(module).name for module in modules},
+                  "copies": {f"{template} {game}": specialized_folder(template, game).name
+                             for template in templates for game in kernels}}))
+"""
+
+
+def changed(before: dict, after: dict) -> dict[str, set[str]]:
+    return {kind: {name for name, folder in before[kind].items() if after[kind][name] != folder}
+            for kind in ("modules", "copies")}
+
+
+def test_an_edit_changes_the_cache_folders_of_what_is_built_from_it_and_of_nothing_else(tmp_path):
+    """A kernel's cache folder is named after the sources it is built from,
+    transitively: a comment in the web pages moves none; one in Kaboom's
+    rules moves Kaboom's modules and every template's copy for Kaboom, no
+    other game's; one in the alpha-beta template moves its copy for every
+    game and no game's own modules."""
+    copy, env = package_copy(tmp_path)
+    before = run(FOLDERS, **env)
+    kaboom = boomboard.load_game("kaboom").kernels_module
+    games = {pair.split()[1] for pair in before["copies"]}
+    assert kaboom in games and len(games) >= 5
+    assert "boomboard.games.kaboom.rules" in before["modules"] and "boomboard.core.layout" in before["modules"]
+    negamax = {pair for pair in before["copies"] if pair.startswith("boomboard.search.negamax ")}
+    assert len(negamax) == len(games)
+
+    add_comment(copy / "web" / "pages.py")
+    after = run(FOLDERS, **env)
+    assert changed(before, after) == {"modules": set(), "copies": set()}
+
+    add_comment(copy / "games" / "kaboom" / "rules.py")
+    before, after = after, run(FOLDERS, **env)
+    moved = changed(before, after)
+    assert "boomboard.games.kaboom.rules" in moved["modules"]
+    assert all(module.startswith("boomboard.games.kaboom.") for module in moved["modules"]), moved["modules"]
+    assert moved["copies"] == {pair for pair in before["copies"] if pair.endswith(f" {kaboom}")}
+
+    add_comment(copy / "search" / "negamax.py")
+    before, after = after, run(FOLDERS, **env)
+    assert changed(before, after) == {"modules": {"boomboard.search.negamax"}, "copies": negamax}
+
+
+# What numba compiles for two games' rules and random playouts (a small template).
+TWO_GAMES = WATCH_COMPILES + """
+from boomboard.core.playout import random_playouts
+
+watching[0] = True
+for name in ("kaboom", "jump61"):
+    state = boomboard.load_game(name).new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    random_playouts(state, 2)
+print(json.dumps({"compiled": compiled}))
+"""
+
+
+def boomboard_compiled(env: dict[str, str]) -> list[str]:
+    """The functions of boomboard that TWO_GAMES compiles (numba's own
+    implementations of NumPy's functions compile along with them)."""
+    compiled = run(TWO_GAMES, **env)["compiled"]
+    return sorted(name for name in compiled if name.startswith(("boomboard.", "boomboard_specialized.")))
+
+
+def test_an_edit_recompiles_what_is_built_from_it_and_nothing_else(tmp_path):
+    """numba recompiles exactly what moved: nothing for a comment in the web
+    pages, Kaboom's kernels (and its playouts) alone for Kaboom's rules, and
+    the playouts of both games for the playout template."""
+    copy, env = package_copy(tmp_path)
+    cold = boomboard_compiled(env)
+    assert any(".kaboom." in function for function in cold) and any(".jump61." in function for function in cold)
+
+    add_comment(copy / "web" / "pages.py")
+    assert run(TWO_GAMES, **env)["compiled"] == []
+
+    add_comment(copy / "games" / "kaboom" / "rules.py")
+    again = boomboard_compiled(env)
+    assert "boomboard.games.kaboom.rules.apply_action" in again
+    assert all("kaboom" in function for function in again), again
+    assert any("boomboard_games_kaboom_kernels.boomboard_core_playout" in function for function in again)
+
+    add_comment(copy / "core" / "playout.py")
+    assert boomboard_compiled(env) == sorted(
+        f"boomboard_specialized.boomboard_games_{game}_kernels.boomboard_core_playout.playouts"
+        for game in ("kaboom", "jump61"))
+
+
+TEMPLATE_LINES = r"""
+import inspect, json, sys
+import boomboard
+import boomboard.core.playout as template
+from boomboard.core.playout import random_playouts
+
+game = boomboard.load_game("jump61")
+copy = game.compiled("boomboard.core.playout")
+lines = set()
+
+
+def trace(frame, event, arg):  # the lines run by the game's copy of the template
+    if frame.f_globals.get("__name__") != copy.__name__:
+        return None
+    if event == "line":
+        lines.add((frame.f_code.co_filename, frame.f_lineno))
+    return trace
+
+
+sys.settrace(trace)
+random_playouts(game.new_initial_state(), 2)
+sys.settrace(None)
+body, first = inspect.getsourcelines(template.playouts.py_func)
+print(json.dumps({"filename": copy.playouts.py_func.__code__.co_filename, "template": template.__file__,
+                  "lines": sorted(lines), "body": [first, first + len(body) - 1]}))
+"""
+
+
+def test_without_the_compiler_a_game_s_copy_of_a_template_runs_the_template_s_own_file():
+    """Under NUMBA_DISABLE_JIT=1 a debugger's breakpoint or coverage in a
+    template's file sees the game's copy run: its code is the template's
+    file's, line for line."""
+    found = run(TEMPLATE_LINES, NUMBA_DISABLE_JIT="1")
+    assert found["filename"] == found["template"]
+    first, last = found["body"]
+    assert found["lines"], "no line of the copy was traced"
+    assert all(filename == found["template"] and first <= line <= last for filename, line in found["lines"])
+
+
+def test_a_template_that_imports_relatively_is_refused_when_specialized_and_says_why(tmp_path, monkeypatch):
+    from boomboard.jit import TemplateError, specialize
+
+    package = tmp_path / "mytemplates"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helpers.py").write_text("STEP = 1\n")
+    (package / "relative.py").write_text("from boomboard.jit import njit\nfrom .helpers import STEP\n"
+                                         "from boomboard.kernel_interface import legal_actions\n")
+    (package / "no_interface.py").write_text("from boomboard.jit import njit\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    kernels = boomboard.load_game("jump61").kernels_module
+    try:
+        specialize("mytemplates.relative", kernels)
+    except TemplateError as error:
+        message = str(error)
+    else:
+        raise AssertionError("a relative import was accepted")
+    assert "relative.py, line 2" in message and "from .helpers import" in message
+    assert "absolute names only" in message and "Writing a kernel template" in message
+    try:
+        specialize("mytemplates.no_interface", kernels)
+    except TemplateError as error:
+        assert "from boomboard.kernel_interface import" in str(error)
+    else:
+        raise AssertionError("a template without the kernel interface's import was accepted")
+
+
+def test_interpreted_holds_for_the_thread_that_enters_it_alone():
+    """One thread runs kernels as Python inside ``interpreted()`` while
+    another, at the same time, compiles them."""
+    from boomboard.jit import interpreted, njit
+
+    @njit
+    def add_one(x):
+        return x + 1
+
+    @njit
+    def add_two(x):
+        return x + 2
+
+    entered, other_done = threading.Event(), threading.Event()
+    found = {}
+
+    def interpreting():
+        with interpreted():
+            entered.set()
+            other_done.wait()
+            found["inside"] = (add_one(1), add_one._dispatcher is None)
+
+    thread = threading.Thread(target=interpreting)
+    thread.start()
+    try:
+        assert entered.wait(timeout=60)
+        found["outside"] = (add_two(1), add_two._dispatcher is not None)
+    finally:
+        other_done.set()
+        thread.join()
+    assert found == {"inside": (2, True), "outside": (3, True)}
+
+
+QUIET = """
+import json
+import boomboard
+from boomboard.jit import is_cached, quiet_compiles
+
+with quiet_compiles():
+    quiet = boomboard.load_game("jump61")
+loud = boomboard.load_game("kaboom")
+is_cached([loud.rules.apply_action])  # loads numba, which then looks in the cache for the games waiting
+print(json.dumps({"quiet": quiet.title, "loud": loud.title}))
+"""
+
+
+def test_quiet_compiles_keeps_a_cold_game_from_saying_it_compiles(tmp_path):
+    """``boomboard compile`` shows compiles with progress bars instead."""
+    found = run(QUIET, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    said = found["stderr"].strip().splitlines()
+    assert len(said) == 1 and said[0].startswith(f"boomboard: compiling {found['loud']} ")
+
+
+NEW_VERSION = """
+import json
+from boomboard.jit import kernels_folder
+print(json.dumps({"folder": kernels_folder("boomboard.core.layout").name}))
+"""
+
+
+def test_a_new_version_of_a_module_prunes_its_old_versions_unused_for_a_day(tmp_path):
+    """Each module keeps its three newest other versions; older ones unused
+    for a day go, and so do the package-wide caches of before; those of
+    other modules, and recent ones, stay."""
+    cache = tmp_path / "cache"
+    day = 86400
+    ages = {f"boomboard.core.layout-00000000000000{quarter}a": quarter * day / 4 for quarter in range(4)}
+    ages |= {f"boomboard.core.layout-00000000000000{age}0": age * day for age in range(2, 5)}
+    ages |= {"boomboard.core.steps-0000000000000009": 9 * day, "boomboard-0000000000000009": 9 * day}
+    now = time.time()
+    for name, age in ages.items():
+        (cache / name).mkdir(parents=True)
+        os.utime(cache / name, (now - age, now - age))
+    made = run(NEW_VERSION, NUMBA_CACHE_DIR=str(cache))["folder"]
+    assert made not in ages
+    kept = {path.name for path in cache.iterdir()}
+    layouts = sorted((name for name in ages if name.startswith("boomboard.core.layout-")), key=ages.get)
+    recent = {name for name in layouts if ages[name] < day}
+    assert len(recent) == 4 and kept == {made, *layouts[:3], *recent, "boomboard.core.steps-0000000000000009"}

@@ -10,8 +10,10 @@ numba: Connect-4 on 5x5 solves in about 80 MB.
 A template opts in with ``AHEAD``: the names of the functions a caller
 calls from Python, each with its signature, in which ``{params}`` and
 ``{state}`` stand for the game's parameter and state arrays.
-:func:`build_ahead` compiles them for one game into this version's cache
-folder (so an edited source is never served stale; ``boomboard compile``
+:func:`build_ahead` compiles them for one game into the cache folder of the
+template's copy for that game (:func:`boomboard.jit.specialized_folder`,
+named after a fingerprint of the template, the game's kernels and what they
+import: so an edited source is never served stale; ``boomboard compile``
 builds them, where a C compiler is found) and :func:`load_ahead` returns
 them, wrapped in :class:`AheadModule`, which checks every call's argument
 types (a module built ahead of time takes exactly its signature's types,
@@ -34,7 +36,7 @@ from typing import Callable
 
 import numpy as np
 
-from .jit import _numba, cache_dir, specialize
+from .jit import _numba, specialize, specialized_folder
 
 _loaded: dict[tuple[str, str], "AheadModule | None"] = {}
 
@@ -48,7 +50,8 @@ def _name(template: str, kernels: str) -> str:
 
 
 def _path(template: str, kernels: str) -> Path:
-    return cache_dir() / "ahead" / (_name(template, kernels) + importlib.machinery.EXTENSION_SUFFIXES[0])
+    built = _name(template, kernels) + importlib.machinery.EXTENSION_SUFFIXES[0]
+    return specialized_folder(template, kernels) / "ahead" / built
 
 
 def _argument(numba_type) -> list:
@@ -70,7 +73,7 @@ def _argument(numba_type) -> list:
 def build_ahead(template: str, kernels: str, arrays: dict[str, np.ndarray]) -> Path:
     """Compile ``template``'s ``AHEAD`` functions, bound to the game kernels
     ``kernels`` (as :func:`boomboard.jit.specialize` binds them), into an
-    extension module in this version's cache folder; ``arrays`` gives the
+    extension module in the cache folder of that copy's version; ``arrays`` gives the
     arrays whose types fill the signatures' fields (``{"params": ...,
     "state": ...}``). Returns its path; :class:`AheadUnavailable` if it
     cannot be built here."""
@@ -111,7 +114,7 @@ def build_ahead(template: str, kernels: str, arrays: dict[str, np.ndarray]) -> P
 
 def load_ahead(template: str, kernels: str) -> AheadModule | None:
     """``template``'s functions built ahead of time for ``kernels``, or None
-    if they are not built for this version of the source."""
+    if they are not built for this version of the template and the game's kernels."""
     key = (template, kernels)
     if key not in _loaded:
         _loaded[key] = None

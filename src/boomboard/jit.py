@@ -1,4 +1,4 @@
-"""Compiled kernels: numba, loaded on first use, cached per version of the source.
+"""Compiled kernels: numba, loaded on first use, cached per version of what they are built from.
 
 Every compiled function of boomboard is declared with :func:`njit` from this
 module instead of numba's own. Three things follow from that:
@@ -6,18 +6,28 @@ module instead of numba's own. Three things follow from that:
 * **numba is imported on first call, not at import.** ``import boomboard``,
   ``boomboard --help`` and loading a game cost no compiler; the first call of
   a kernel from Python imports numba and compiles the kernel (or loads it from
-  the cache). Until then, and for good under :func:`interpreted`, a kernel can
-  also run as the plain Python it is written in: small jobs (a one-move
-  puzzle) finish before numba would have loaded.
-* **The cache is keyed by the source.** numba checks only a function's own
-  file; a kernel that calls another module's kernel kept its stale compiled
-  copy after that module changed. Here every kernel's cache lives in a folder
-  named after a fingerprint of the whole package's source, so any change to
-  any source gives a fresh folder, and nothing stale is ever loaded.
+  the cache). Until then, and for good under :func:`interpreted` (in the
+  thread or context that entered it), a kernel can also run as the plain
+  Python it is written in: small jobs (a one-move puzzle) finish before
+  numba would have loaded.
+* **The cache is keyed by the sources a kernel is built from.** numba checks
+  only a function's own file; a kernel that calls another module's kernel
+  would keep its stale compiled copy after that module changed. Here the
+  kernels of a module are cached in a folder named after the module and a
+  fingerprint of its source and of every boomboard module it imports,
+  transitively (read from its import statements): an edit reaches exactly
+  the kernels built from the edited file, and nothing stale is ever loaded,
+  while an edit elsewhere (the web pages, the command line) recompiles
+  nothing. The fingerprints are computed when a module's kernels are first
+  compiled or loaded, once per process.
 * **Kernels can be specialized per game.** :func:`specialize` turns a kernel
   template (a search, a solver pass, a batched step) into that game's own
-  module, bound to the game's rules at compile time: no switch over games,
-  and one game compiles alone (see ``docs/engine.md``).
+  module, bound to the game's kernels at compile time: no switch over games,
+  and one game compiles alone. Its fingerprint covers the template and the
+  game's kernels, each with what they import, so an edited search recompiles
+  for every game and an edited game's rules for that game alone. The rules
+  for writing a template are in ``docs/engine.md`` ("Writing a kernel
+  template").
 
 The cache folder is ``__kernels__`` in the package folder when that is
 writable, else the user's cache folder; ``NUMBA_CACHE_DIR`` (numba's own
@@ -26,6 +36,7 @@ setting) overrides both.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -33,16 +44,21 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from types import ModuleType
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+_PACKAGE = "boomboard"
 _INTERFACE = "boomboard.kernel_interface"
 _lock = threading.RLock()
-_state = {"interpreted": 0, "numba": None, "fingerprint": None, "cache_dir": None}
+_state = {"numba": None, "cache_root": None}
+# Per thread (and asyncio task): one thread's interpreted() or quiet_compiles()
+# block changes nothing for another.
+_interpreting: ContextVar[bool] = ContextVar("boomboard_interpreting", default=False)
+_announcing: ContextVar[bool] = ContextVar("boomboard_announcing", default=True)
 
 
-# -- the cache folder ----------------------------------------------------------------
 def files_fingerprint(package: Path, suffixes: tuple[str, ...] = (".py",)) -> str:
     """16 hex digits that change whenever a file of ``package`` with one of
     ``suffixes`` does (its name or its bytes); the compile cache is left out."""
@@ -55,13 +71,97 @@ def files_fingerprint(package: Path, suffixes: tuple[str, ...] = (".py",)) -> st
     return digest.hexdigest()
 
 
-def source_fingerprint() -> str:
-    """16 hex digits that change whenever any Python source of the package does."""
-    if _state["fingerprint"] is None:
-        _state["fingerprint"] = files_fingerprint(PACKAGE_DIR)
-    return _state["fingerprint"]
+def _jit_disabled() -> bool:
+    """Whether numba's compiler is switched off (``NUMBA_DISABLE_JIT``, an
+    integer, read as numba reads it), without loading numba."""
+    try:
+        return int(os.environ.get("NUMBA_DISABLE_JIT", "0")) != 0
+    except ValueError:  # numba ignores a value that is not an integer
+        return False
 
 
+# -- what a kernel is built from -----------------------------------------------------
+# Compiled code reads the globals of its own module, which come from the
+# modules its import statements name: those, transitively, are what a
+# kernel is built from. Imports inside functions count too (reading them
+# costs nothing and can only add a module). A package's __init__ counts only
+# where names are imported from it.
+_import_statements: dict[str, list] = {}  # a module -> its import statements (ast nodes)
+_sources: dict[str, bytes] = {}  # a boomboard module -> its source, as read once
+_folders: dict[str, Path] = {}  # a module with kernels -> the cache folder of its version
+
+
+@functools.lru_cache(maxsize=None)  # the package's modules: a bounded set
+def _module_path(module: str) -> Path | None:
+    """The source file of boomboard's module ``module``; None for another package's."""
+    parts = module.split(".")
+    if parts[0] != _PACKAGE:
+        return None
+    base = PACKAGE_DIR.joinpath(*parts[1:])
+    for path in (base / "__init__.py", base.with_suffix(".py")):
+        if path.is_file():
+            return path
+    return None
+
+
+def _source(module: str) -> bytes:
+    if module not in _sources:
+        _sources[module] = _module_path(module).read_bytes()
+    return _sources[module]
+
+
+def _statements_of(module: str, path: Path):
+    """The import statements of ``module`` (read from ``path``), once per process."""
+    if module not in _import_statements:
+        import ast
+
+        def statements(body):  # statements only: an import is never inside an expression
+            for node in body:
+                yield node
+                for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                    yield from statements(getattr(node, field, ()))
+
+        tree = ast.parse(path.read_bytes(), str(path))
+        _import_statements[module] = [node for node in statements(tree.body)
+                                      if isinstance(node, (ast.Import, ast.ImportFrom))]
+    return _import_statements[module]
+
+
+def _imported(module: str, path: Path) -> set[str]:
+    """The boomboard modules that ``module`` (read from ``path``) imports."""
+    import ast
+
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    found = set()
+    for node in _statements_of(module, path):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+            continue
+        base = node.module or ""
+        if node.level:
+            base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+        # each name is a submodule, or else a name the module (a package's __init__) defines
+        found.update(f"{base}.{alias.name}" if _module_path(f"{base}.{alias.name}") else base for alias in node.names)
+    return {name for name in found if _module_path(name) is not None}
+
+
+def _fingerprint(source: bytes, imports: set[str]) -> str:
+    """16 hex digits that change whenever ``source`` or a boomboard module it
+    ``imports``, transitively, does."""
+    found, waiting = set(), list(imports)
+    while waiting:
+        name = waiting.pop()
+        if name not in found:
+            found.add(name)
+            waiting.extend(_imported(name, _module_path(name)) - found)
+    digest = hashlib.blake2b(source, digest_size=8)
+    for name in sorted(found):
+        digest.update(name.encode())
+        digest.update(_source(name))
+    return digest.hexdigest()
+
+
+# -- the cache folders ---------------------------------------------------------------
 def _writable(folder: Path) -> bool:
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -73,36 +173,60 @@ def _writable(folder: Path) -> bool:
         return False
 
 
-def cache_dir() -> Path:
-    """Where this version's compiled kernels and specialized modules live."""
-    if _state["cache_dir"] is None:
-        name = f"boomboard-{source_fingerprint()}"
+def cache_root() -> Path:
+    """The folder of every cached kernel: one folder in it per module and
+    version of what the module is built from."""
+    if _state["cache_root"] is None:
         if os.environ.get("NUMBA_CACHE_DIR"):
-            folder = Path(os.environ["NUMBA_CACHE_DIR"]) / name
+            folder = Path(os.environ["NUMBA_CACHE_DIR"])
         elif _writable(PACKAGE_DIR / "__kernels__"):
-            folder = PACKAGE_DIR / "__kernels__" / name
+            folder = PACKAGE_DIR / "__kernels__"
         else:
             from platformdirs import user_cache_dir
 
-            folder = Path(user_cache_dir("boomboard")) / "kernels" / name
-        if not folder.exists():
-            folder.mkdir(parents=True, exist_ok=True)
-            _prune_old_versions(folder)
-        _state["cache_dir"] = folder
-    return _state["cache_dir"]
+            folder = Path(user_cache_dir("boomboard")) / "kernels"
+        _state["cache_root"] = folder
+    return _state["cache_root"]
+
+
+def _cache_folder(module: str, fingerprint: str) -> Path:
+    """``module``'s cache folder for the version ``fingerprint``, made (and
+    older versions of it pruned) if it is new."""
+    folder = cache_root() / f"{module}-{fingerprint}"
+    if not folder.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        _prune_old_versions(folder)
+    return folder
 
 
 def _prune_old_versions(current: Path, keep: int = 3, idle_days: float = 1.0) -> None:
-    """Remove the caches of older sources: all but the ``keep`` newest, among
-    those unused for ``idle_days`` (a process of another version may still
-    be running on a recent one)."""
+    """Remove the caches of older versions of ``current``'s module: all but
+    the ``keep`` newest, among those unused for ``idle_days`` (a process of
+    another version may still be running on a recent one); and, as idle,
+    those of the package-wide caches (``boomboard-<fingerprint>``) that
+    per-module ones replaced."""
     import shutil
 
-    others = sorted((path for path in current.parent.glob("boomboard-*") if path != current),
-                    key=lambda path: path.stat().st_mtime, reverse=True)
-    for path in others[keep:]:
-        if time.time() - path.stat().st_mtime > idle_days * 86400:
-            shutil.rmtree(path, ignore_errors=True)
+    module = current.name.rsplit("-", 1)[0]
+    for pattern, kept in ((f"{module}-*", keep), ("boomboard-*", 0)):
+        others = sorted((path for path in current.parent.glob(pattern) if path != current),
+                        key=lambda path: path.stat().st_mtime, reverse=True)
+        for path in others[kept:]:
+            if time.time() - path.stat().st_mtime > idle_days * 86400:
+                shutil.rmtree(path, ignore_errors=True)
+
+
+def kernels_folder(module: str) -> Path:
+    """The cache folder of the kernels of ``module`` (a module's name:
+    boomboard's, a specialized copy's, or another imported one's) for the
+    version of the sources they are built from."""
+    with _lock:
+        if module not in _folders:
+            path = _module_path(module) or Path(getattr(sys.modules.get(module), "__file__", None) or "")
+            if not path.is_file():  # no source (a script given with -c): numba says it cannot cache that
+                return cache_root()
+            _folders[module] = _cache_folder(module, _fingerprint(path.read_bytes(), _imported(module, path)))
+        return _folders[module]
 
 
 # -- lazily compiled kernels ---------------------------------------------------------
@@ -127,7 +251,7 @@ def _numba():
 
 class Kernel:
     """A function compiled by numba on its first call from Python (or when a
-    compiled caller needs it), from and into this version's cache."""
+    compiled caller needs it), from and into its version's cache folder."""
 
     def __init__(self, py_func, options):
         self.py_func = self.__wrapped__ = py_func
@@ -145,10 +269,10 @@ class Kernel:
             with _lock:
                 if self._dispatcher is None:
                     numba = _numba()
-                    if self._options.get("cache"):
+                    if self._options.get("cache") and not numba.config.DISABLE_JIT:
                         # numba reads its cache folder when a function is decorated.
                         saved = numba.config.CACHE_DIR
-                        numba.config.CACHE_DIR = str(cache_dir())
+                        numba.config.CACHE_DIR = str(kernels_folder(self.py_func.__module__))
                         try:
                             self._dispatcher = numba.njit(**self._options)(self.py_func)
                         finally:
@@ -161,7 +285,7 @@ class Kernel:
         return self._call(*args)
 
     def _first_call(self, *args):
-        if self._dispatcher is None and _state["interpreted"] and self.interpretable:
+        if self._dispatcher is None and self.interpretable and _interpreting.get():
             return self.py_func(*args)
         self._call = self.dispatcher  # from now on, straight to numba's dispatcher
         return self._call(*args)
@@ -182,18 +306,84 @@ def interpreted():
     """Run the game kernels that have not been compiled yet as plain Python
     inside this block, for jobs too small to be worth loading the compiler for
     (a human's moves, a one-move puzzle). Specialized templates (searches,
-    solver passes) compile all the same."""
-    with _lock:
-        _state["interpreted"] += 1
+    solver passes) compile all the same. It holds for the thread (or asyncio
+    task) that enters the block: other threads run as before, and a thread
+    started inside the block does not inherit it."""
+    token = _interpreting.set(True)
     try:
         yield
     finally:
-        with _lock:
-            _state["interpreted"] -= 1
+        _interpreting.reset(token)
+
+
+@contextmanager
+def quiet_compiles():
+    """Say nothing about compiling inside this block (in the thread or
+    asyncio task that enters it), for a caller that shows compiles its own
+    way, as ``boomboard compile``'s progress bars do."""
+    token = _announcing.set(False)
+    try:
+        yield
+    finally:
+        _announcing.reset(token)
 
 
 # -- per-game specialization ---------------------------------------------------------
+class TemplateError(ImportError):
+    """A kernel template that breaks the rules for templates (``docs/engine.md``,
+    "Writing a kernel template"), found when it is specialized."""
+
+
+_TEMPLATE_RULES = "docs/engine.md, 'Writing a kernel template'"
 _specialized: dict[tuple[str, str], ModuleType] = {}
+_rebound: dict[tuple[str, str], tuple[str, Path, str]] = {}
+
+
+def _rebind(template: str, kernels: str) -> tuple[str, Path, str]:
+    """The name of ``template``'s copy for ``kernels``, the template's file,
+    and the copy's source: the template's, with its one import from
+    :mod:`boomboard.kernel_interface` taken from ``kernels`` instead, every
+    line where it was."""
+    key = (template, kernels)
+    if key not in _rebound:
+        import ast
+
+        spec = importlib.util.find_spec(template)
+        if spec is None or not spec.has_location:
+            raise TemplateError(f"{template} is not a module with a source file, as a kernel template must be")
+        origin = Path(spec.origin)
+        statement = f"from {_INTERFACE} import"
+        interface = []
+        for node in _statements_of(template, origin):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                raise TemplateError(
+                    f"{origin}, line {node.lineno}: a kernel template imports by absolute names only "
+                    f"('from boomboard.... import ...'), not relative ones "
+                    f"('from {'.' * node.level}{node.module or ''} import ...'): the copy of it that is compiled "
+                    f"for each game is a module outside the package ({_TEMPLATE_RULES})")
+            if _INTERFACE in ([node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]):
+                interface.append(node)
+        lines = origin.read_text().splitlines(keepends=True)
+        if len(interface) != 1 or not lines[interface[0].lineno - 1].startswith(statement):
+            raise TemplateError(f"{template} must import its game kernels in one '{statement} ...' statement "
+                                f"at the start of a line ({_TEMPLATE_RULES})")
+        line = interface[0].lineno - 1
+        lines[line] = f"from {kernels} import" + lines[line][len(statement):]
+        name = f"boomboard_specialized.{kernels.replace('.', '_')}.{template.replace('.', '_')}"
+        _rebound[key] = name, origin, "".join(lines)
+    return _rebound[key]
+
+
+def specialized_folder(template: str, kernels: str) -> Path:
+    """The cache folder of ``template``'s copy for the game kernels
+    ``kernels``, named after a fingerprint of the template and the game's
+    kernels, each with what they import, transitively."""
+    with _lock:
+        name, origin, source = _rebind(template, kernels)
+        if name not in _folders:
+            imports = (_imported(template, origin) - {_INTERFACE}) | {kernels}
+            _folders[name] = _cache_folder(name, _fingerprint(source.encode(), imports))
+        return _folders[name]
 
 
 def specialize(template: str, kernels: str) -> ModuleType:
@@ -201,10 +391,14 @@ def specialize(template: str, kernels: str) -> ModuleType:
 
     A template is an ordinary module of compiled functions that imports the
     game kernels it calls from :mod:`boomboard.kernel_interface`, in one
-    ``from boomboard.kernel_interface import ...`` statement. Its specialized
-    copy imports the same names from the module ``kernels`` (a game's
-    ``kernels.py``) instead; it is written once into this version's cache
-    folder, and numba caches its functions like any others.
+    ``from boomboard.kernel_interface import ...`` statement, and imports
+    everything else by absolute names (:class:`TemplateError` says so
+    otherwise). Its specialized copy imports the same names from the module
+    ``kernels`` (a game's ``kernels.py``) instead. numba caches a function by
+    its file, so the copy is written once into its own cache folder
+    (:func:`specialized_folder`) and runs from there; with numba's compiler
+    off (``NUMBA_DISABLE_JIT=1``) it runs as the template's own file instead,
+    where debuggers and coverage look (its lines are the template's).
     """
     key = (template, kernels)
     module = _specialized.get(key)
@@ -214,23 +408,23 @@ def specialize(template: str, kernels: str) -> ModuleType:
         module = _specialized.get(key)
         if module is not None:
             return module
-        spec = importlib.util.find_spec(template)
-        source = Path(spec.origin).read_text()
-        statement = f"from {_INTERFACE} import"
-        if source.count(statement) != 1:
-            raise RuntimeError(f"{template} must import its game kernels in one '{statement} ...' statement")
-        source = source.replace(statement, f"from {kernels} import", 1)
-        name = f"boomboard_specialized.{kernels.replace('.', '_')}.{template.replace('.', '_')}"
-        path = cache_dir() / "specialized" / f"{name}.py"
-        if not path.exists() or path.read_text() != source:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_text(source)
-            os.replace(partial, path)  # atomic: processes racing here write the same text
-        module_spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(module_spec)
+        name, origin, source = _rebind(template, kernels)
+        if _jit_disabled():
+            path = origin
+        else:
+            path = specialized_folder(template, kernels) / f"{name}.py"
+            if not path.exists() or path.read_text() != source:
+                partial = path.with_suffix(f".{os.getpid()}.tmp")
+                partial.write_text(source)
+                os.replace(partial, path)  # atomic: processes racing here write the same text
+        module = ModuleType(name)
+        module.__file__ = str(path)
         sys.modules[name] = module
-        module_spec.loader.exec_module(module)
+        try:
+            exec(compile(source, str(path), "exec", dont_inherit=True), vars(module))
+        except BaseException:
+            del sys.modules[name]
+            raise
         for value in vars(module).values():
             if isinstance(value, Kernel):
                 value.interpretable = False
@@ -270,9 +464,9 @@ def announce_if_cold(kernels, title: str) -> None:
     list of :class:`Kernel`, or a module of them) is in the cache yet.
     Before numba is loaded the check waits for it (asking numba's cache
     would load numba): a process that never compiles, such as a solve from
-    kernels built ahead of time (:func:`build_ahead`), never loads it."""
-    if (title in _announced or _state["interpreted"] or os.environ.get("NUMBA_DISABLE_JIT") == "1"
-            or os.environ.get("BOOMBOARD_QUIET_COMPILE")):
+    kernels built ahead of time (:func:`build_ahead`), never loads it.
+    Nothing is said inside :func:`interpreted` or :func:`quiet_compiles`."""
+    if title in _announced or _interpreting.get() or not _announcing.get() or _jit_disabled():
         return
     with _lock:
         if _state["numba"] is None:

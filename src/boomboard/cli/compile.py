@@ -15,11 +15,12 @@ console = Console(highlight=False)
 
 
 def _compile_one(name: str, events) -> tuple[str, float | str]:
-    os.environ["BOOMBOARD_QUIET_COMPILE"] = "1"  # the bars say it
+    from ..jit import quiet_compiles
     from ..warmup import warm_up
 
     try:
-        return name, warm_up(name, lambda part: events.put((name, part)))
+        with quiet_compiles():  # the bars say it
+            return name, warm_up(name, lambda part: events.put((name, part)))
     except Exception as error:  # one game's failure must not hide the others' progress
         return name, f"{type(error).__name__}: {error}"
 
@@ -33,7 +34,7 @@ def compile_games(
     later command waits on a compile, build the endgame tables ai probes
     (Expendibots, 3 tokens), and solve the default boards that take seconds
     (Kaboom 4x4), which ai plays from; the solver compiles on a game's first solve."""
-    from ..jit import cache_dir
+    from ..jit import cache_root
     from ..registry import game_class, game_names
     from ..warmup import PARTS
 
@@ -74,5 +75,5 @@ def compile_games(
         from ..core.errors import BoomboardError
 
         raise BoomboardError("; ".join(f"{name} did not compile: {why}" for name, why in failed.items()))
-    console.print(f"compiled {len(names)} games into {cache_dir()}")
+    console.print(f"compiled {len(names)} games into {cache_root()}")
 
