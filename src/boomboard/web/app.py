@@ -30,7 +30,6 @@ from ..core.errors import BoomboardError, GameOverError, ParameterError
 from ..core.params import format_value
 from ..registry import registered_games
 from . import analysis, pages
-from . import archive as archive_module
 from .archive import Archive, open_arena_store
 from .service import AgentLimits, Busy, Conflict, GameService, NotFound
 from .store import GameStore
@@ -106,7 +105,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     The replay and tournament pages read the arena's records: ``arena`` is an
     open record store (``boomboard.arena.store.open_store``), else the one in
     the file ``arena_db`` (a :class:`ParameterError` if it cannot be used),
-    else the arena's own default file, when the arena is installed. The
+    else the arena's own default file (none if it cannot be used). The
     solver's values and the ``solver`` side come from the solved tables in
     the folder ``solver_db`` (default: the solver's own, ``BOOMBOARD_DB`` or
     the user's data directory; see ``docs/solver.md``). AI moves
@@ -223,8 +222,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
                                 "text": format_value(p.default)} for p in info.parameters],
             })
         return {"games": games, "levels": LEVELS, "agent_kinds": agent_kinds(),
-                "solver": analysis.solver is not None, "arena": archive.arena is not None,
-                "arena_chart": archive.arena is not None and archive_module.arena_chart is not None}
+                "arena": archive.arena is not None, "arena_chart": archive.arena is not None}
 
     @app.post("/api/games", status_code=201)
     async def new_game(request: NewGame, http: Request):
