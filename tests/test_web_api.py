@@ -377,7 +377,7 @@ def test_games_past_the_memory_bound_are_read_back_from_the_store(db):
         assert (again["position"], again["moves"], again["to_move"]) == (
             played[0]["position"], played[0]["moves"], played[0]["to_move"])
         assert list(service.sessions) == [games[3]["id"], first]
-        second = client.post(f"/api/games/{first}/moves", json={"move": again["legal"][0]["move"]}).json()
+        second = client.post(f"/api/games/{first}/moves", json={"move": again["legal"][0]["id"]}).json()
         assert second["ply"] == 2
         for game in games[1:3]:  # forgotten by now, and each still answers from the store
             assert game["id"] not in service.sessions
