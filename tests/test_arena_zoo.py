@@ -10,9 +10,9 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
-from boomboard.arena import processes
 from boomboard.arena.engine_protocol import EngineAgent, EngineError
 from boomboard.arena.engine_session import EngineSession, serve
 from boomboard.arena.referee import Limits, play_game
@@ -36,13 +36,10 @@ EXPECTED = {
 
 
 def _alive(pid: int) -> bool:
-    if processes.psutil is not None:
-        try:
-            return processes.psutil.Process(pid).status() != processes.psutil.STATUS_ZOMBIE
-        except processes.psutil.Error:
-            return False
-    state = processes._stat_fields(pid)
-    return state is not None and state[0] not in ("Z", "X")
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
 
 
 def _left_behind(folder: Path, deadline_seconds: float = 3.0) -> list[str]:

@@ -125,6 +125,7 @@ def test_a_client_with_too_much_work_queued_gets_a_429_and_cheap_work_is_not_cou
         release.set()
         assert await asyncio.gather(*queued) == ["slow"] * QUEUE_FACTOR
         assert service._client_load == {}
+        assert service._client_slots[asyncio.get_running_loop()] == {}  # no client's slots outlive its work
 
     asyncio.run(main())
     service.close()

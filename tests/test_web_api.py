@@ -343,8 +343,6 @@ def test_the_arenas_rating_chart_is_served_as_png(arena_client, monkeypatch):
     assert response.content == b"\x89PNG fake" and drawn == [["ai", "random"]]
     assert arena_client.get("/api/catalog").json()["arena_chart"] is True
     assert_error(arena_client.get("/api/tournaments/9/chart.png"), 404, "9")
-    monkeypatch.setattr(archive, "arena_chart", None)
-    assert_error(arena_client.get("/api/tournaments/1/chart.png"), 404, "chart")
 
 
 def test_arena_records_may_be_named_tuples():
@@ -361,8 +359,75 @@ def test_tournaments_and_standings(arena_client, client):
     standings = arena_client.get("/api/tournaments/1").json()["standings"]
     assert [s["agent"] for s in standings] == ["ai", "random"] and standings[0]["elo_error"] == 80.0
     assert_error(arena_client.get("/api/tournaments/5"), 404, "5")
-    if not client.get("/api/catalog").json()["arena"]:  # no arena installed: a clear 404, not a crash
+    if not client.get("/api/catalog").json()["arena"]:  # no arena store: a clear 404, not a crash
         assert_error(client.get("/api/tournaments"), 404, "arena")
+
+
+# -- games kept in memory ----------------------------------------------------------------------
+
+def test_games_past_the_memory_bound_are_read_back_from_the_store(db):
+    app = create_app(db, processes=False, sessions_kept=2)
+    service = app.state.service
+    with TestClient(app) as client:
+        games = [new_game(client, players=("human", "human")) for _ in range(4)]
+        played = [client.post(f"/api/games/{g['id']}/moves", json={"move": "C"}).json() for g in games]
+        assert list(service.sessions) == [g["id"] for g in games[2:]]  # the two used last
+        first = games[0]["id"]
+        again = client.get(f"/api/games/{first}").json()
+        assert (again["position"], again["moves"], again["to_move"]) == (
+            played[0]["position"], played[0]["moves"], played[0]["to_move"])
+        assert list(service.sessions) == [games[3]["id"], first]
+        second = client.post(f"/api/games/{first}/moves", json={"move": again["legal"][0]["id"]}).json()
+        assert second["ply"] == 2
+        for game in games[1:3]:  # forgotten by now, and each still answers from the store
+            assert game["id"] not in service.sessions
+            assert client.get(f"/api/games/{game['id']}").json()["ply"] == 1
+    with TestClient(create_app(db, processes=False)) as restarted:
+        assert restarted.get(f"/api/games/{first}").json()["actions"] == second["actions"]
+
+
+def test_a_game_whose_ai_is_thinking_stays_in_memory_past_the_bound(db, monkeypatch):
+    import threading
+
+    release = threading.Event()
+    choose = analysis.choose_action
+
+    def held(*args):
+        release.wait(60)
+        return choose(*args)
+
+    monkeypatch.setattr(analysis, "choose_action", held)
+    app = create_app(db, processes=False, sessions_kept=1)
+    service = app.state.service
+    with TestClient(app) as client:
+        thinking = new_game(client, players=("random", "human"))
+        assert thinking["thinking"]
+        others = [new_game(client, players=("human", "human"))["id"] for _ in range(2)]
+        assert list(service.sessions) == [thinking["id"], others[1]]
+        release.set()
+        moved = wait_for(client, thinking["id"], human_turn)
+        assert moved["ply"] == 1 and len(service.sessions) == 2  # nothing is forgotten but at a new game
+        new_game(client, players=("human", "human"))
+        assert len(service.sessions) == 1
+
+
+def test_a_games_cached_analyses_are_bounded():
+    from boomboard.web.service import ANALYSES_KEPT, Session
+    from boomboard.web.store import StoredGame
+
+    session = Session(StoredGame("g", "kaboom", ["human", "human"]), boomboard.load_game("kaboom").new_initial_state())
+    for ply in range(ANALYSES_KEPT):
+        session.keep_analysis(("analysis", (ply,)), {"ply": ply})
+    assert session.analysis(("analysis", (0,))) == {"ply": 0}  # used again: now the most recent
+    session.keep_analysis(("analysis", (ANALYSES_KEPT,)), {"ply": ANALYSES_KEPT})
+    assert len(session.analyses) == ANALYSES_KEPT
+    assert session.analysis(("analysis", (1,))) is None and session.analysis(("analysis", (0,))) == {"ply": 0}
+
+
+def test_sessions_kept_must_be_a_positive_integer(db):
+    for bad in (0, -3, 1.5, True):
+        with pytest.raises(boomboard.BoomboardError, match="sessions_kept"):
+            create_app(db, processes=False, sessions_kept=bad)
 
 
 # -- the serve command ------------------------------------------------------------------------

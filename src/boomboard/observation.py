@@ -84,9 +84,14 @@ class ObservationLayout:
         self.game.kernels.encode_observation(array, self.game.params_array, self.table, player, out.reshape(-1))
 
 
-@lru_cache(maxsize=None)
+# Layouts kept per process (LRU): one per game variant in use.
+LAYOUTS_KEPT = 64
+
+
+@lru_cache(maxsize=LAYOUTS_KEPT)
 def observation_layout(game: Game) -> ObservationLayout:
-    """The observation layout of ``game`` (cached per game)."""
+    """The observation layout of ``game`` (cached per game, the
+    :data:`LAYOUTS_KEPT` used last)."""
     module = game.folder_module("observation")
     height, width, grid = module.grid(game)
     table = np.array([height * width, len(grid), game.action_limit, *grid], dtype=np.int32)

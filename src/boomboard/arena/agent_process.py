@@ -51,13 +51,12 @@ AGENT_FAULTS = ("timeout", "illegal", "malformed")
 
 
 def cpu_seconds(agent=None) -> float:
-    from .processes import psutil, tree_cpu_seconds
+    from .processes import tree_cpu_seconds
 
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    if psutil is not None:
-        tree = tree_cpu_seconds(os.getpid())
-        if tree is not None:  # the process tree: ourselves, an engine, its children
-            return max(tree, usage.ru_utime + usage.ru_stime)
+    tree = tree_cpu_seconds(os.getpid())
+    if tree is not None:  # the process tree: ourselves, an engine, its children
+        return max(tree, usage.ru_utime + usage.ru_stime)
     extra = getattr(agent, "extra_cpu_seconds", None)
     return usage.ru_utime + usage.ru_stime + (extra() if callable(extra) else 0.0)
 

@@ -41,10 +41,8 @@ from .agent_process import AGENT_FAULTS, FAULT_MEMORY, agent_main
 # (loading compiled code from numba's cache, starting an external engine).
 STARTUP_SECONDS = 60.0
 _POLL = 0.05
-# The clock ticks /proc counts CPU time in; and how far past its budget an
-# agent may run before it is stopped (its own report, to the microsecond,
-# decides the cases in between).
-_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+# How far past its budget an agent may run before it is stopped (its own
+# report, to the microsecond, decides the cases in between).
 _CPU_GRACE = 0.05
 
 
@@ -163,7 +161,7 @@ class _AgentProcess:
         self.building = False  # building a course Player, on the clock
         self.pgid: int | None = None  # the agent's own process group, once it has made it
         self.memory_limit: int | None = None  # bytes its descendants may hold together
-        self.seen: dict[int, str | None] = {}  # every descendant seen (pid: start time), to kill at the end
+        self.seen: dict[int, float | None] = {}  # every descendant seen (pid: start time), to kill at the end
 
     def send(self, message) -> None:
         try:

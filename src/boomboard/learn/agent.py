@@ -33,6 +33,7 @@ import :mod:`boomboard.learn`. Playing needs the ``boomboard[learn]`` extra.
 from __future__ import annotations
 
 import importlib.util
+from functools import lru_cache
 
 import numpy as np
 
@@ -66,19 +67,19 @@ def require_learn_extra() -> None:
                                 f"(from a clone: scripts/setup learn)")
 
 
-_SEARCHES: dict = {}
+# Compiled searches kept per process (LRU): a request may name any budget
+# (learned:sims=N), and each compiled search holds its own program.
+SEARCHES_KEPT = 8
 
 
+@lru_cache(maxsize=SEARCHES_KEPT)
 def _search_for(game: Game, net, simulations: int, decisive: bool, mirror: bool):
     """One compiled search per game, net shape and budget, shared by every
     agent of the process: compiling it takes seconds, a game of many agents
     (a tournament's process, a benchmark) should pay once."""
     from .search import Search
 
-    key = (str(game), net, simulations, decisive, mirror)
-    if key not in _SEARCHES:
-        _SEARCHES[key] = Search(game, net, simulations, decisive=decisive, mirror=mirror)
-    return _SEARCHES[key]
+    return Search(game, net, simulations, decisive=decisive, mirror=mirror)
 
 
 class LearnedAgent(Agent):

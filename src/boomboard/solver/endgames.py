@@ -29,6 +29,7 @@ the tables only while its remoteness fits before the action limit.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sys
 import threading
@@ -142,11 +143,6 @@ def _build(game: Game, tokens: int, db: str, progress: bool | None) -> Table:
 
 @contextmanager
 def _file_lock(path: Path):
-    try:
-        import fcntl
-    except ImportError:  # no POSIX locks: a solve resumes safely, at worst twice over
-        yield
-        return
     with open(path, "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:

@@ -18,16 +18,12 @@ import math
 import os
 import random
 
+from .. import solver
 from ..agents import make_agent, parse_spec
 from ..core.errors import BoomboardError
 from ..core.state import State
 from ..registry import game_names, load_game
 from ..search.alphabeta import AlphaBeta
-
-try:  # the solver is optional: games without tables fall back to search
-    from .. import solver
-except ImportError:  # pragma: no cover - depends on what is installed
-    solver = None
 
 SEARCH_NODES = 300_000  # the whole analysis's budget, shared between the moves
 SEARCH_DEPTH = 6
@@ -50,8 +46,6 @@ SolverDb = str | os.PathLike | None  # a folder of solved tables (None: the solv
 def solver_analysis(state: State, solver_db: SolverDb = None):
     """The solver's analysis of ``state`` from the tables in ``solver_db``,
     or ``None`` where no table holds it."""
-    if solver is None:
-        return None
     try:
         if solver.open_table(state.game, db=solver_db) is None:
             return None

@@ -30,9 +30,8 @@ from ..core.errors import BoomboardError, GameOverError, ParameterError
 from ..core.params import format_value
 from ..registry import registered_games
 from . import analysis, pages
-from . import archive as archive_module
 from .archive import Archive, open_arena_store
-from .service import AgentLimits, Busy, Conflict, GameService, NotFound
+from .service import SESSIONS_KEPT, AgentLimits, Busy, Conflict, GameService, NotFound
 from .store import GameStore
 
 STATIC = Path(__file__).parent / "static"
@@ -100,19 +99,22 @@ def _error(status: int, message: str) -> JSONResponse:
 
 def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None = None,
                solver_db: str | Path | None = None, workers: int = 2, processes: bool = True,
-               limits: AgentLimits | None = None) -> FastAPI:
+               limits: AgentLimits | None = None, sessions_kept: int = SESSIONS_KEPT) -> FastAPI:
     """The application, keeping its games in the SQLite file ``db_path``.
 
     The replay and tournament pages read the arena's records: ``arena`` is an
     open record store (``boomboard.arena.store.open_store``), else the one in
     the file ``arena_db`` (a :class:`ParameterError` if it cannot be used),
-    else the arena's own default file, when the arena is installed. The
+    else the arena's own default file (none if it cannot be used). The
     solver's values and the ``solver`` side come from the solved tables in
     the folder ``solver_db`` (default: the solver's own, ``BOOMBOARD_DB`` or
     the user's data directory; see ``docs/solver.md``). AI moves
     and analyses run in a pool of ``workers`` processes (``processes=False``:
     threads, for tests), within ``limits`` (:class:`AgentLimits`: the most
     each agent setting may ask, and the AI work one client may run at once).
+    At most ``sessions_kept`` idle games are held in memory (besides those
+    whose AI is thinking); the others are read back from ``db_path`` when
+    asked for (:class:`GameService`).
     """
     if solver_db is not None and not Path(solver_db).is_dir():
         raise ParameterError(f"{solver_db} is not a folder of solved tables (make them with: boomboard solve "
@@ -121,7 +123,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         arena = open_arena_store(arena_db, required=arena_db is not None)
     store = GameStore(db_path)
     service = GameService(store, workers=workers, processes=processes,
-                          solver_db=None if solver_db is None else str(solver_db), limits=limits)
+                          solver_db=None if solver_db is None else str(solver_db), limits=limits,
+                          sessions_kept=sessions_kept)
     archive = Archive(store, arena)
 
     @asynccontextmanager
@@ -223,8 +226,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
                                 "text": format_value(p.default)} for p in info.parameters],
             })
         return {"games": games, "levels": LEVELS, "agent_kinds": agent_kinds(),
-                "solver": analysis.solver is not None, "arena": archive.arena is not None,
-                "arena_chart": archive.arena is not None and archive_module.arena_chart is not None}
+                "arena": archive.arena is not None, "arena_chart": archive.arena is not None}
 
     @app.post("/api/games", status_code=201)
     async def new_game(request: NewGame, http: Request):
@@ -294,13 +296,13 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         session = service.get(game_id)
         record = session.record
         actions = tuple(record.actions)
-        cached = session.analyses.get("values")  # (actions, points) of the last request
+        cached = session.value_history  # (actions, points) of the last request
         if cached is None or cached[0] != actions:
             points = cached[1] if cached is not None and actions[:len(cached[0])] == cached[0] else []
             points = points + await service.run_off_loop(analysis.value_history, record.game, record.position,
                                                          list(actions), len(points), service.solver_db,
                                                          client=_client(http), queue=False)
-            cached = session.analyses["values"] = (actions, points)
+            cached = session.value_history = (actions, points)
         return {"values": cached[1]}
 
     @app.post("/api/analysis")
@@ -322,11 +324,12 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         session = service.get(game_id)
         record = session.record
         key = (kind, tuple(record.actions))
-        if key not in session.analyses:
-            session.analyses[key] = await service.run_off_loop(function, record.game, record.position,
-                                                               list(record.actions), *extra, client=client,
-                                                               queue=False)
-        return session.analyses[key]
+        result = session.analysis(key)
+        if result is None:
+            result = await service.run_off_loop(function, record.game, record.position, list(record.actions),
+                                                *extra, client=client, queue=False)
+            session.keep_analysis(key, result)
+        return result
 
     @app.get("/api/archive/{source}")
     async def archive_list(source: str, limit: int = 50, offset: int = 0, tournament: str | None = None):

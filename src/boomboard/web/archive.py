@@ -19,21 +19,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..arena import chart as arena_chart
+from ..arena import store as arena_store
 from ..core.errors import BoomboardError, ParameterError
 from ..core.outcome import Outcome, Reason
 from .analysis import rebuild
 from .cascade import cascade_steps
 from .service import NotFound, describe_state
 from .store import GameStore
-
-try:  # the arena is optional: without it only web games are replayed
-    from ..arena import store as arena_store
-except ImportError:  # pragma: no cover - depends on what is installed
-    arena_store = None
-try:
-    from ..arena import chart as arena_chart
-except ImportError:  # pragma: no cover - depends on what is installed
-    arena_chart = None
 
 
 # matplotlib's pyplot keeps global state: one chart is drawn at a time
@@ -43,13 +36,9 @@ _CHART_LOCK = threading.Lock()
 def open_arena_store(path: str | Path | None = None, *, required: bool = False):
     """The arena's record store at ``path`` (default: the arena's own file,
     ``arena.sqlite3`` in the user's data directory, created if new), or
-    ``None`` when the arena is not installed or the file cannot be used: the
-    web app then serves its own games only. ``required``: raise
-    :class:`ParameterError` with the reason instead (a file the user named)."""
-    if arena_store is None:
-        if required:
-            raise ParameterError("the arena (boomboard.arena) is not installed, so its records cannot be shown")
-        return None
+    ``None`` when the file cannot be used: the web app then serves its own
+    games only. ``required``: raise :class:`ParameterError` with the reason
+    instead (a file the user named)."""
     try:
         return arena_store.open_store(path)
     except (OSError, BoomboardError, ValueError) as problem:
@@ -167,8 +156,6 @@ class Archive:
 
     def rating_chart(self, tournament_id: Any) -> bytes:
         """The arena's own rating chart of a tournament, as PNG bytes."""
-        if arena_chart is None:
-            raise NotFound("the arena's rating chart is not available (the arena is not installed)")
         self.standings(tournament_id)  # an unknown tournament is a 404
         standings = self._arena().standings(_arena_id(tournament_id))
         with tempfile.TemporaryDirectory() as folder, _CHART_LOCK:
@@ -178,7 +165,7 @@ class Archive:
 
     def _arena(self):
         if self.arena is None:
-            raise NotFound("no arena records: the arena is not installed or has no store")
+            raise NotFound("no arena records: the arena's store could not be opened")
         return self.arena
 
 

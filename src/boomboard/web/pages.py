@@ -3,7 +3,6 @@ registry and each game's own folder, so nothing here names a game."""
 
 from __future__ import annotations
 
-from ..core.errors import NotationError
 from ..game_rules import rules_example, rules_html
 from ..registry import game_class, load_game
 from .analysis import rebuild
@@ -42,17 +41,3 @@ def position_page(game_string: str, position: str | None, actions: list[int]) ->
              "all_actions": list(actions)}
     return describe_state(state, BOTH_HUMAN, state.outcome(), steps, extra=extra)
 
-
-def parse_moves(game_string: str, position: str | None, moves: str) -> list[int]:
-    """Action ids of ``moves``, the moves' notation separated by ``;``."""
-    state = rebuild(game_string, position, [])
-    actions = []
-    for text in (m.strip() for m in moves.split(";")):
-        if not text:
-            continue
-        action = state.string_to_action(text)
-        state.apply_action(action)
-        actions.append(action)
-    if len(actions) > 10_000:  # pragma: no cover - bounded by game length anyway
-        raise NotationError("too many moves")
-    return actions

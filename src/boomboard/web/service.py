@@ -18,6 +18,7 @@ import random
 import secrets
 import time
 import weakref
+from collections import OrderedDict
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
 
@@ -36,6 +37,11 @@ from .workers import WorkerPool
 
 CHEAP_AGENTS = {"random", "greedy"}  # fast enough to run in a thread
 SOLVER = "solver"
+# Games kept in memory (LRU). Every game is in the store after each change,
+# so a game left out is read back from there when next asked for.
+SESSIONS_KEPT = 1_000
+# Analyses of one game's positions kept (LRU): the page asks for the last few again.
+ANALYSES_KEPT = 16
 
 
 class NotFound(BoomboardError, LookupError):
@@ -124,7 +130,10 @@ class Session:
     last_steps: list[dict] = field(default_factory=list)
     task: asyncio.Task | None = None
     error: str = ""
-    analyses: dict = field(default_factory=dict)  # analyses of this game's line, cached
+    # the analyses of this game's positions, by (kind, actions), least recently used first
+    analyses: OrderedDict = field(default_factory=OrderedDict)
+    # the value of each position of the line ``actions``, as ``(actions, values)``
+    value_history: tuple[tuple[int, ...], list] | None = None
     client: str | None = None  # who created it: its AI moves count against that client's cap
 
     @property
@@ -144,6 +153,20 @@ class Session:
     @property
     def thinking(self) -> bool:
         return self.task is not None and not self.task.done()
+
+    def analysis(self, key: tuple):
+        """The analysis kept under ``key``, or ``None``."""
+        if key in self.analyses:
+            self.analyses.move_to_end(key)
+        return self.analyses.get(key)
+
+    def keep_analysis(self, key: tuple, result) -> None:
+        """Keep ``result`` under ``key``, forgetting the least recently used
+        past :data:`ANALYSES_KEPT`."""
+        self.analyses[key] = result
+        self.analyses.move_to_end(key)
+        while len(self.analyses) > ANALYSES_KEPT:
+            self.analyses.popitem(last=False)
 
 
 def check_side(spec: str, game_string: str, position: str | None = None, solver_db=None,
@@ -168,17 +191,28 @@ def check_side(spec: str, game_string: str, position: str | None = None, solver_
 
 
 class GameService:
-    """Creates, loads, plays and saves the web games."""
+    """Creates, loads, plays and saves the web games.
+
+    Every change to a game is saved in the store at once. In memory it keeps
+    the ``sessions_kept`` (default :data:`SESSIONS_KEPT`) games used most
+    recently, and besides them only games whose AI is thinking (its task
+    plays into that very session); a game left out is read back from the
+    store on its next request. What a game loses that way is the cascade of
+    its last move (not animated again), a failed AI's message (the AI is
+    tried again) and its cached analyses."""
 
     def __init__(self, store: GameStore, workers: int = 2, processes: bool = True, solver_db=None,
-                 limits: AgentLimits | None = None):
+                 limits: AgentLimits | None = None, sessions_kept: int = SESSIONS_KEPT):
+        if isinstance(sessions_kept, bool) or not isinstance(sessions_kept, int) or sessions_kept < 1:
+            raise ParameterError(f"sessions_kept must be a positive integer, got {sessions_kept!r}")
         self.store = store
         self.limits = limits or AgentLimits()
         # per event loop (a semaphore belongs to one), per client
         self._client_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._client_load: dict[str | None, int] = {}  # a client's calls running or waiting
         self.solver_db = solver_db  # the solver's folder of tables (None: its default)
-        self.sessions: dict[str, Session] = {}
+        self.sessions: OrderedDict[str, Session] = OrderedDict()  # least recently used first
+        self.sessions_kept = sessions_kept
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="boomboard-ai")
         self._workers, self._use_processes = workers, processes
         self._processes: WorkerPool | None = None
@@ -216,8 +250,9 @@ class GameService:
                 return await self._run(function, args, cheap)
         finally:
             self._client_load[client] -= 1
-            if not self._client_load[client]:
+            if not self._client_load[client]:  # nothing of this client runs or waits: its slots go too
                 del self._client_load[client]
+                by_client.pop(client, None)
 
     async def _run(self, function, args, cheap: bool):
         pool = self._pool(cheap)
@@ -269,20 +304,32 @@ class GameService:
                             finished=state.is_terminal())
         session = Session(record, state, client=client)
         self.store.save(record)
-        self.sessions[record.id] = session
-        self._drive(session)
+        self._keep(session)
         return session
 
     def get(self, game_id: str) -> Session:
         session = self.sessions.get(game_id)
-        if session is None:
-            record = self.store.load(game_id)
-            if record is None:
-                raise NotFound(f"no game with id {game_id!r}")
-            session = Session(record, analysis.rebuild(record.game, record.position, record.actions))
-            self.sessions[game_id] = session
-            self._drive(session)
+        if session is not None:
+            self.sessions.move_to_end(game_id)
+            return session
+        record = self.store.load(game_id)
+        if record is None:
+            raise NotFound(f"no game with id {game_id!r}")
+        session = Session(record, analysis.rebuild(record.game, record.position, record.actions))
+        self._keep(session)
         return session
+
+    def _keep(self, session: Session) -> None:
+        """Hold ``session`` in memory and start its AI if one is to move; then
+        forget the games older than the ``sessions_kept`` used most recently,
+        but those whose AI is thinking (each is in the store already)."""
+        self.sessions[session.record.id] = session
+        self._drive(session)
+        if len(self.sessions) > self.sessions_kept:
+            older = list(self.sessions.items())[:-self.sessions_kept]
+            for game_id, kept in older:
+                if not kept.thinking:
+                    del self.sessions[game_id]
 
     def resume_all(self) -> int:
         """Load every unfinished game (after a restart) and restart its AI; returns how many."""

@@ -648,7 +648,7 @@ async function newGamePage(query) {
   // "#/?game=kaboom(rows=5,misere=true)": the game and its variant, preselected.
   const [wanted, inside = ""] = (query.get("game") || "kaboom").replace(/\)$/, "").split("(");
   const given = Object.fromEntries(inside.split(",").filter(Boolean).map((item) => item.split("=")));
-  const levels = catalog.levels.filter((level) => level.spec !== "solver" || catalog.solver);
+  const levels = catalog.levels;
   const gameSelect = el("select", { id: "game-select", "aria-label": "game" },
     catalog.games.map((g) => el("option", { value: g.name, selected: g.name === wanted, text: g.title })));
   const paramsBox = el("div", { class: "params" });
