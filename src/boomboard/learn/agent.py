@@ -29,13 +29,11 @@ spec names ``learned``); it needs the ``boomboard[learn]`` extra.
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 
 from ..agents.base import Agent
 from ..agents.spec import register_agent_kind
-from ..core.errors import BoomboardError
+from ..core.extras import require_extra
 from ..core.game import Game
 from ..core.state import State
 from ..observation import observation_layout
@@ -50,18 +48,7 @@ DEFAULT_SIMULATIONS = 64
 # the budget decides how deep the guard looks.
 GUARD_NODES = 200_000
 DEFAULT_GUARD = 30
-
-
-class LearnExtraMissing(BoomboardError, ImportError):
-    """JAX, flax, optax or mctx is not installed."""
-
-
-def require_learn_extra() -> None:
-    """Raise :class:`LearnExtraMissing` unless the ``learn`` extra's packages import."""
-    missing = [name for name in ("jax", "flax", "optax", "mctx") if importlib.util.find_spec(name) is None]
-    if missing:
-        raise LearnExtraMissing(f"learning needs {', '.join(missing)}: pip install 'boomboard[learn]' "
-                                f"(from a clone: scripts/setup learn)")
+FEATURE = "the learned agent"
 
 
 _SEARCHES: dict = {}
@@ -88,7 +75,7 @@ class LearnedAgent(Agent):
                  search: int = 1, puct: int = 1, decisive: int = 1, mirror: int = 0,
                  guard: int = DEFAULT_GUARD):
         super().__init__(seed)
-        require_learn_extra()
+        require_extra("learn", FEATURE)
         self.checkpoint = checkpoint
         self.simulations = sims
         self.use_search = bool(search)
@@ -174,6 +161,7 @@ class LearnedAgent(Agent):
 
 
 def _check(settings: dict) -> None:
+    require_extra("learn", FEATURE)  # refused before a match or a game starts, not in its first move
     if settings.get("checkpoint"):
         resolve(settings["checkpoint"])
 
