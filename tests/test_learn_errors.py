@@ -23,5 +23,5 @@ def test_train_without_a_length_stops_with_one_line_before_making_anything(tmp_p
 def test_the_learned_agent_without_the_extra_says_how_to_install_it(monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mctx" else real(name, *a))
-    with pytest.raises(BoomboardError, match=r"learning needs mctx: pip install 'boomboard\[learn\]'"):
+    with pytest.raises(BoomboardError, match=r"^the learned agent needs the learn extra: pip install 'boomboard\[learn\]'"):
         make_agent("learned")

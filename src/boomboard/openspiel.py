@@ -39,13 +39,15 @@ from typing import Any
 
 import numpy as np
 
+from .core.extras import require_extra
+
 try:
     import pyspiel
     from open_spiel.python.algorithms.mcts import Evaluator
     from open_spiel.python.observation import IIGObserverForPublicInfoGame
-except ImportError as missing:  # pragma: no cover - depends on the environment
-    raise ImportError("boomboard.openspiel needs OpenSpiel: pip install 'boomboard[openspiel]' "
-                      "(from a clone of the repository: scripts/setup openspiel)") from missing
+except ImportError:
+    require_extra("openspiel", __name__)
+    raise
 
 from . import learn  # noqa: F401  (registers the "learned" agent kind for make_agent)
 from .agents import make_agent

@@ -12,11 +12,15 @@ import math
 from pathlib import Path
 from typing import Sequence
 
+from ..core.extras import require_extra
 from .store import Standing
+
+FEATURE = "the arena's rating chart"
 
 
 def rating_chart(standings: Sequence[Standing], path: str | Path, title: str = "Elo ratings (95% interval)") -> Path:
     """Draw the standings as horizontal bars with error bars; return the file written."""
+    require_extra("plot", FEATURE)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -33,6 +37,7 @@ def rating_chart(standings: Sequence[Standing], path: str | Path, title: str = "
 
 def draw_chart(standings: Sequence[Standing], title: str = "Elo ratings (95% interval)"):
     """The chart as a matplotlib figure (``rating_chart`` saves it)."""
+    require_extra("plot", FEATURE)
     import matplotlib
 
     matplotlib.use("Agg")

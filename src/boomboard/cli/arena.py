@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..core.errors import ParameterError
+from ..core.extras import require_extra
 from .render import shown_path
 
 console = Console(highlight=False)
@@ -35,14 +36,15 @@ def _limits(move_time, game_time, move_wall, game_wall, memory, course_limits) -
     return Limits(move_time, game_time, move_wall, game_wall, memory)
 
 
-def _check_backend(backend: str) -> None:
-    """Refuse a backend that cannot run before any tournament is stored."""
+def _check_backend_and_chart(backend: str, chart: Optional[Path]) -> None:
+    """Refuse a backend that cannot run, or a chart that cannot be drawn,
+    before any tournament is stored or played."""
     if backend not in ("local", "ray"):
         raise ParameterError(f"unknown backend {backend!r}; expected local or ray")
     if backend == "ray":
-        from ..core.ray_support import import_ray
-
-        import_ray()
+        require_extra("ray", "--backend ray")
+    if chart is not None:
+        require_extra("plot", "--chart")
 
 
 def _workers(workers: Optional[int]) -> int:
@@ -206,7 +208,7 @@ def _play_new(game, agents, kind, games, limits, seed, test, described, db, work
     from ..arena.store import open_store
     from ..arena.tournament import create_tournament
 
-    _check_backend(backend)
+    _check_backend_and_chart(backend, chart)
     store = open_store(db)
     tournament_id = create_tournament(store, game, agents, kind, games, limits, seed, test)
     label = "match" if kind == "match" else "tournament"
@@ -224,7 +226,7 @@ def resume(
     """Finish a stopped tournament: plays exactly the games still missing."""
     from ..arena.store import open_store
 
-    _check_backend(backend)
+    _check_backend_and_chart(backend, chart)
     store = open_store(db)
     record = store.tournament(tournament_id)
     console.print(f"resuming {record.kind} {tournament_id}: {record.played} of {record.slots} games recorded",

@@ -59,14 +59,14 @@ def train_command(
     (the run's settings are kept; --minutes and --iterations count the whole run).
     Ctrl-C or a SIGTERM stops it after checkpointing the iterations done.
     Where the solver has solved the game (boomboard solve GAME), every
-    checkpoint is scored against perfect play. Needs boomboard[learn].
+    checkpoint is scored against perfect play. Needs the learn extra.
     """
     from ..core.errors import ParameterError
-    from ..learn.agent import require_learn_extra
+    from ..core.extras import require_extra
 
     if minutes is None and iterations is None:
         raise ParameterError("say how long to train: --minutes M or --iterations N (a run resumes where it stopped)")
-    require_learn_extra()
+    require_extra("learn", "boomboard train")
     from ..learn.train import Trainer, TrainConfig
 
     loaded = _load(game, ctx.args)

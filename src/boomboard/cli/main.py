@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .. import __version__
@@ -176,7 +177,8 @@ def main() -> None:
         if isinstance(code, int) and code:  # typer returns an Exit's code here (Ctrl-C: 130)
             sys.exit(code)
     except BoomboardError as error:
-        console.print(f"[red]error:[/red] {error}", markup=True, highlight=False)
+        # escaped: a message may hold brackets ("pip install 'boomboard[web]'"); one line, however long
+        console.print(f"[red]error:[/red] {escape(str(error))}", markup=True, highlight=False, soft_wrap=True)
         sys.exit(2)
     except (KeyboardInterrupt, EOFError):
         console.print("\nstopped.")

@@ -12,6 +12,7 @@ import typer
 from platformdirs import user_data_dir
 
 from ..core.errors import ParameterError
+from ..core.extras import require_extra
 
 
 def default_db_path() -> Path:
@@ -66,7 +67,9 @@ def register(app: typer.Typer) -> None:
         ai_per_client: int = typer.Option(1, "--ai-per-client", help="AI moves and analyses one client (an "
                                           "address) may have running at once; the others wait"),
     ) -> None:
-        """Play, watch and analyse games in the browser (FastAPI and uvicorn; games kept in SQLite)."""
+        """Play, watch and analyse games in the browser (FastAPI and uvicorn; games kept in SQLite).
+        Needs the web extra."""
+        require_extra("web", "boomboard serve")
         import uvicorn  # imported here: the other commands start faster without the web stack
 
         from ..web import create_app

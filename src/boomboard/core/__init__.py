@@ -11,7 +11,8 @@ from .lazy import lazy_names
 _LAZY = {
     "BoardView": ".board_view", "Cell": ".board_view",
     "BoomboardError": ".errors", "GameOverError": ".errors", "IllegalActionError": ".errors",
-    "InvalidPositionError": ".errors", "NotationError": ".errors", "ParameterError": ".errors",
+    "InvalidPositionError": ".errors", "MissingExtraError": ".errors", "NotationError": ".errors",
+    "ParameterError": ".errors",
     "UnknownGameError": ".errors",
     "Game": ".game",
     "Outcome": ".outcome", "Reason": ".outcome", "Status": ".outcome",

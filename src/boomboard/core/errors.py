@@ -35,3 +35,18 @@ class UnknownGameError(BoomboardError, KeyError):
 
 class ParameterError(BoomboardError, ValueError):
     """A game parameter that does not exist or has a bad value."""
+
+
+class MissingExtraError(BoomboardError, ImportError):
+    """A feature of an optional stack (``boomboard[web]``, ``[plot]``...) whose
+    packages are not installed; :func:`boomboard.core.extras.require_extra`
+    raises it. ``extra`` names the extra to install, ``missing`` the modules
+    not found. It is an :class:`ImportError` too, so that code written for a
+    plain missing import still catches it.
+    """
+
+    def __init__(self, extra: str, feature: str, missing: tuple[str, ...] = ()):
+        super().__init__(f"{feature} needs the {extra} extra: pip install 'boomboard[{extra}]' "
+                         f"(from a clone: scripts/setup {extra})")
+        self.extra = extra
+        self.missing = missing

@@ -8,23 +8,16 @@ instance of this machine.
 
 from __future__ import annotations
 
-from .errors import ParameterError
-
-
-def import_ray():
-    """The ``ray`` module, or a :class:`ParameterError` saying how to install it."""
-    try:
-        import ray
-    except ImportError:
-        raise ParameterError("--backend ray needs Ray: pip install 'boomboard[ray]' "
-                             "(from a clone of the repository: scripts/setup ray)") from None
-    return ray
+from .extras import require_extra
 
 
 def start_ray(address: str | None = None, num_cpus: int | None = None):
     """Ray, connected to the cluster at ``address`` or to a local instance
-    (started with ``num_cpus``, default all cores) unless one is running."""
-    ray = import_ray()
+    (started with ``num_cpus``, default all cores) unless one is running;
+    a :class:`~boomboard.core.extras.MissingExtraError` without Ray."""
+    require_extra("ray", "--backend ray")
+    import ray
+
     if not ray.is_initialized():
         if address:
             ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)

@@ -32,14 +32,13 @@ import :mod:`boomboard.learn`. Playing needs the ``boomboard[learn]`` extra.
 
 from __future__ import annotations
 
-import importlib.util
 from functools import lru_cache
 
 import numpy as np
 
 from ..agents.base import Agent
 from ..agents.spec import register_agent_kind
-from ..core.errors import BoomboardError
+from ..core.extras import require_extra
 from ..core.game import Game
 from ..core.state import State
 from ..observation import observation_layout
@@ -53,18 +52,7 @@ DEFAULT_SIMULATIONS = 64
 # the budget decides how deep the guard looks.
 GUARD_NODES = 200_000
 DEFAULT_GUARD = 30
-
-
-class LearnExtraMissing(BoomboardError, ImportError):
-    """JAX, flax, optax or mctx is not installed."""
-
-
-def require_learn_extra() -> None:
-    """Raise :class:`LearnExtraMissing` unless the ``learn`` extra's packages import."""
-    missing = [name for name in ("jax", "flax", "optax", "mctx") if importlib.util.find_spec(name) is None]
-    if missing:
-        raise LearnExtraMissing(f"learning needs {', '.join(missing)}: pip install 'boomboard[learn]' "
-                                f"(from a clone: scripts/setup learn)")
+FEATURE = "the learned agent"
 
 
 # Compiled searches kept per process (LRU): a request may name any budget
@@ -91,7 +79,7 @@ class LearnedAgent(Agent):
                  search: int = 1, puct: int = 1, decisive: int = 1, mirror: int = 0,
                  guard: int = DEFAULT_GUARD):
         super().__init__(seed)
-        require_learn_extra()
+        require_extra("learn", FEATURE)
         self.checkpoint = checkpoint
         self.simulations = sims
         self.use_search = bool(search)
@@ -179,6 +167,7 @@ class LearnedAgent(Agent):
 
 
 def _check(settings: dict) -> None:
+    require_extra("learn", FEATURE)  # refused before a match or a game starts, not in its first move
     if settings.get("checkpoint"):
         resolve(settings["checkpoint"])
 

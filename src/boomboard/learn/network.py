@@ -9,10 +9,17 @@ net under 100,000 parameters, small enough to ship inside the package.
 
 from __future__ import annotations
 
-import flax.linen as nn
-import jax
-import jax.numpy as jnp
 import numpy as np
+
+from ..core.extras import require_extra
+
+try:
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+except ImportError:
+    require_extra("learn", __name__)
+    raise
 
 from .checkpoint import NetConfig
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..core.extras import require_extra
+
 
 def plot_agreement(log: Path, out: Path, title: str) -> None:
     """Move and value agreement with the solver against training time (minutes)."""
+    require_extra("plot", "the training's agreement chart")
     import matplotlib
 
     matplotlib.use("Agg")

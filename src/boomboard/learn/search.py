@@ -19,10 +19,17 @@ turn passes), 0 once the game is over.
 
 from __future__ import annotations
 
-import jax
-import jax.numpy as jnp
-import mctx
 import numpy as np
+
+from ..core.extras import require_extra
+
+try:
+    import jax
+    import jax.numpy as jnp
+    import mctx
+except ImportError:
+    require_extra("learn", __name__)
+    raise
 
 from ..core.game import Game
 from ..observation import observation_layout

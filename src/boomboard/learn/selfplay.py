@@ -14,8 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import jax
 import numpy as np
+
+from ..core.extras import require_extra
+
+try:
+    import jax
+except ImportError:
+    require_extra("learn", __name__)
+    raise
 
 from ..agents import make_agent
 from ..vector import VectorEnv

@@ -58,10 +58,17 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-import jax
 import numpy as np
-import optax
-from flax import serialization
+
+from ..core.extras import require_extra
+
+try:
+    import jax
+    import optax
+    from flax import serialization
+except ImportError:
+    require_extra("learn", __name__)
+    raise
 
 from ..core.errors import ParameterError
 from ..observation import observation_layout
@@ -187,6 +194,8 @@ class Trainer:
         table = open_table(self.game, db)
         if table is None:
             return None
+        # each checkpoint's agreement with the table is drawn (agreement.png): refused now, not at the first one
+        require_extra("plot", "training a game with a solved table")
         path = self.folder / "truth.npz"
         if path.is_file():
             return Truth.load(path)

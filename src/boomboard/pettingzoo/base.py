@@ -6,15 +6,17 @@ from typing import Any
 
 import numpy as np
 
+from ..core.extras import require_extra
+
 try:
     import gymnasium
     from gymnasium import spaces
     from gymnasium.utils import EzPickle
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
-except ImportError as missing:  # pragma: no cover - depends on the environment
-    raise ImportError("boomboard.pettingzoo needs PettingZoo: pip install 'boomboard[pettingzoo]' "
-                      "(from a clone: scripts/setup pettingzoo)") from missing
+except ImportError:
+    require_extra("pettingzoo", "boomboard.pettingzoo")
+    raise
 
 from ..core.state import State
 from ..observation import observation_layout

@@ -24,11 +24,13 @@ from __future__ import annotations
 import os
 
 from ..core.errors import BoomboardError
+from ..core.extras import require_extra
 from .analysis import Analysis
 
 VALUE_COLOURS = {"win": "#1a9a1a", "tie": "#e0c020", "lose": "#8b0000", "draw": "#b07cc6"}
 PER_ROW = 16  # cells a row before the strip wraps
 PALEST = 0.5  # the share of white in the cell of the farthest end
+FEATURE = "the solver's move picture"
 
 
 class PictureError(BoomboardError):
@@ -38,6 +40,7 @@ class PictureError(BoomboardError):
 def move_colour(value: str, remoteness: int, nearest: int, farthest: int) -> tuple[float, float, float]:
     """The RGB colour (0 to 1) of a move of ``value`` and ``remoteness``, when
     the moves of that value end from ``nearest`` to ``farthest`` moves away."""
+    require_extra("plot", FEATURE)
     from matplotlib.colors import to_rgb
 
     base = to_rgb(VALUE_COLOURS[value])
@@ -50,6 +53,7 @@ def draw_moves(analysis: Analysis, path: str | os.PathLike | None = None, *, tit
     written to ``path`` if given (the type from its suffix: ``.png``, ``.svg``,
     ``.pdf``); its cells are the figure's patches whose ``gid`` is
     ``"move:<notation>"``, in order."""
+    require_extra("plot", FEATURE)
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 

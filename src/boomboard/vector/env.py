@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import IllegalActionError, InvalidPositionError, ParameterError
+from ..core.extras import require_extra
 from ..core.game import Game
 from ..core.layout import PLAYER
 from ..core.state import State
@@ -260,9 +261,7 @@ class VectorEnv:
 
 
 def _gymnasium_spaces():
-    try:
-        from gymnasium import spaces
-    except ImportError:
-        raise ImportError("VectorEnv's spaces need gymnasium: pip install 'boomboard[pettingzoo]' "
-                          "(from a clone: scripts/setup pettingzoo) or pip install gymnasium") from None
+    require_extra("pettingzoo", "a VectorEnv's gymnasium space", modules=("gymnasium",))
+    from gymnasium import spaces
+
     return spaces

@@ -21,6 +21,7 @@ import random
 from .. import solver
 from ..agents import make_agent, parse_spec
 from ..core.errors import BoomboardError
+from ..core.extras import extra_installed
 from ..core.state import State
 from ..registry import game_names, load_game
 from ..search.alphabeta import AlphaBeta
@@ -68,11 +69,11 @@ def has_table(game_string: str, position: str | None = None, solver_db: SolverDb
 def has_learned_model(game_string: str) -> bool:
     """Whether the ``learned`` agent can play this game without a path: the
     learn extra is installed and a model for the game ships in the package."""
-    from ..learn.agent import require_learn_extra
     from ..learn.checkpoint import packaged_model
 
+    if not extra_installed("learn"):
+        return False
     try:
-        require_learn_extra()
         return packaged_model(str(load_game(game_string))) is not None
     except BoomboardError:
         return False

@@ -16,14 +16,20 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.encoders import jsonable_encoder
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
-from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, StrictInt, StrictStr
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
+from ..core.extras import require_extra
+
+try:
+    from fastapi import FastAPI, Request
+    from fastapi.encoders import jsonable_encoder
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+    from fastapi.staticfiles import StaticFiles
+    from pydantic import BaseModel, Field, StrictInt, StrictStr
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+    from starlette.routing import Match
+except ImportError:
+    require_extra("web", "boomboard.web")
+    raise
 
 from ..agents import agent_kinds
 from ..core.errors import BoomboardError, GameOverError, ParameterError
