@@ -35,3 +35,8 @@ class UnknownGameError(BoomboardError, KeyError):
 
 class ParameterError(BoomboardError, ValueError):
     """A game parameter that does not exist or has a bad value."""
+
+
+class GameContractError(BoomboardError, TypeError):
+    """A game registered without something the game contract
+    (:mod:`boomboard.core.contract`) requires, or with a wrong signature."""
