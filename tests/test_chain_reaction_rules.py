@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 
 import boomboard
-from boomboard import IllegalActionError, Outcome, Reason
+from boomboard import IllegalActionError, Outcome
 from boomboard.games.chain_reaction import ChainReactionGame, evaluation, rules
 from no_jit import run_json_script
+
+REASONS = ChainReactionGame.end_reasons
 
 GAME = boomboard.load_game("chain_reaction")
 
@@ -145,7 +147,7 @@ def test_the_cascade_stops_after_the_wave_that_takes_the_opponents_last_orb():
     # wave 1 takes both green cells: the cascade stops, b1 left unstable with 3 orbs
     assert state.to_notation() == ". . .\n2r . .\n. 3r .\ng"
     assert state.orbs("b1") >= state.critical_mass("b1")
-    assert state.outcome() == Outcome(winner=0, reason=Reason.NO_TOKENS, detail="Green has no orbs left")
+    assert state.outcome() == Outcome(winner=0, reason=REASONS.NO_TOKENS, detail="Green has no orbs left")
     assert state.legal_actions() == [] and state.returns() == [1.0, -1.0]
 
 
@@ -162,7 +164,7 @@ def test_green_wins_by_wiping_out_red():
     state = load(2, 2, {"a2": "1r", "b2": "1g", "b1": "1g"}, "g")
     state.play("b2")
     assert state.to_notation() == "2g .\n. 2g\nr"
-    assert state.outcome() == Outcome(winner=1, reason=Reason.NO_TOKENS, detail="Red has no orbs left")
+    assert state.outcome() == Outcome(winner=1, reason=REASONS.NO_TOKENS, detail="Red has no orbs left")
     assert state.returns() == [-1.0, 1.0]
     assert str(state).splitlines()[-1] == "Green wins: Red has no orbs left"
 
@@ -200,7 +202,7 @@ def test_no_ties_and_every_random_game_ends_within_the_proven_length():
             while not state.is_terminal():
                 assert state.legal_actions()  # the player to move always has a move
                 state.apply_action(rng.choice(state.legal_actions()))
-            assert state.outcome().winner in (0, 1) and state.outcome().reason == Reason.NO_TOKENS
+            assert state.outcome().winner in (0, 1) and state.outcome().reason == REASONS.NO_TOKENS
             assert state.ply() <= game.max_game_length()
     assert GAME.max_game_length() == 133
 

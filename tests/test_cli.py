@@ -43,7 +43,7 @@ def test_people_play_kaboom_to_a_win_with_help_moves_and_errors():
                                   ["help", "moves", "Z9", "A", "b", "position", "A", "B", "A", "B", "a"])
     outcome = match.run()
     text = output.getvalue()
-    assert outcome.winner == 0 and outcome.reason == boomboard.Reason.CONNECT
+    assert outcome.winner == 0 and outcome.reason == boomboard.load_game("kaboom").end_reasons.CONNECT
     assert "X wins" in text
     assert "legal moves: A, B, C, D, A*, B*, C*, D*" in text
     assert "Type 'moves'" in text  # the bad move was explained, and play went on

@@ -37,8 +37,12 @@ def test_game_string_lists_only_changed_parameters_in_declared_order():
     assert game_string("g", params, {"size": 4, "misere": True}) == "g(size=4,misere=true)"
 
 
+# A game's own end reason, as a game declares it (its end_reasons).
+NO_TOKENS = Reason(1, "NO_TOKENS", "the opponent has no tokens left")
+
+
 def test_outcome_describes_and_scores():
-    win = Outcome(winner=1, reason=Reason.NO_TOKENS)
+    win = Outcome(winner=1, reason=NO_TOKENS)
     assert win.returns() == [-1.0, 1.0] and win.kind == "win"
     assert win.describe(("white", "black")) == "Black wins: the opponent has no tokens left"
     tie = Outcome(winner=None, reason=Reason.REPETITION)
@@ -74,9 +78,9 @@ def test_action_limit_ties_only_when_reached_and_after_a_result():
     record_position(s, keys, 0, np.uint64(1), 4, 500)
     assert (s[STATUS], s[REASON]) == (3, Reason.TURN_LIMIT)
     s = _state(ply=500)
-    s[STATUS], s[REASON], s[PLAYER] = 1, Reason.NO_TOKENS, 1  # the game's own result comes first
+    s[STATUS], s[REASON], s[PLAYER] = 1, NO_TOKENS, 1  # the game's own result comes first
     record_position(s, keys, 0, np.uint64(1), 4, 500)
-    assert (s[STATUS], s[REASON]) == (1, Reason.NO_TOKENS)
+    assert (s[STATUS], s[REASON]) == (1, NO_TOKENS)
 
 
 def test_agent_specs():

@@ -243,7 +243,7 @@ def test_position_helpers_work_on_decoded_json_and_signed_cells():
 
 def test_empty_sides_are_allowed_and_end_the_game():
     state = GAME.state_from_notation('{"white": [], "black": []}')
-    assert state.outcome() == boomboard.Outcome(None, boomboard.Reason.BOTH_NO_TOKENS)
+    assert state.outcome() == boomboard.Outcome(None, GAME.end_reasons.BOTH_NO_TOKENS)
     assert state.to_notation() == '{"white": [], "black": []}'
 
 

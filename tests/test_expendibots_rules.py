@@ -6,10 +6,10 @@ import json
 import pytest
 
 import boomboard
-from boomboard import Reason
 from boomboard.core.state import TERMINAL_PLAYER
 
 GAME = boomboard.load_game("expendibots")
+REASONS = GAME.end_reasons
 
 
 def place(white, black, turn="white"):
@@ -172,7 +172,7 @@ def test_figure_3a_a_boom_that_removes_every_token_is_a_tie():
     state.play("BOOM at (3, 3).")
     assert board(state) == {}
     assert state.is_terminal() and state.outcome().winner is None
-    assert state.outcome().reason == Reason.BOTH_NO_TOKENS
+    assert state.outcome().reason == REASONS.BOTH_NO_TOKENS
     assert state.returns() == [0.0, 0.0] and state.current_player() == TERMINAL_PLAYER
 
 
@@ -191,17 +191,17 @@ def test_figure_3b_a_chain_reaction_runs_through_both_colours():
 def test_a_boom_that_removes_only_enemy_tokens_wins():
     state = place([[1, 3, 3], [1, 0, 7]], [[2, 4, 4], [1, 5, 5]])
     state.play("BOOM at (3, 3).")
-    assert state.outcome().winner == 0 and state.outcome().reason == Reason.NO_TOKENS
+    assert state.outcome().winner == 0 and state.outcome().reason == REASONS.NO_TOKENS
     assert state.returns() == [1.0, -1.0] and state.legal_actions() == []
 
 
 def test_booming_your_own_last_tokens_loses():
     state = place([[1, 3, 3], [2, 3, 4]], [[1, 7, 7]])
     state.play("BOOM at (3, 3).")
-    assert state.outcome().winner == 1 and state.outcome().reason == Reason.NO_TOKENS
+    assert state.outcome().winner == 1 and state.outcome().reason == REASONS.NO_TOKENS
     black = place([[1, 0, 0]], [[4, 6, 6]], turn="black")
     black.play("BOOM at (6, 6).")
-    assert black.outcome().winner == 0 and black.outcome().reason == Reason.NO_TOKENS
+    assert black.outcome().winner == 0 and black.outcome().reason == REASONS.NO_TOKENS
 
 
 def test_a_boom_reaches_diagonal_neighbours_and_the_board_edge():
@@ -213,10 +213,10 @@ def test_a_boom_reaches_diagonal_neighbours_and_the_board_edge():
 
 # -- loaded finished positions -------------------------------------------------------
 def test_a_loaded_position_with_a_side_without_tokens_is_over():
-    assert place([[1, 0, 0]], []).outcome() == boomboard.Outcome(0, Reason.NO_TOKENS)
-    assert place([], [[1, 0, 0]], turn="black").outcome() == boomboard.Outcome(1, Reason.NO_TOKENS)
+    assert place([[1, 0, 0]], []).outcome() == boomboard.Outcome(0, REASONS.NO_TOKENS)
+    assert place([], [[1, 0, 0]], turn="black").outcome() == boomboard.Outcome(1, REASONS.NO_TOKENS)
     empty = place([], [])
-    assert empty.outcome() == boomboard.Outcome(None, Reason.BOTH_NO_TOKENS) and empty.legal_actions() == []
+    assert empty.outcome() == boomboard.Outcome(None, REASONS.BOTH_NO_TOKENS) and empty.legal_actions() == []
 
 
 # -- repetition ----------------------------------------------------------------------
@@ -234,7 +234,7 @@ def test_the_fourth_occurrence_of_a_position_ties_the_third_does_not():
     assert not state.is_terminal()
     state.play(SHUTTLE[3])
     assert state.repetitions() == 4
-    assert state.outcome() == boomboard.Outcome(None, Reason.REPETITION)
+    assert state.outcome() == boomboard.Outcome(None, REASONS.REPETITION)
     assert state.ply() == 12
 
 
@@ -257,7 +257,7 @@ def test_the_player_to_move_is_part_of_the_position():
     assert state.repetitions() == 3 and not state.is_terminal()
     for move in shuttle:
         state.play(move)
-    assert state.outcome() == boomboard.Outcome(None, Reason.REPETITION)
+    assert state.outcome() == boomboard.Outcome(None, REASONS.REPETITION)
 
 
 def test_repeated_positions_need_not_follow_each_other():
@@ -266,7 +266,7 @@ def test_repeated_positions_need_not_follow_each_other():
               "MOVE 1 from (7, 2) to (7, 1).", "MOVE 1 from (7, 5) to (7, 6)."]
     for move in SHUTTLE + detour + SHUTTLE:
         state.play(move)
-    assert state.outcome() == boomboard.Outcome(None, Reason.REPETITION) and state.ply() == 12
+    assert state.outcome() == boomboard.Outcome(None, REASONS.REPETITION) and state.ply() == 12
 
 
 # -- the action limit ------------------------------------------------------------------
@@ -305,14 +305,14 @@ def at_ply_499():
 
 def test_the_500th_action_ties_counting_from_the_loaded_position(at_ply_499):
     state = walk(at_ply_499.clone(), 1)
-    assert state.outcome() == boomboard.Outcome(None, Reason.TURN_LIMIT)
+    assert state.outcome() == boomboard.Outcome(None, REASONS.TURN_LIMIT)
     assert len(state.history()) == 500 == GAME.max_game_length()
 
 
 def test_a_win_on_the_500th_action_is_a_win(at_ply_499):
     state = at_ply_499.clone()
     state.play("BOOM at (7, 7).")  # takes White's last token, not Black's walker
-    assert state.outcome() == boomboard.Outcome(1, Reason.NO_TOKENS) and state.ply() == 500
+    assert state.outcome() == boomboard.Outcome(1, REASONS.NO_TOKENS) and state.ply() == 500
 
 
 def test_a_4th_occurrence_on_the_500th_action_is_a_repetition():
@@ -328,4 +328,4 @@ def test_a_4th_occurrence_on_the_500th_action_is_a_repetition():
         assert not state.is_terminal()
         state.play(move)
     assert state.ply() == 500 and state.repetitions() == 4
-    assert state.outcome() == boomboard.Outcome(None, Reason.REPETITION)
+    assert state.outcome() == boomboard.Outcome(None, REASONS.REPETITION)

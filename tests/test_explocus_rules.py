@@ -6,11 +6,11 @@ import random
 import pytest
 
 import boomboard
-from boomboard import Reason
 from boomboard.core.layout import PLY
 from boomboard.games.explocus.notation import write_position
 
 GAME = boomboard.load_game("explocus")
+REASONS = GAME.end_reasons
 
 
 def place(stacks: dict[str, str], to_move: str = "w", game=GAME):
@@ -172,7 +172,7 @@ def test_cascade_order_is_first_in_first_out_and_stops_when_the_opponent_is_out(
     # and c3 still at capacity.
     assert state.to_notation() == ".w1w2/w3w1./.w1w1 b"
     assert state.is_terminal()
-    assert state.outcome() == boomboard.Outcome(winner=0, reason=Reason.NO_TOKENS)
+    assert state.outcome() == boomboard.Outcome(winner=0, reason=REASONS.NO_TOKENS)
 
 
 def test_stones_are_conserved_by_moves_and_explosions():
@@ -188,14 +188,14 @@ def test_stones_are_conserved_by_moves_and_explosions():
 def test_capturing_the_last_enemy_stack_wins():
     state = place({"d4": "w1", "d5": "b1"})
     state.play("d4-d5")
-    assert state.outcome() == boomboard.Outcome(winner=0, reason=Reason.NO_TOKENS)
+    assert state.outcome() == boomboard.Outcome(winner=0, reason=REASONS.NO_TOKENS)
     assert state.legal_actions() == [] and state.returns() == [1.0, -1.0]
 
 
 def test_black_wins_by_taking_whites_last_stone():
     state = place({"d4": "w1", "d6": "b2"}, to_move="b")
     state.play("d6-d4")
-    assert state.outcome().winner == 1 and state.outcome().reason == Reason.NO_TOKENS
+    assert state.outcome().winner == 1 and state.outcome().reason == REASONS.NO_TOKENS
 
 
 def test_a_loaded_position_without_stones_of_one_side_is_over():
@@ -215,7 +215,7 @@ def test_fourth_occurrence_of_a_position_is_a_tie_third_is_not():
     assert not state.is_terminal()
     state.play(cycle[3])
     assert state.repetitions() == 4
-    assert state.outcome() == boomboard.Outcome(winner=None, reason=Reason.REPETITION)
+    assert state.outcome() == boomboard.Outcome(winner=None, reason=REASONS.REPETITION)
 
 
 def test_the_500th_action_ties_the_game():
@@ -225,7 +225,7 @@ def test_the_500th_action_ties_the_game():
         state.apply_action(rng.choice(state.legal_actions()))
     assert not state.is_terminal()
     state.apply_action(rng.choice(state.legal_actions()))
-    assert state.outcome() == boomboard.Outcome(winner=None, reason=Reason.TURN_LIMIT)
+    assert state.outcome() == boomboard.Outcome(winner=None, reason=REASONS.TURN_LIMIT)
     assert GAME.max_game_length() == 500
 
 
@@ -240,7 +240,7 @@ def test_the_own_end_check_comes_before_the_action_limit():
     winning = at_ply(position, 499)
     winning.play("d5-d4")
     assert winning.ply() == 500
-    assert winning.outcome() == boomboard.Outcome(winner=1, reason=Reason.NO_TOKENS)
+    assert winning.outcome() == boomboard.Outcome(winner=1, reason=REASONS.NO_TOKENS)
     quiet = at_ply(position, 499)
     quiet.play("h8-h7")
-    assert quiet.outcome() == boomboard.Outcome(winner=None, reason=Reason.TURN_LIMIT)
+    assert quiet.outcome() == boomboard.Outcome(winner=None, reason=REASONS.TURN_LIMIT)

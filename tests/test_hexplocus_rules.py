@@ -4,11 +4,11 @@ a position where it matters; the square board has its own file."""
 import random
 
 import boomboard
-from boomboard import Reason
 from boomboard.core.layout import PLY
 from boomboard.games.explocus.notation import write_position
 
 GAME = boomboard.load_game("hexplocus")
+REASONS = GAME.end_reasons
 
 
 def place(stacks: dict[str, str], to_move: str = "w", game=GAME):
@@ -152,7 +152,7 @@ def test_cascade_order_is_first_in_first_out_and_stops_when_the_opponent_is_out(
     # C3 explodes; D3 (direction 3) and B2 (direction 6) reach capacity and queue in
     # that order; D3's explosion takes E4, Black's last stone: B2 is left with 6.
     assert state.to_notation() == "w1w2./w1.w2./.w2w1w4./.w6w1./... b"
-    assert state.outcome() == boomboard.Outcome(winner=0, reason=Reason.NO_TOKENS)
+    assert state.outcome() == boomboard.Outcome(winner=0, reason=REASONS.NO_TOKENS)
 
 
 def test_stones_are_conserved_by_moves_and_explosions():
@@ -168,10 +168,10 @@ def test_stones_are_conserved_by_moves_and_explosions():
 def test_taking_the_last_enemy_stone_wins_for_either_side():
     state = place({"E5": "w1", "E6": "b1"})
     state.play("E5-E6")
-    assert state.outcome() == boomboard.Outcome(winner=0, reason=Reason.NO_TOKENS)
+    assert state.outcome() == boomboard.Outcome(winner=0, reason=REASONS.NO_TOKENS)
     state = place({"E5": "w1", "G7": "b2"}, to_move="b")
     state.play("G7-E5")
-    assert state.outcome() == boomboard.Outcome(winner=1, reason=Reason.NO_TOKENS)
+    assert state.outcome() == boomboard.Outcome(winner=1, reason=REASONS.NO_TOKENS)
     assert state.legal_actions() == []
 
 
@@ -188,7 +188,7 @@ def test_fourth_occurrence_of_a_position_is_a_tie_third_is_not():
     assert not state.is_terminal()
     state.play(cycle[3])
     assert state.repetitions() == 4
-    assert state.outcome() == boomboard.Outcome(winner=None, reason=Reason.REPETITION)
+    assert state.outcome() == boomboard.Outcome(winner=None, reason=REASONS.REPETITION)
 
 
 def test_the_500th_action_ties_the_game_unless_it_wins():
@@ -198,12 +198,12 @@ def test_the_500th_action_ties_the_game_unless_it_wins():
         state.apply_action(rng.choice(state.legal_actions()))
     assert not state.is_terminal()
     state.apply_action(rng.choice(state.legal_actions()))
-    assert state.outcome() == boomboard.Outcome(winner=None, reason=Reason.TURN_LIMIT)
+    assert state.outcome() == boomboard.Outcome(winner=None, reason=REASONS.TURN_LIMIT)
     array = place({"E5": "w1", "E6": "b1"}).array.copy()
     array[PLY] = 499
     state = GAME.state_from_array(array)
     state.play("E5-E6")
-    assert state.outcome() == boomboard.Outcome(winner=0, reason=Reason.NO_TOKENS)
+    assert state.outcome() == boomboard.Outcome(winner=0, reason=REASONS.NO_TOKENS)
 
 
 def test_every_legal_move_takes_as_many_stones_as_cells():

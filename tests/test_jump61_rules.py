@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 import boomboard
-from boomboard import IllegalActionError, Reason
+from boomboard import IllegalActionError
 from boomboard.games.jump61 import Jump61Game, rules
+
+REASONS = Jump61Game.end_reasons
 
 GAME = boomboard.load_game("jump61")
 
@@ -140,7 +142,7 @@ def test_early_stop_the_moment_the_board_is_one_colour_leaving_overfull_squares(
     assert state.to_notation() == dump("2r 1r",
                                        "3r 3r")
     assert state.spots(2, 1) > state.neighbours(2, 1) and state.spots(2, 2) > state.neighbours(2, 2)
-    assert state.outcome() == boomboard.Outcome(winner=0, reason=Reason.ALL_ONE_COLOUR)
+    assert state.outcome() == boomboard.Outcome(winner=0, reason=REASONS.ALL_ONE_COLOUR)
     assert state.legal_actions() == [] and state.returns() == [1.0, -1.0]
 
 
@@ -175,7 +177,7 @@ def test_a_win_needs_no_jump_when_the_last_other_square_is_taken():
                  "1r 1-")
     assert state.current_player() == 0
     state.play("2 2")
-    assert state.outcome() == boomboard.Outcome(winner=0, reason=Reason.ALL_ONE_COLOUR)
+    assert state.outcome() == boomboard.Outcome(winner=0, reason=REASONS.ALL_ONE_COLOUR)
     assert state.to_notation() == dump("2r 2r", "1r 2r")
 
 
@@ -185,7 +187,7 @@ def test_blue_wins_when_every_square_is_blue():
     state.play("1 1")  # Red
     state.play("1 2")  # Blue: 3 > 2 jumps onto 1 1 (red, now blue with 3) and 2 2
     assert state.to_notation() == dump("3b 1b", "2b 2b")
-    assert state.outcome() == boomboard.Outcome(winner=1, reason=Reason.ALL_ONE_COLOUR)
+    assert state.outcome() == boomboard.Outcome(winner=1, reason=REASONS.ALL_ONE_COLOUR)
     assert state.returns() == [-1.0, 1.0]
 
 
@@ -213,7 +215,7 @@ def test_no_ties_and_every_random_game_ends_within_the_proven_length():
             state = game.new_initial_state()
             while not state.is_terminal():
                 state.apply_action(rng.choice(state.legal_actions()))
-            assert state.outcome().winner in (0, 1) and state.outcome().reason == Reason.ALL_ONE_COLOUR
+            assert state.outcome().winner in (0, 1) and state.outcome().reason == REASONS.ALL_ONE_COLOUR
             assert state.ply() <= game.max_game_length()
 
 

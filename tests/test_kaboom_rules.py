@@ -9,9 +9,11 @@ import random
 import pytest
 
 import boomboard
-from boomboard import GameOverError, IllegalActionError, ParameterError, Reason
+from boomboard import GameOverError, IllegalActionError, ParameterError
 from boomboard.core.state import TERMINAL_PLAYER
 from boomboard.games.kaboom import KaboomGame
+
+REASONS = KaboomGame.end_reasons
 
 POSITION_9 = "(o 0 1 xoxx --*o --oo --x-)"
 POSITION_14 = "(x 0 0 xoxx o@*o -ooo -xxx)"
@@ -152,13 +154,13 @@ def test_n_in_a_row_in_every_direction_wins(position, move):
     before = load(position)
     assert not before.is_terminal()
     state = after(position, move)
-    assert result(state) == (0, Reason.CONNECT)
+    assert result(state) == (0, REASONS.CONNECT)
     assert state.current_player() == TERMINAL_PLAYER and state.legal_actions() == []
     assert str(state).endswith("X wins: connected 4 in a row")
 
 
 def test_bombs_count_as_their_owners_pieces():
-    assert result(after("(x 0 1 x*x- ooo- ---- ----)", "D")) == (0, Reason.CONNECT)
+    assert result(after("(x 0 1 x*x- ooo- ---- ----)", "D")) == (0, REASONS.CONNECT)
     # O's bomb in the row belongs to O: no line for X
     assert result(after("(x 1 0 x@x- oo-- ---- ----)", "D")) is None
 
@@ -166,35 +168,35 @@ def test_bombs_count_as_their_owners_pieces():
 def test_the_line_length_is_the_connect_parameter():
     position = "(x 1 1 xx-- oo-- ---- ----)"
     assert result(after(position, "C")) is None
-    assert result(after(position, "C", connect=3)) == (0, Reason.CONNECT)
-    assert result(after("(x 0 0 -- --)", "B", rows=2, cols=2, connect=1, bombs=0)) == (0, Reason.CONNECT)
+    assert result(after(position, "C", connect=3)) == (0, REASONS.CONNECT)
+    assert result(after("(x 0 0 -- --)", "B", rows=2, cols=2, connect=1, bombs=0)) == (0, REASONS.CONNECT)
 
 
 def test_a_detonation_can_hand_the_opponent_the_line():
     # X's bomb on C2 takes C1, C3, B2 and D2; O's C4 falls to C1: O has row 1.
     state = after("(x 0 1 ooxo -x*x --x- --o-)", "C2!")
     assert state.to_notation() == "(o 0 1 oooo ---- ---- ----)"
-    assert result(state) == (1, Reason.CONNECT)
+    assert result(state) == (1, REASONS.CONNECT)
 
 
 def test_both_lines_after_a_detonation_is_a_tie():
     # X's D1 takes C1 and D2; the columns fall into row 1 all x, row 2 all o.
     state = after("(x 0 1 xxo* ooxo --ox ---o)", "D1!")
     assert state.to_notation() == "(o 0 1 xxxx oooo ---- ----)"
-    assert result(state) == (None, Reason.BOTH_CONNECT)
+    assert result(state) == (None, REASONS.BOTH_CONNECT)
     assert state.returns() == [0.0, 0.0]
-    assert result(after("(x 0 1 xxo* ooxo --ox ---o)", "D1!", misere=True)) == (None, Reason.BOTH_CONNECT)
+    assert result(after("(x 0 1 xxo* ooxo --ox ---o)", "D1!", misere=True)) == (None, REASONS.BOTH_CONNECT)
 
 
 # -- misère --------------------------------------------------------------------------------
 def test_misere_the_player_who_connects_loses():
     state = after("(x 1 1 xxx- ooo- ---- ----)", "D", misere=True)
-    assert result(state) == (1, Reason.CONNECT)
+    assert result(state) == (1, REASONS.CONNECT)
     assert state.outcome().describe(state.game.player_names) == "O wins: X connected 4 in a row (misère)"
     # the worked example's detonation gives X the line: in misère X loses
-    assert result(after(POSITION_14, "C2!", misere=True)) == (1, Reason.CONNECT)
+    assert result(after(POSITION_14, "C2!", misere=True)) == (1, REASONS.CONNECT)
     # and a detonation that gives O the line wins for X
-    assert result(after("(x 0 1 ooxo -x*x --x- --o-)", "C2!", misere=True)) == (0, Reason.CONNECT)
+    assert result(after("(x 0 1 ooxo -x*x --x- --o-)", "C2!", misere=True)) == (0, REASONS.CONNECT)
 
 
 # -- nobody can act: pass and tie ---------------------------------------------------------------
@@ -224,15 +226,15 @@ def test_pass_is_legal_only_when_nothing_else_is():
 
 def test_a_full_board_without_bombs_on_it_is_a_tie():
     state = after("(x 0 0 xxoo ooxx xxoo oox-)", "D")
-    assert result(state) == (None, Reason.NO_ACTIONS)
+    assert result(state) == (None, REASONS.NO_ACTIONS)
     assert state.legal_actions() == []
     # bombs still in hand change nothing: there is no room to drop them
-    assert result(after("(x 1 1 xxoo ooxx xxoo oox-)", "D")) == (None, Reason.NO_ACTIONS)
+    assert result(after("(x 1 1 xxoo ooxx xxoo oox-)", "D")) == (None, REASONS.NO_ACTIONS)
 
 
 def test_a_line_made_by_the_last_drop_wins_rather_than_ties():
     state = after("(x 0 0 xxoo ooxx xxoo xxx-)", "D")
-    assert result(state) == (0, Reason.CONNECT)
+    assert result(state) == (0, REASONS.CONNECT)
 
 
 # -- the worked example ------------------------------------------------------------------------
@@ -252,7 +254,7 @@ def test_position_14_x_detonates_c2_and_wins():
     # A: x (A1); B: x (from B4); C: x (from C4); D: x, o, x (D1, D3, D4).
     state = after(POSITION_14, "C2!")
     assert state.to_notation() == "(o 0 0 xxxx ---o ---x ----)"
-    assert result(state) == (0, Reason.CONNECT)
+    assert result(state) == (0, REASONS.CONNECT)
     # Had B2 been an ordinary piece, only the first five cells would go.
     state = after("(x 0 0 xoxx oo*o -ooo -xxx)", "C2!")
     assert state.to_notation() == "(o 0 0 xoxx oo-o -x-x ----)"
@@ -261,10 +263,10 @@ def test_position_14_x_detonates_c2_and_wins():
 
 # -- loaded positions and the end of the game -----------------------------------------------------
 @pytest.mark.parametrize("position, params, expected", [
-    ("(o 0 0 xxxx oo-- o--- ----)", {}, (0, Reason.CONNECT)),
-    ("(o 0 0 xxxx oo-- o--- ----)", {"misere": True}, (1, Reason.CONNECT)),
-    ("(x 0 0 xxxx oooo ---- ----)", {}, (None, Reason.BOTH_CONNECT)),
-    ("(x 0 0 xxoo ooxx xxoo ooxx)", {}, (None, Reason.NO_ACTIONS)),
+    ("(o 0 0 xxxx oo-- o--- ----)", {}, (0, REASONS.CONNECT)),
+    ("(o 0 0 xxxx oo-- o--- ----)", {"misere": True}, (1, REASONS.CONNECT)),
+    ("(x 0 0 xxxx oooo ---- ----)", {}, (None, REASONS.BOTH_CONNECT)),
+    ("(x 0 0 xxoo ooxx xxoo ooxx)", {}, (None, REASONS.NO_ACTIONS)),
     ("(x 0 0 xxoo ooxx xxoo oo*x)", {}, None),  # X must detonate
     ("(o 0 0 xxoo ooxx xxoo oo*x)", {}, None),  # O must pass
 ])

@@ -8,7 +8,9 @@ templates (searches, the solver, the batched environment) import them from
 here, and :func:`boomboard.jit.specialize` rebinds that import to one game's
 ``kernels.py``: each game gets its own compiled copy, with the game's
 functions called directly. The functions below only document the contract;
-they are never called.
+they are never called. Which of them a game must export, and which come
+together, is the game contract (:mod:`boomboard.core.contract`), which takes
+their parameters from here and which registration checks.
 
 **The strong solver** (:mod:`boomboard.solver`) also needs three codec
 kernels, each game's own in its ``codec.py``. They read a codec spec, a

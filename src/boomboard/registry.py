@@ -12,7 +12,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
-from .core.errors import UnknownGameError
+from .core.contract import require_game
+from .core.errors import GameContractError, UnknownGameError
 from .core.game import Game
 from .core.params import Parameter, parse_game_string
 
@@ -26,8 +27,11 @@ _GAMES = {
     "hexplocus": "boomboard.games.explocus:HexplocusGame",
     "chain_reaction": "boomboard.games.chain_reaction:ChainReactionGame",
 }
-# What a command plays when no game is named (``boomboard play``, the engine protocol).
+# What a command plays when no game is named (``boomboard play``, the engine
+# protocol, the web page's new-game form).
 DEFAULT_GAME = "kaboom"
+# The registered games whose class has been checked against the game contract.
+_CHECKED: set[str] = set()
 
 
 @dataclass(frozen=True)
@@ -47,11 +51,45 @@ def game_names() -> list[str]:
 
 
 def game_class(name: str) -> type[Game]:
+    """The class of a registered game, checked against the game contract
+    (:mod:`boomboard.core.contract`) the first time it is asked for."""
+    key = name.lower()
     try:
-        module_name, class_name = _GAMES[name.lower()].split(":")
+        target = _GAMES[key]
     except KeyError:
         raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(_GAMES)}") from None
+    cls = _import_class(target)
+    if key not in _CHECKED:
+        _check_registered(key, target, cls)
+        _CHECKED.add(key)
+    return cls
+
+
+def register_game(name: str, target: str) -> None:
+    """Register a game (``target``: ``"package.module:Class"``) under ``name``,
+    which must be the class's ``name``. The class and its folder are checked
+    against the game contract now: a game that breaks it is refused with one
+    :class:`GameContractError` naming every problem, and nothing is registered."""
+    if name in _GAMES:
+        raise GameContractError(f"a game named {name!r} is registered already")
+    try:
+        cls = _import_class(target)
+    except (ImportError, AttributeError, ValueError) as error:
+        raise GameContractError(f"game {name!r}: cannot import {target!r} ({error})") from None
+    _check_registered(name, target, cls)
+    _GAMES[name] = target
+    _CHECKED.add(name)
+
+
+def _import_class(target: str) -> type:
+    module_name, class_name = target.split(":")
     return getattr(importlib.import_module(module_name), class_name)
+
+
+def _check_registered(name: str, target: str, cls: type) -> None:
+    require_game(cls, f"{name} ({target})")
+    if cls.name != name:
+        raise GameContractError(f"game {name!r} ({target}) is registered under another name than its own, {cls.name!r}")
 
 
 def registered_games() -> list[GameInfo]:

@@ -19,15 +19,15 @@ from pathlib import Path
 from typing import IO
 
 from ..agents import agent_kinds
-from ..core.outcome import Reason
+from ..games.expendibots.game import END_REASONS
 from ..registry import load_game
 from .referee import Limits, play_game
 from .specs import EXTRA_KINDS, split_kind
 
 DRAW_REASONS = {
-    Reason.BOTH_NO_TOKENS: "no tokens remaining",
-    Reason.REPETITION: "game state occurred 4 times",
-    Reason.TURN_LIMIT: "maximum number of turns reached",
+    END_REASONS.BOTH_NO_TOKENS: "no tokens remaining",
+    END_REASONS.REPETITION: "game state occurred 4 times",
+    END_REASONS.TURN_LIMIT: "maximum number of turns reached",
 }
 
 

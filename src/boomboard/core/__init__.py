@@ -12,10 +12,10 @@ _LAZY = {
     "BoardView": ".board_view", "Cell": ".board_view",
     "BoomboardError": ".errors", "GameOverError": ".errors", "IllegalActionError": ".errors",
     "InvalidPositionError": ".errors", "MissingExtraError": ".errors", "NotationError": ".errors",
-    "ParameterError": ".errors",
-    "UnknownGameError": ".errors",
+    "ParameterError": ".errors", "UnknownGameError": ".errors", "GameContractError": ".errors",
     "Game": ".game",
-    "Outcome": ".outcome", "Reason": ".outcome", "Status": ".outcome",
+    "Presentation": ".geometry",
+    "EndReasons": ".outcome", "Outcome": ".outcome", "Reason": ".outcome", "Status": ".outcome",
     "Parameter": ".params",
     "State": ".state", "TERMINAL_PLAYER": ".state",
 }

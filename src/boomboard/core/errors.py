@@ -50,3 +50,8 @@ class MissingExtraError(BoomboardError, ImportError):
                          f"(from a clone: scripts/setup {extra})")
         self.extra = extra
         self.missing = missing
+
+
+class GameContractError(BoomboardError, TypeError):
+    """A game registered without something the game contract
+    (:mod:`boomboard.core.contract`) requires, or with a wrong signature."""

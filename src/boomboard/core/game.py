@@ -4,7 +4,8 @@ A game subclass declares its metadata and parameters as class attributes,
 names its compiled ``rules`` module, and implements the few methods marked
 "game-specific" below (building the arrays and reading and writing its
 native notations). Everything else, the whole :class:`State` API included,
-is shared.
+is shared. What a game must and may provide, and how registration checks
+it, is written in one place: :mod:`boomboard.core.contract`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import numpy as np
 
 from .board_view import BoardView
 from .errors import NotationError
+from .geometry import Presentation
+from .outcome import EndReasons
 from .params import Parameter, game_string, resolve
 from .state import State
 
@@ -35,6 +38,8 @@ class Game:
     * ``name``: the registry name (``"kaboom"``), ``title`` a display name;
     * ``parameters``: a tuple of :class:`Parameter`;
     * ``player_names``: the two players as the game calls them;
+    * ``end_reasons``: the reasons its own rules end it by (:class:`EndReasons`);
+    * ``presentation``: its colours and labels on the web page (:class:`Presentation`);
     * ``rules``: the module of compiled rules (see :mod:`boomboard.core.layout`);
       the game's folder also has a ``kernels.py`` exporting the game kernel
       interface (:mod:`boomboard.kernel_interface`) the shared layers compile
@@ -57,6 +62,8 @@ class Game:
     parameters: ClassVar[tuple[Parameter, ...]] = ()
     player_names: ClassVar[tuple[str, str]]
     rules: ClassVar[ModuleType]
+    end_reasons: ClassVar[EndReasons]
+    presentation: ClassVar[Presentation]
     state_class: ClassVar[type[State]] = State
     # The strongest agent setting measured for the game (docs/strength.md), which
     # the ``ai`` agent plays: an agent kind and its settings.
@@ -159,6 +166,13 @@ class Game:
     def kernels(self) -> ModuleType:
         """The game's compiled kernels (:mod:`boomboard.kernel_interface`)."""
         return importlib.import_module(self.kernels_module)
+
+    @cached_property
+    def history_kernels(self) -> ModuleType:
+        """The shared history template (:mod:`boomboard.core.history`) bound to
+        this game's kernels: how a :class:`State` that keeps the keys of its
+        positions plays an action."""
+        return self.compiled("boomboard.core.history")
 
     def compiled(self, template: str, ahead: bool = False) -> ModuleType:
         """The shared kernel template ``template`` (a module name, e.g.

@@ -24,6 +24,7 @@ Centres are in cell units, x to the right and y downward.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 HEX_ROW_STEP = math.sqrt(3) / 2  # rows of pointy-top hexagons one unit wide
@@ -34,18 +35,14 @@ LABEL_GAP = 0.85  # from a border cell's centre to its coordinate label
 class Layout:
     """The board's cells (name, centre, and where a click names a group, such
     as Kaboom's columns, the group) and its coordinate labels; ``shape`` is
-    ``"square"`` or ``"hex"``. A game may also give its players' colours
-    (``colours``, two CSS colours) and draw each cell as its count written in
-    its owner's colour on a ground of that colour (``counts``) rather than
-    as a piece."""
+    ``"square"`` or ``"hex"``. How the cells look is the game's
+    :class:`Presentation`."""
 
     shape: str
     names: list[str]
     centres: list[tuple[float, float]]
     labels: list[tuple[str, float, float]] = field(default_factory=list)
     groups: list[str] | None = None
-    colours: tuple[str, str] | None = None
-    counts: bool = False
 
     def to_json(self) -> dict:
         margin = 0.62 if self.shape == "hex" else 0.55  # half a cell, and a hexagon's point
@@ -64,11 +61,45 @@ class Layout:
             "box": [min(xs) - margin, min(ys) - margin, max(xs) - min(xs) + 2 * margin,
                     max(ys) - min(ys) + 2 * margin],
         }
-        if self.colours:
-            out["colours"] = list(self.colours)
-        if self.counts:
-            out["counts"] = True
         return out
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """How the web page shows a game, which each game declares (its
+    ``presentation``) so that the page itself names none.
+
+    * ``colours``: the two players' colours (CSS), for their pieces, the
+      analysis bar and the sides' swatches;
+    * ``counts``: draw each cell as its count written in its owner's colour
+      on a ground of that colour, rather than as a piece with its height;
+    * ``neutral``: what an unowned cell that still holds a count is called
+      (Jump61's white squares); ``None``: an unowned cell is empty;
+    * ``pieces``: what a move carries, in the plural, where the page asks
+      how many to move (``"Move how many tokens?"``);
+    * ``fills_phone``: on a phone, the board takes the screen's whole width
+      (no margins) and its labels are larger.
+    """
+
+    colours: tuple[str, str]
+    counts: bool = False
+    neutral: str | None = None
+    pieces: str = "pieces"
+    fills_phone: bool = False
+
+    def problems(self) -> list[str]:
+        """What is wrong with the declaration (the game contract checks it)."""
+        found = []
+        if not (isinstance(self.colours, tuple) and len(self.colours) == 2
+                and all(isinstance(c, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", c) for c in self.colours)):
+            found.append(f"presentation.colours must be two colours '#rrggbb', got {self.colours!r:.60}")
+        if not isinstance(self.pieces, str) or not self.pieces:
+            found.append("presentation.pieces must name what a move carries, e.g. 'stones'")
+        return found
+
+    def to_json(self) -> dict:
+        return {"colours": list(self.colours), "counts": self.counts, "neutral": self.neutral,
+                "pieces": self.pieces, "fills_phone": self.fills_phone}
 
 
 def signed_stacks(heights) -> list[list]:

@@ -25,6 +25,8 @@ import warnings
 import numpy as np
 from boomboard.jit import njit
 
+from .outcome import Reason
+
 # The hashes below rely on uint64 arithmetic wrapping around. Compiled, it
 # simply wraps; run as plain Python (NUMBA_DISABLE_JIT=1), NumPy warns each
 # time, so those warnings are silenced for this module only.
@@ -41,8 +43,8 @@ STATUS_PLAYER0_WINS = 1
 STATUS_PLAYER1_WINS = 2
 STATUS_TIE = 3
 
-REASON_REPETITION = 3
-REASON_TURN_LIMIT = 4
+REASON_REPETITION = int(Reason.REPETITION)  # the shared end reasons (a game's own are its end_reasons)
+REASON_TURN_LIMIT = int(Reason.TURN_LIMIT)
 
 # The strong solver's perfect position keys (each game's ``kernels.encode``,
 # see boomboard.kernel_interface): no position has this key; ``encode``

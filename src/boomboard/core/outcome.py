@@ -1,13 +1,19 @@
 """How a game ended: who won, and why.
 
 The engine keeps the result as two small integers in the state array (see
-:mod:`boomboard.core.layout`); this module gives them names.
+:mod:`boomboard.core.layout`); this module gives them names. The reasons
+every game shares (a repetition, the action limit, a resignation, a
+forfeit) are here; each game declares the reasons its own rules end it by,
+with their codes and sentences, as its ``end_reasons`` (an
+:class:`EndReasons`; see :mod:`boomboard.core.contract`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+
+from .errors import InvalidPositionError
 
 
 class Status(IntEnum):
@@ -19,35 +25,79 @@ class Status(IntEnum):
     TIE = 3
 
 
-class Reason(IntEnum):
-    """Why the game ended; stored at ``state[REASON]``."""
+class Reason(int):
+    """Why a game ended: the code stored at ``state[REASON]``, with a name
+    (``"CONNECT"``) and a sentence for people. It compares as its code.
 
-    NONE = 0
-    NO_TOKENS = 1  # the loser has no tokens / stones left
-    BOTH_NO_TOKENS = 2  # both sides lost their last tokens at once: tie
-    REPETITION = 3  # a position occurred for the 4th time: tie
-    TURN_LIMIT = 4  # the action limit was reached: tie
-    CONNECT = 5  # n in a row (Kaboom)
-    BOTH_CONNECT = 6  # both have n in a row after a detonation: tie
-    NO_ACTIONS = 7  # neither player can act (Kaboom, full board): tie
-    ALL_ONE_COLOUR = 8  # every square has the winner's colour (Jump61)
-    RESIGNATION = 9  # a player gave up (interfaces, arena)
-    FORFEIT = 10  # a player broke a rule of the referee (arena)
+    >>> Reason.REPETITION, Reason.REPETITION == 3, Reason.REPETITION.text
+    (<Reason.REPETITION: 3>, True, 'a position occurred for the 4th time')
+    """
+
+    # The shared reasons, set below the class.
+    NONE: Reason
+    REPETITION: Reason
+    TURN_LIMIT: Reason
+    RESIGNATION: Reason
+    FORFEIT: Reason
+
+    name: str
+    text: str
+
+    def __new__(cls, code: int, name: str, text: str) -> Reason:
+        reason = super().__new__(cls, code)
+        reason.name, reason.text = name, text
+        return reason
+
+    def __reduce__(self):  # pickled with its name and text (int's own way would lose them)
+        return (Reason, (int(self), self.name, self.text))
+
+    def __repr__(self) -> str:
+        return f"<Reason.{self.name}: {int(self)}>"
 
 
-_REASON_TEXT = {
-    Reason.NONE: "",
-    Reason.NO_TOKENS: "the opponent has no tokens left",
-    Reason.BOTH_NO_TOKENS: "no tokens remaining",
-    Reason.REPETITION: "a position occurred for the 4th time",
-    Reason.TURN_LIMIT: "the action limit was reached",
-    Reason.CONNECT: "connected n in a row",
-    Reason.BOTH_CONNECT: "both players connected n in a row",
-    Reason.NO_ACTIONS: "neither player can act",
-    Reason.ALL_ONE_COLOUR: "every square has the winner's colour",
-    Reason.RESIGNATION: "resignation",
-    Reason.FORFEIT: "forfeit",
-}
+Reason.NONE = Reason(0, "NONE", "")
+Reason.REPETITION = Reason(3, "REPETITION", "a position occurred for the 4th time")
+Reason.TURN_LIMIT = Reason(4, "TURN_LIMIT", "the action limit was reached")
+Reason.RESIGNATION = Reason(9, "RESIGNATION", "resignation")  # a player gave up (interfaces, arena)
+Reason.FORFEIT = Reason(10, "FORFEIT", "forfeit")  # a player broke a rule of the referee (arena)
+SHARED_REASONS = (Reason.NONE, Reason.REPETITION, Reason.TURN_LIMIT, Reason.RESIGNATION, Reason.FORFEIT)
+
+
+class EndReasons:
+    """A game's own end reasons, and the shared ones: what a game declares
+    as ``end_reasons``. Each reason is an attribute under its name.
+
+    >>> reasons = EndReasons(Reason(5, "CONNECT", "connected n in a row"))
+    >>> reasons.CONNECT, reasons.of(5).text, reasons.of(3) is Reason.REPETITION
+    (<Reason.CONNECT: 5>, 'connected n in a row', True)
+    """
+
+    def __init__(self, *own: Reason):
+        self.own = own
+        self._by_code = {int(reason): reason for reason in (*SHARED_REASONS, *own)}
+        for reason in (*SHARED_REASONS, *own):
+            setattr(self, reason.name, reason)
+
+    def problems(self) -> list[str]:
+        """What is wrong with the declaration: a code or name given twice, or one a shared reason has."""
+        found = []
+        shared = {int(reason): reason.name for reason in SHARED_REASONS}
+        for index, reason in enumerate(self.own):
+            if not isinstance(reason, Reason):
+                found.append(f"end_reasons entry {reason!r:.40} is not a boomboard.Reason")
+            elif int(reason) in shared or reason.name in shared.values():
+                found.append(f"end reason {reason.name} ({int(reason)}) takes a code or name of the shared "
+                             f"reasons ({', '.join(f'{n} {c}' for c, n in shared.items())})")
+            elif any(int(other) == int(reason) or other.name == reason.name for other in self.own[:index]):
+                found.append(f"end reason {reason.name} ({int(reason)}): its code or name is declared twice")
+        return found
+
+    def of(self, code: int) -> Reason:
+        """The reason with this code."""
+        try:
+            return self._by_code[code]
+        except KeyError:
+            raise InvalidPositionError(f"no end reason has the code {code}") from None
 
 
 @dataclass(frozen=True)
@@ -75,16 +125,17 @@ class Outcome:
 
     def describe(self, player_names: tuple[str, str]) -> str:
         """A sentence such as ``'White wins: the opponent has no tokens left'``."""
-        because = self.detail or _REASON_TEXT[self.reason]
+        because = self.detail or self.reason.text
         if self.winner is None:
             return f"Tie: {because}"
         return f"{player_names[self.winner].capitalize()} wins: {because}"
 
 
-def outcome_from_codes(status: int, reason: int, detail: str = "") -> Outcome | None:
-    """Translate the two integers of a state array; ``None`` while ongoing."""
+def outcome_from_codes(status: int, reason: int, reasons: EndReasons, detail: str = "") -> Outcome | None:
+    """Translate the two integers of a state array, the reason by the game's
+    ``reasons``; ``None`` while ongoing."""
     status = Status(status)
     if status == Status.ONGOING:
         return None
     winner = {Status.PLAYER0_WINS: 0, Status.PLAYER1_WINS: 1, Status.TIE: None}[status]
-    return Outcome(winner=winner, reason=Reason(reason), detail=detail)
+    return Outcome(winner=winner, reason=reasons.of(reason), detail=detail)

@@ -96,7 +96,7 @@ class State:
 
     def outcome(self) -> Outcome | None:
         """How the game ended (winner and reason), or ``None`` while it goes on."""
-        return outcome_from_codes(int(self._array[STATUS]), int(self._array[REASON]))
+        return outcome_from_codes(int(self._array[STATUS]), int(self._array[REASON]), self._game.end_reasons)
 
     def returns(self) -> list[float]:
         outcome = self.outcome()
@@ -145,8 +145,9 @@ class State:
         if self._keys is None:
             game.rules.apply_action(self._array, game.params_array, action)
         else:
-            self._n_keys = game.rules.apply_and_record(self._array, game.params_array, action, self._keys,
-                                                       self._n_keys, game.repetition_limit, game.action_limit)
+            self._n_keys = game.history_kernels.apply_and_record(self._array, game.params_array, action, self._keys,
+                                                                 self._n_keys, game.repetition_limit,
+                                                                 game.action_limit)
         self._history.append(action)
         self._legal = None
 

@@ -34,7 +34,7 @@ except ImportError:
 from ..agents import agent_kinds
 from ..core.errors import BoomboardError, GameOverError, ParameterError
 from ..core.params import format_value
-from ..registry import registered_games
+from ..registry import DEFAULT_GAME, registered_games
 from . import analysis, pages
 from .archive import Archive, open_arena_store
 from .service import SESSIONS_KEPT, AgentLimits, Busy, Conflict, GameService, NotFound
@@ -222,7 +222,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
 
     @app.get("/api/catalog")
     async def catalog():
-        """The games with their parameters, and the sides the page offers."""
+        """The games with their parameters (and the one the page offers first), and the sides the page offers."""
         games = []
         for info in registered_games():
             games.append({
@@ -231,7 +231,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
                                 "minimum": p.minimum, "maximum": p.maximum, "choices": p.choices,
                                 "text": format_value(p.default)} for p in info.parameters],
             })
-        return {"games": games, "levels": LEVELS, "agent_kinds": agent_kinds(),
+        return {"games": games, "default": DEFAULT_GAME, "levels": LEVELS, "agent_kinds": agent_kinds(),
                 "arena": archive.arena is not None, "arena_chart": archive.arena is not None}
 
     @app.post("/api/games", status_code=201)

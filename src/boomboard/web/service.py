@@ -469,6 +469,7 @@ def describe_state(state: State, players: list[str], outcome: Outcome | None, st
         "players": players,
         "player_names": list(names),
         "layout": layout(game).to_json(),
+        "presentation": game.presentation.to_json(),
         "cells": cell_contents(game, state.array),
         "to_move": to_move,
         "caption": view.caption if outcome is None or outcome.reason != Reason.RESIGNATION

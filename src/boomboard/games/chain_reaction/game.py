@@ -9,8 +9,9 @@ import numpy as np
 from boomboard.core.board_view import BoardView, Cell
 from boomboard.core.errors import IllegalActionError, InvalidPositionError, NotationError, ParameterError
 from boomboard.core.game import Game
+from boomboard.core.geometry import Presentation
 from boomboard.core.layout import PLAYER, REASON, STATUS, win_status
-from boomboard.core.outcome import Outcome, Reason
+from boomboard.core.outcome import EndReasons, Outcome, Reason
 from boomboard.core.params import Parameter
 from boomboard.core.state import State
 
@@ -18,6 +19,9 @@ from . import codec, rules
 from .notation import (COLUMN_LETTERS, OWNER_LETTERS, OWNER_NAMES, cell_name, check_position, critical_mass,
                        finished, parse_cell, parse_position, stable_capacity, write_position)
 from .rules import COUNT, EMPTY, ORBS, REASON_NO_TOKENS
+
+# How a game of Chain Reaction ends by its own rules (the shared reasons aside).
+END_REASONS = EndReasons(Reason(REASON_NO_TOKENS, "NO_TOKENS", "the opponent has no orbs left"))
 
 
 class ChainReactionState(State):
@@ -79,7 +83,7 @@ class ChainReactionState(State):
         'Green wins: Red has no orbs left'
         """
         outcome = super().outcome()
-        if outcome is None or outcome.reason != Reason.NO_TOKENS:
+        if outcome is None or outcome.reason != END_REASONS.NO_TOKENS:
             return outcome
         loser = self._game.player_names[1 - outcome.winner].capitalize()
         return Outcome(outcome.winner, outcome.reason, f"{loser} has no orbs left")
@@ -97,6 +101,9 @@ class ChainReactionGame(Game):
     )
     rules = rules
     state_class = ChainReactionState
+    end_reasons = END_REASONS
+    # each cell's orbs written in its owner's colour (red, green) on a ground of it
+    presentation = Presentation(colours=("#d33c3c", "#2e9b46"), counts=True)
 
     @classmethod
     def state_from_position(cls, text: str) -> ChainReactionState:

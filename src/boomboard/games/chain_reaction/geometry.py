@@ -1,6 +1,6 @@
 """Chain Reaction's drawing geometry for the web page (:mod:`boomboard.core.geometry`):
-a square grid, ``a1`` at the bottom left; each cell shows its orbs in its
-owner's colour (red, green); an orb is placed with one click on its cell."""
+a square grid, ``a1`` at the bottom left; each cell shows its orbs (in its
+owner's colour: the game's ``presentation``); an orb is placed with one click on its cell."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ from boomboard.core.geometry import LABEL_GAP, Layout
 
 from .notation import COLUMN_LETTERS, cell_name
 from .rules import COUNT, EMPTY
-
-COLOURS = ("#d33c3c", "#2e9b46")  # red, green
 
 
 def layout(game) -> Layout:
@@ -19,7 +17,7 @@ def layout(game) -> Layout:
     centres = [(q % cols, rows - 1 - q // cols) for q in cells]
     labels = ([(COLUMN_LETTERS[c], c, rows - 1 + LABEL_GAP) for c in range(cols)]
               + [(str(r + 1), -LABEL_GAP, rows - 1 - r) for r in range(rows)])
-    return Layout("square", names, centres, labels, colours=COLOURS, counts=True)
+    return Layout("square", names, centres, labels)
 
 
 def cell_contents(game, array) -> list[list]:

@@ -76,7 +76,7 @@ COUNT = HEADER + 2  # COUNT + cell: its orbs; COUNT + cells + cell: its owner
 
 EMPTY, RED, GREEN = 0, 1, 2  # a cell's owner; a player's colour is player + 1
 
-REASON_NO_TOKENS = 1  # boomboard.Reason.NO_TOKENS
+REASON_NO_TOKENS = 1  # end reason NO_TOKENS (end_reasons in game.py)
 
 # The params array: five numbers, then the critical masses, then the neighbours.
 P_ROWS = 0

@@ -10,7 +10,9 @@ import numpy as np
 from boomboard.core.board_view import BoardView, Cell
 from boomboard.core.errors import IllegalActionError, NotationError
 from boomboard.core.game import Game
+from boomboard.core.geometry import Presentation
 from boomboard.core.layout import PLAYER
+from boomboard.core.outcome import EndReasons, Reason
 from boomboard.core.state import State
 
 from . import codec, evaluation, rules
@@ -33,7 +35,11 @@ from .notation import (
     square_name,
     square_of,
 )
-from .rules import BOARD, NUM_ACTIONS, SIZE, STATE_SIZE, TOKENS
+from .rules import BOARD, NUM_ACTIONS, REASON_BOTH_NO_TOKENS, REASON_NO_TOKENS, SIZE, STATE_SIZE, TOKENS
+
+# How a game of Expendibots ends by its own rules (the shared reasons aside).
+END_REASONS = EndReasons(Reason(REASON_NO_TOKENS, "NO_TOKENS", "the opponent has no tokens left"),
+                         Reason(REASON_BOTH_NO_TOKENS, "BOTH_NO_TOKENS", "no tokens remaining"))
 
 
 def _square_index(square: Any) -> int:
@@ -109,6 +115,8 @@ class ExpendibotsGame(Game):
     player_names = COLOURS
     rules = rules
     state_class = ExpendibotsState
+    end_reasons = END_REASONS
+    presentation = Presentation(colours=("#f6f1e3", "#25252b"), pieces="tokens")  # white, black
     repetition_limit = 4  # a position's 4th occurrence, the start counted, ties
     action_limit = 500  # 250 turns each
     params_root_slot = evaluation.P_ROOT  # the evaluation's contempt for trading down (KEEP)

@@ -6,7 +6,7 @@ every cell). Row 0 is the board's row 7.
 """
 
 from boomboard.core.layout import PLAYER, PLY
-from boomboard.core.planes import T_ACTION_LIMIT, T_AREA, T_CELLS, T_GRID, fill
+from boomboard.core.planes import T_ACTION_LIMIT, T_AREA, fill, signed_heights
 from boomboard.jit import njit
 
 from .rules import BOARD, SIZE, SQUARES
@@ -24,13 +24,7 @@ def grid(game):
 def encode_observation(s, params, table, player, out):
     """Write ``s`` seen by ``player`` into the flat ``float32`` array ``out``."""
     out[:] = 0.0
-    area, cells = table[T_AREA], table[T_CELLS]
-    for cell in range(cells):
-        height = s[BOARD + cell] if player == 0 else -s[BOARD + cell]
-        at = table[T_GRID + cell]
-        if height > 0:
-            out[at] = height
-        elif height < 0:
-            out[area + at] = -height
+    area = table[T_AREA]
+    signed_heights(s, BOARD, table, player, out)
     fill(out, 2, area, 1.0 if s[PLAYER] == player else 0.0)
     fill(out, 3, area, s[PLY] / table[T_ACTION_LIMIT])

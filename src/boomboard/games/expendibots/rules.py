@@ -19,7 +19,7 @@ the board) and each square's up to eight neighbours (``-1`` padded).
 import numpy as np
 from boomboard.jit import njit
 
-from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, STATUS_TIE, cell_hash, record_position, win_status
+from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, STATUS_TIE, cell_hash, win_status
 from boomboard.core.steps import light, record_step
 
 SIZE = 8
@@ -35,8 +35,8 @@ TOKENS = HEADER  # TOKENS + player: that player's token count
 BOARD = HEADER + 2  # BOARD + square: the signed stack on that square
 STATE_SIZE = BOARD + SQUARES
 
-REASON_NO_TOKENS = 1  # boomboard.Reason.NO_TOKENS
-REASON_BOTH_NO_TOKENS = 2  # boomboard.Reason.BOTH_NO_TOKENS
+REASON_NO_TOKENS = 1  # end reason NO_TOKENS (end_reasons in game.py)
+REASON_BOTH_NO_TOKENS = 2  # end reason BOTH_NO_TOKENS (end_reasons in game.py)
 
 P_LANDING = 0  # P_LANDING + line: the square a move along ``line`` lands on, or -1
 P_NEIGHBOURS = LINES  # P_NEIGHBOURS + 8*sq + k: the k-th neighbour of sq, or -1
@@ -197,12 +197,3 @@ def position_key(s, params):
     if s[PLAYER] == 1:
         key ^= cell_hash(SQUARES, 0)  # a square past the board stands for "Black to move"
     return key
-
-
-@njit(cache=True)
-def apply_and_record(s, params, action, keys, n_keys, repetition_limit, action_limit):
-    """``apply_action``, then append the new position's key to ``keys[:n_keys]`` and
-    apply the history rules; returns the new number of keys. One compiled call
-    instead of three keeps the Python ``State`` loop fast."""
-    apply_action(s, params, action)
-    return record_position(s, keys, n_keys, position_key(s, params), repetition_limit, action_limit)

@@ -9,7 +9,9 @@ import numpy as np
 from boomboard.core.board_view import BoardView, Cell
 from boomboard.core.errors import IllegalActionError, InvalidPositionError, NotationError, ParameterError
 from boomboard.core.game import Game
+from boomboard.core.geometry import Presentation
 from boomboard.core.layout import PLAYER, REASON, STATUS, win_status
+from boomboard.core.outcome import EndReasons, Reason
 from boomboard.core.params import Parameter
 from boomboard.core.state import State
 
@@ -17,6 +19,10 @@ from . import codec, rules
 from .boards import Board, hex_board, hex_standard, square_board, square_standard
 from .notation import parse_cell, parse_move, parse_position, write_position
 from .rules import BOARD, REASON_NO_TOKENS, STONES
+
+# How a game of Explocus or HExplocus ends by its own rules (the shared reasons aside).
+END_REASONS = EndReasons(Reason(REASON_NO_TOKENS, "NO_TOKENS", "the opponent has no tokens left"))
+COLOURS = ("#f6f1e3", "#25252b")  # white, black
 
 
 class ExplocusState(State):
@@ -57,6 +63,7 @@ class _Explocus(Game):
     player_names = ("white", "black")
     rules = rules
     state_class = ExplocusState
+    end_reasons = END_REASONS
     ai_settings = ("alphabeta", {"quiescence": 4})  # measured: docs/strength.md
     repetition_limit = 4  # house rule, as in Expendibots
     action_limit = 500  # house rule: 250 turns each
@@ -190,6 +197,7 @@ class ExplocusGame(_Explocus):
         Parameter("size", 8, "squares along each side of the board", minimum=3, maximum=16),
         Parameter("setup", "standard", _setup_help("..../.b3../..w2./.... w")),
     )
+    presentation = Presentation(colours=COLOURS, pieces="stones")
 
     def _make_board(self, values: dict[str, Any]) -> Board:
         return square_board(values["size"])
@@ -210,6 +218,8 @@ class HexplocusGame(_Explocus):
         Parameter("side", 5, "cells along each edge of the hexagon", minimum=3, maximum=9),
         Parameter("setup", "standard", _setup_help("b1../..../...../w1.../... w")),
     )
+    # on a phone the hexagon takes the whole width, its labels larger, its cells as big as they can be
+    presentation = Presentation(colours=COLOURS, pieces="stones", fills_phone=True)
 
     def _make_board(self, values: dict[str, Any]) -> Board:
         return hex_board(values["side"])

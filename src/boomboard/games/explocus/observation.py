@@ -12,7 +12,7 @@ that are not cells have capacity 0 and nothing else.
 """
 
 from boomboard.core.layout import PLAYER, PLY
-from boomboard.core.planes import T_ACTION_LIMIT, T_AREA, T_CELLS, T_GRID, fill
+from boomboard.core.planes import T_ACTION_LIMIT, T_AREA, T_CELLS, T_GRID, fill, signed_heights
 from boomboard.jit import njit
 
 from .rules import BOARD, TABLES
@@ -34,13 +34,8 @@ def encode_observation(s, params, table, player, out):
     """Write ``s`` seen by ``player`` into the flat ``float32`` array ``out``."""
     out[:] = 0.0
     area, cells = table[T_AREA], table[T_CELLS]
+    signed_heights(s, BOARD, table, player, out)
     for cell in range(cells):
-        height = s[BOARD + cell] if player == 0 else -s[BOARD + cell]
-        at = table[T_GRID + cell]
-        if height > 0:
-            out[at] = height
-        elif height < 0:
-            out[area + at] = -height
-        out[2 * area + at] = params[TABLES + cell]  # TABLES: the capacity table
+        out[2 * area + table[T_GRID + cell]] = params[TABLES + cell]  # TABLES: the capacity table
     fill(out, 3, area, 1.0 if s[PLAYER] == player else 0.0)
     fill(out, 4, area, s[PLY] / table[T_ACTION_LIMIT])

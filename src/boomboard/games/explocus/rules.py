@@ -29,13 +29,13 @@ of stones only shortens it.
 import numpy as np
 from boomboard.jit import njit
 
-from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, board_key, record_position, win_status
+from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, board_key, win_status
 from boomboard.core.steps import light, record_step
 
 STONES = HEADER  # STONES + player: that player's stone count
 BOARD = HEADER + 2  # BOARD + cell: the signed stack height on that cell
 
-REASON_NO_TOKENS = 1  # boomboard.Reason.NO_TOKENS
+REASON_NO_TOKENS = 1  # end reason NO_TOKENS (end_reasons in game.py)
 
 # The params array: three sizes, then the tables, each at a fixed place.
 P_CELLS = 0
@@ -208,12 +208,3 @@ def apply_action_steps(s, params, action, steps, flashes):
 def position_key(s, params):
     """Every stack (owner and height) and the player to move."""
     return board_key(s, BOARD, params[P_CELLS], s[PLAYER])
-
-
-@njit(cache=True)
-def apply_and_record(s, params, action, keys, n_keys, repetition_limit, action_limit):
-    """``apply_action``, then append the new position's key to ``keys[:n_keys]`` and
-    apply the history rules; returns the new number of keys. One compiled call
-    instead of three keeps the Python ``State`` loop fast."""
-    apply_action(s, params, action)
-    return record_position(s, keys, n_keys, position_key(s, params), repetition_limit, action_limit)

@@ -9,7 +9,9 @@ import numpy as np
 from boomboard.core.board_view import BoardView, Cell
 from boomboard.core.errors import IllegalActionError, InvalidPositionError, NotationError, ParameterError
 from boomboard.core.game import Game
+from boomboard.core.geometry import Presentation
 from boomboard.core.layout import PLAYER, REASON, STATUS, win_status
+from boomboard.core.outcome import EndReasons, Reason
 from boomboard.core.params import Parameter
 from boomboard.core.state import State
 
@@ -17,6 +19,9 @@ from . import codec, ranking, rules
 from .notation import (COLOUR_LETTERS, COLOUR_NAMES, neighbour_count, one_colour, parse_dump, parse_move,
                        player_to_move, row_col, write_dump, write_move)
 from .rules import COUNT, REASON_ALL_ONE_COLOUR, SPOTS, WHITE
+
+# How a game of Jump61 ends by its own rules.
+END_REASONS = EndReasons(Reason(REASON_ALL_ONE_COLOUR, "ALL_ONE_COLOUR", "every square has the winner's colour"))
 
 
 class Jump61State(State):
@@ -86,6 +91,9 @@ class Jump61Game(Game):
     )
     rules = rules
     state_class = Jump61State
+    end_reasons = END_REASONS
+    # each square's spots written in its colour (red, blue), a white square's in grey
+    presentation = Presentation(colours=("#d33c3c", "#2f62c9"), counts=True, neutral="white")
 
     @classmethod
     def state_from_dump(cls, text: str) -> Jump61State:

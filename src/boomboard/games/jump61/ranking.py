@@ -284,28 +284,28 @@ def _jumped_beside_white(s, params, cells):
 
 
 @njit(cache=True)
-def dense_unrank(dspec, tier, r, params, s):
-    """Write the board of rank ``r`` in ``tier`` into ``s`` (ply 0, the player to
+def dense_unrank(dspec, tier, rank, params, s):
+    """Write the board of ``rank`` in ``tier`` into ``s`` (ply 0, the player to
     move of its level) and return ``True``; ``False`` for a board that is no
     position (one colour everywhere, a jumped square beside a white one: see
     the module docstring). A rank past the tier raises."""
-    if r < 0 or r >= dense_tier_size(dspec, tier):
+    if rank < 0 or rank >= dense_tier_size(dspec, tier):
         raise ValueError("jump61: no such rank in that tier")
     level, a, b, middle = _tier_parts(dspec, tier)
     right_count = _region_count(dspec, RIGHT, b)
     middle_count = _region_count(dspec, MIDDLE, middle)
     s[:] = 0
-    _region_unrank(dspec, RIGHT, b, r % right_count, s)
-    r //= right_count
-    _region_unrank(dspec, MIDDLE, middle, r % middle_count, s)
-    _region_unrank(dspec, LEFT, a, r // middle_count, s)
+    _region_unrank(dspec, RIGHT, b, rank % right_count, s)
+    rank //= right_count
+    _region_unrank(dspec, MIDDLE, middle, rank % middle_count, s)
+    _region_unrank(dspec, LEFT, a, rank // middle_count, s)
     s[PLAYER] = level % 2
     cells = dspec[D_CELLS]
     return s[COUNT] < cells and s[COUNT + 1] < cells and not _jumped_beside_white(s, params, cells)
 
 
 @njit(cache=True)
-def dense_unrank_next(dspec, tier, r, params, s, cursor):
+def dense_unrank_next(dspec, tier, rank, params, s, cursor):
     """:func:`dense_unrank` from scratch: it costs a few steps a square, little
     beside scoring the position's moves, so nothing is kept in ``cursor``."""
-    return dense_unrank(dspec, tier, r, params, s)
+    return dense_unrank(dspec, tier, rank, params, s)

@@ -47,7 +47,7 @@ SPOTS = HEADER + 2  # SPOTS + square: its spots; SPOTS + N*N + square: its colou
 
 WHITE, RED, BLUE = 0, 1, 2  # a square's colour; a player's colour is player + 1
 
-REASON_ALL_ONE_COLOUR = 8  # boomboard.Reason.ALL_ONE_COLOUR
+REASON_ALL_ONE_COLOUR = 8  # end reason ALL_ONE_COLOUR (end_reasons in game.py)
 
 # The params array: three numbers, then the neighbour counts, then the neighbours.
 P_SIZE = 0

@@ -9,8 +9,9 @@ import numpy as np
 from boomboard.core.board_view import BoardView, Cell
 from boomboard.core.errors import IllegalActionError, InvalidPositionError, ParameterError
 from boomboard.core.game import Game
+from boomboard.core.geometry import Presentation
 from boomboard.core.layout import PLAYER, REASON, STATUS
-from boomboard.core.outcome import Outcome, Reason
+from boomboard.core.outcome import EndReasons, Outcome, Reason
 from boomboard.core.params import Parameter
 from boomboard.core.state import State
 
@@ -31,7 +32,13 @@ from .notation import (
     parse_position,
     write_position,
 )
-from .rules import ARMED, BOMB, FILLED, HAND, HEIGHT, PRIMED
+from .rules import (ARMED, BOMB, FILLED, HAND, HEIGHT, PRIMED, REASON_BOTH_CONNECT, REASON_CONNECT,
+                    REASON_NO_ACTIONS)
+
+# How a game of Kaboom ends (it has no history rules); KaboomState.outcome names the line length.
+END_REASONS = EndReasons(Reason(REASON_CONNECT, "CONNECT", "connected n in a row"),
+                         Reason(REASON_BOTH_CONNECT, "BOTH_CONNECT", "both players connected n in a row"),
+                         Reason(REASON_NO_ACTIONS, "NO_ACTIONS", "the board is full and no bomb is left on it"))
 
 
 class KaboomState(State):
@@ -80,11 +87,10 @@ class KaboomState(State):
             return None
         n = self._game["connect"]
         detail = {
-            Reason.CONNECT: f"connected {n} in a row",
-            Reason.BOTH_CONNECT: f"both players connected {n} in a row",
-            Reason.NO_ACTIONS: "the board is full and no bomb is left on it",
-        }[outcome.reason]
-        if outcome.reason == Reason.CONNECT and self._game["misere"]:
+            END_REASONS.CONNECT: f"connected {n} in a row",
+            END_REASONS.BOTH_CONNECT: f"both players connected {n} in a row",
+        }.get(outcome.reason, outcome.reason.text)
+        if outcome.reason == END_REASONS.CONNECT and self._game["misere"]:
             loser = PLAYER_LETTERS[1 - outcome.winner].upper()
             detail = f"{loser} {detail} (misère)"
         return Outcome(outcome.winner, outcome.reason, detail)
@@ -102,6 +108,8 @@ class KaboomGame(Game):
     player_names = ("x", "o")
     rules = rules
     state_class = KaboomState
+    end_reasons = END_REASONS
+    presentation = Presentation(colours=("#e0662a", "#238a6d"))  # x, o
     parameters = (
         Parameter("rows", 4, "rows of the board, numbered 1, 2, ... from the bottom", minimum=1, maximum=12),
         Parameter("cols", 4, "columns of the board, lettered A, B, ... from the left", minimum=1, maximum=12),

@@ -44,9 +44,9 @@ HEIGHT = HEADER + 5  # HEIGHT + column: pieces in that column; the board follows
 BOMB = 4  # the bomb bit of a cell; the low two bits are the owner's side (1 X, 2 O)
 
 STATUS_TIE = 3
-REASON_CONNECT = 5  # boomboard.Reason.CONNECT
-REASON_BOTH_CONNECT = 6  # boomboard.Reason.BOTH_CONNECT
-REASON_NO_ACTIONS = 7  # boomboard.Reason.NO_ACTIONS
+REASON_CONNECT = 5  # end reason CONNECT (end_reasons in game.py)
+REASON_BOTH_CONNECT = 6  # end reason BOTH_CONNECT (end_reasons in game.py)
+REASON_NO_ACTIONS = 7  # end reason NO_ACTIONS (end_reasons in game.py)
 
 # The params array: the game's parameters, nothing else (geometry is arithmetic).
 P_ROWS = 0

@@ -70,13 +70,10 @@ const describeValue = (m) => (m.value ? `${m.value}${m.remoteness !== null && m.
 
 // ---- the board --------------------------------------------------------------------------
 
-const PIECE_COLOURS = {
-  jump61: ["#d33c3c", "#2f62c9"], kaboom: ["#e0662a", "#238a6d"],
-  expendibots: ["#f6f1e3", "#25252b"], explocus: ["#f6f1e3", "#25252b"], hexplocus: ["#f6f1e3", "#25252b"],
-};
-
-// The players' colours: the game's layout names them, or the table above does.
-const pieceColours = (state) => state.layout.colours || PIECE_COLOURS[state.name] || ["#d33c3c", "#2f62c9"];
+// How a game looks (its colours, counts or pieces, its labels) is the game's own
+// declaration, state.presentation (boomboard.core.geometry.Presentation): this
+// script names no game.
+const pieceColours = (state) => state.presentation.colours;
 
 function hexPoints(x, y, r) {
   const points = [];
@@ -87,8 +84,8 @@ function hexPoints(x, y, r) {
   return points.join(" ");
 }
 
-// The least box around the cells and their labels: on a phone a hexagonal
-// board wastes no width on margins, so its cells are as big as they can be.
+// The least box around the cells and their labels: on a phone a board that
+// fills the screen wastes no width on margins, so its cells are as big as they can be.
 function tightBox(layout) {
   const xs = [], ys = [];
   for (const c of layout.cells) { xs.push(c.x - 0.6, c.x + 0.6); ys.push(c.y - 0.6, c.y + 0.6); }
@@ -101,19 +98,22 @@ function tightBox(layout) {
 // `tints` a cell name to a colour (analysis), `flip` turns the board round.
 function drawBoard(state, cells, { marks = {}, tints = {}, flip = false, onClick = null } = {}) {
   const layout = state.layout;
-  const box = layout.shape === "hex" && window.matchMedia("(max-width: 600px)").matches ? tightBox(layout) : layout.box;
+  const look = state.presentation;
+  const box = look.fills_phone && window.matchMedia("(max-width: 600px)").matches ? tightBox(layout) : layout.box;
   const [bx, by, bw, bh] = box;
   const turn = (x, y) => (flip ? [2 * bx + bw - x, 2 * by + bh - y] : [x, y]);
-  const svg = el("svg:svg", { viewBox: box.join(" "), class: `board ${layout.shape} game-${state.name}`, role: "group", "aria-label": `${state.title} board` });
-  // A game's layout may name its colours and draw counts (a number in the owner's colour) instead of pieces.
+  const svg = el("svg:svg", { viewBox: box.join(" "), class: `board ${layout.shape}${look.fills_phone ? " fills-phone" : ""}`,
+    role: "group", "aria-label": `${state.title} board` });
+  // A game may draw counts (a number in the owner's colour) instead of pieces.
   const colours = pieceColours(state);
-  const counts = layout.counts || state.name === "jump61";
+  const counts = look.counts;
   layout.cells.forEach((cell, index) => {
     const [x, y] = turn(cell.x, cell.y);
     const [owner, text, mark] = cells[index];
     const classes = ["cell", ...(marks[cell.name] || [])].join(" ");
-    // What a screen reader says: "d2: white 3", "C2: x bomb", "1 1: 2 red", "A1: empty".
-    const what = state.name === "jump61" ? `${text} ${owner === null ? "white" : state.player_names[owner]}`
+    // What a screen reader says: "d2: white 3", "C2: x bomb", "1 1: 2 red" (a game whose unowned
+    // cells hold counts too, called look.neutral), "A1: empty".
+    const what = look.neutral ? `${text} ${owner === null ? look.neutral : state.player_names[owner]}`
       : owner === null ? "empty" : [state.player_names[owner], mark, text].filter(Boolean).join(" ");
     const group = el("svg:g", { class: classes, "data-cell": cell.name, "data-group": cell.group, "aria-label": `${cell.name}: ${what}` });
     const ground = layout.shape === "hex"
@@ -524,7 +524,7 @@ class GamePage {
       el("button", { id: "analysis", title: "a", "aria-pressed": String(this.analysisOn), on: { click: () => this.toggleAnalysis() }, text: this.analysisOn ? "Hide analysis" : "Analysis" }),
       this.shareButton(),
     ];
-    if (s.name === "kaboom" && s.legal.some((m) => m.kind === "bomb")) {
+    if (s.legal.some((m) => m.kind === "bomb")) {
       buttons.push(el("button", { id: "bomb-mode", "aria-pressed": String(this.bombMode), class: this.bombMode ? "on" : "",
         on: { click: () => { this.bombMode = !this.bombMode; this.render(); } }, text: this.bombMode ? "Dropping bombs" : "Drop a bomb" }));
     }
@@ -571,7 +571,7 @@ class GamePage {
 
   countChooser() {
     return el("div", { class: "chooser", role: "group", "aria-label": "how many to move" },
-      el("span", { text: `Move how many ${this.state.name === "expendibots" ? "tokens" : "stones"}? ` }),
+      el("span", { text: `Move how many ${this.state.presentation.pieces}? ` }),
       this.chooser.map((m) => el("button", { class: "count", "data-count": m.count, on: { click: () => { this.chooser = null; this.play(m.id); } }, text: String(m.count) })),
       el("button", { on: { click: () => { this.chooser = null; this.render(); } }, text: "Cancel" }));
   }
@@ -635,7 +635,7 @@ class GamePage {
         on: this.live ? {} : { click: () => this.goto(m.ply + 1) }, text: m.text }) : el("td", { class: "move empty", text: "…" }));
       rows.push(el("tr", {}, el("th", { text: `${i / 2 + 1}.` }), cell(cells[i]), i + 1 < cells.length ? cell(cells[i + 1]) : el("td")));
     }
-    const long = s.moves.some((m) => m.text.length > 12); // Expendibots' sentences: smaller type
+    const long = s.moves.some((m) => m.text.length > 12); // moves written as sentences: smaller type
     return el("div", { class: "moves" }, el("h3", { text: "Moves" }),
       el("div", { class: "move-scroll" }, el("table", { id: "move-list", class: long ? "long" : "" }, rows)));
   }
@@ -645,8 +645,8 @@ class GamePage {
 
 async function newGamePage(query) {
   catalog = catalog || await api("GET", "/api/catalog");
-  // "#/?game=kaboom(rows=5,misere=true)": the game and its variant, preselected.
-  const [wanted, inside = ""] = (query.get("game") || "kaboom").replace(/\)$/, "").split("(");
+  // "#/?game=NAME(rows=5,misere=true)": the game and its variant, preselected (else the registry's default).
+  const [wanted, inside = ""] = (query.get("game") || catalog.default).replace(/\)$/, "").split("(");
   const given = Object.fromEntries(inside.split(",").filter(Boolean).map((item) => item.split("=")));
   const levels = catalog.levels;
   const gameSelect = el("select", { id: "game-select", "aria-label": "game" },
