@@ -84,9 +84,9 @@ class ObservationLayout:
         self.game.kernels.encode_observation(array, self.game.params_array, self.table, player, out.reshape(-1))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=64)  # as many as load_game keeps (registry.GAME_CACHE_SIZE): it holds its games too
 def observation_layout(game: Game) -> ObservationLayout:
-    """The observation layout of ``game`` (cached per game)."""
+    """The observation layout of ``game`` (cached for the 64 games asked for last)."""
     module = game.folder_module("observation")
     height, width, grid = module.grid(game)
     table = np.array([height * width, len(grid), game.action_limit, *grid], dtype=np.int32)
