@@ -26,7 +26,7 @@ import random
 import sys
 import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import boomboard
 from boomboard.core.state import State
@@ -111,18 +111,18 @@ class StressResult:
 def stress(positions: list[Expected], threads: int, checks_per_thread: int, switch: float,
            seed: int = 0) -> StressResult:
     """Run ``threads`` threads, each checking ``checks_per_thread`` positions
-    drawn from ``positions`` in its own random order (fresh clones of states
-    no thread writes to), with the interpreter's switch interval at ``switch``."""
+    drawn from ``positions`` in its own random order (each on a fresh clone:
+    the threads share the positions and the games, but only read them), with
+    the interpreter's switch interval at ``switch``."""
     wrong = [0] * threads
     start = threading.Barrier(threads + 1)
 
     def work(index: int) -> None:
         rng = random.Random(seed * 1000 + index)
-        own = [replace(expected, state=expected.state.clone()) for expected in positions]
         start.wait()
         count = 0
         for _ in range(checks_per_thread):
-            count += check_position(rng.choice(own))
+            count += check_position(rng.choice(positions))
         wrong[index] = count
 
     workers = [threading.Thread(target=work, args=(index,), name=f"stress-{index}") for index in range(threads)]
