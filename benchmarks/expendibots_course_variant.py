@@ -41,9 +41,14 @@ def settings() -> str:
 
 
 # Set before the course Player builds its agent at import: games are cached,
-# so the agent finds the game changed here.
+# so the agent finds the game changed here. A game's parameter array is
+# read-only (threads share it), so this process's game gets a new one, once,
+# before anything has used it.
 _game = load_game("expendibots")
-_game.params_array[evaluation.P_WEIGHTS:evaluation.P_WEIGHTS + len(evaluation.WEIGHTS)] = weights()
+_params = _game.params_array.copy()
+_params[evaluation.P_WEIGHTS:evaluation.P_WEIGHTS + len(evaluation.WEIGHTS)] = weights()
+_params.flags.writeable = False
+_game.params_array = _params
 type(_game).typical_plies = int(os.environ.get("BOOMBOARD_TYPICAL_PLIES", 120))
 
 from boomboard.arena.course_player import Player  # noqa: E402,F401  (the referee plays this class)

@@ -84,7 +84,8 @@ class ObservationLayout:
         self.game.kernels.encode_observation(array, self.game.params_array, self.table, player, out.reshape(-1))
 
 
-# Layouts kept per process (LRU): one per game variant in use.
+# Layouts kept per process (LRU): one per game variant in use, as many as
+# load_game keeps (registry.GAME_CACHE_SIZE), since each layout holds its game.
 LAYOUTS_KEPT = 64
 
 

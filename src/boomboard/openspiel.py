@@ -53,6 +53,7 @@ from . import learn  # noqa: F401  (registers the "learned" agent kind for make_
 from .agents import make_agent
 from .core.game import Game
 from .core.state import State
+from .core.threads import one_thread_at_a_time
 from .observation import observation_layout
 from .registry import game_class, game_names, load_game
 
@@ -200,6 +201,10 @@ class PlayoutEvaluator(Evaluator):
     ``mcts.MCTSBot`` on boomboard games::
 
         bot = mcts.MCTSBot(game, 2.0, 200, PlayoutEvaluator(n_rollouts=4, seed=1))
+
+    One thread at a time (it keeps a random generator and a results buffer):
+    :meth:`evaluate` from a second thread meanwhile raises
+    :class:`~boomboard.core.threads.ConcurrentUseError`.
     """
 
     def __init__(self, n_rollouts: int = 1, seed: int | None = None):
@@ -211,6 +216,7 @@ class PlayoutEvaluator(Evaluator):
         self._no_keys = np.zeros(1, dtype=np.uint64)
         self._playouts: dict[Game, Any] = {}  # each game's compiled random_playouts
 
+    @one_thread_at_a_time
     def evaluate(self, state: pyspiel.State) -> np.ndarray:
         inner = boomboard_state(state)
         game = inner.game
@@ -220,7 +226,7 @@ class PlayoutEvaluator(Evaluator):
         if playouts is None:
             playouts = self._playouts[game] = game.compiled("boomboard.vector.kernels").random_playouts
         playouts(inner._array, game.params_array, keys, inner._n_keys, game.repetition_limit, game.action_limit,
-                 game.action_buffer, self.n_rollouts, self._rng.getrandbits(31), results)
+                 game.action_scratch(), self.n_rollouts, self._rng.getrandbits(31), results)
         player0 = (np.count_nonzero(results == 1) - np.count_nonzero(results == 2)) / self.n_rollouts
         return np.array([player0, -player0])
 

@@ -9,13 +9,15 @@
 from __future__ import annotations
 
 import importlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from .core.contract import require_game
 from .core.errors import GameContractError, UnknownGameError
 from .core.game import Game
-from .core.params import Parameter, parse_game_string
+from .core.params import Parameter, game_string, parse_game_string, resolve
 
 # name -> "module:Class"; imported on first use so that loading one game does
 # not pay for compiling the others.
@@ -102,14 +104,35 @@ def registered_games() -> list[GameInfo]:
     return infos
 
 
-_CACHE: dict[str, Game] = {}
+# The games load_game keeps, the most recently loaded last: at most
+# GAME_CACHE_SIZE of them, so a server asked for ever new variants does not
+# grow without end. A game dropped from it is built again when next asked for.
+GAME_CACHE_SIZE = 64
+_CACHE: OrderedDict[str, Game] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
 
 
 def load_game(name: str, /, **params: Any) -> Game:
     """A game by name, OpenSpiel-style: ``load_game("kaboom", rows=5)`` or
-    ``load_game("kaboom(rows=5)")``. Games are immutable and cached."""
+    ``load_game("kaboom(rows=5)")``.
+
+    Games are immutable and cached: the same game string gives the same
+    object while it is among the :data:`GAME_CACHE_SIZE` (64) games loaded
+    most recently, and an equal one after. Any thread may call it, and
+    threads may share the game (see docs/api.md, "Threads")."""
     base, from_string = parse_game_string(name)
+    cls = game_class(base)
     values = {**from_string, **params}
-    game = game_class(base)(**values)
-    key = str(game)
-    return _CACHE.setdefault(key, game)
+    key = game_string(cls.name, cls.parameters, resolve(cls.parameters, values))
+    with _CACHE_LOCK:
+        game = _CACHE.get(key)
+        if game is not None:
+            _CACHE.move_to_end(key)
+            return game
+    built = cls(**values)  # outside the lock: a first load may compile for a while
+    with _CACHE_LOCK:
+        game = _CACHE.setdefault(key, built)  # a thread that built it meanwhile won: one object for all
+        _CACHE.move_to_end(key)
+        while len(_CACHE) > GAME_CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return game

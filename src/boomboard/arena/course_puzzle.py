@@ -105,7 +105,7 @@ def _search(position: str, max_nodes: int, small: ExitStack) -> list[str]:
         return []
     if root[TOKENS] == 0:
         raise PuzzleError("White has no tokens, so Black's cannot be cleared")
-    rules, params, buffer = game.rules, game.params_array, game.action_buffer
+    rules, params, buffer = game.rules, game.params_array, game.action_scratch()
     parents: dict[bytes, tuple[bytes | None, int]] = {root[BOARD:].tobytes(): (None, -1)}
     depth = {root[BOARD:].tobytes(): 0}
     tie = itertools.count()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import threading
 from functools import cached_property
 from types import ModuleType
 from typing import Any, ClassVar
@@ -107,12 +108,26 @@ class Game:
 
         announce_if_cold([self.rules.apply_action], self.title)
         self.params_array = self._build_params_array(self._values)
-        self.action_buffer = np.empty(self.num_distinct_actions(), dtype=np.int32)
+        self.params_array.flags.writeable = False  # shared by every thread and state of the game
+        # Each thread's own scratch for action ids (action_scratch): one buffer
+        # per game shared by all threads gave them each other's legal actions.
+        self._scratch = threading.local()
         from ..jit import interpreted
 
         with interpreted():  # a few kernel calls: not worth loading numba for
             self._initial = self._build_initial_array()
         self._initial.flags.writeable = False
+
+    def action_scratch(self) -> np.ndarray:
+        """The calling thread's scratch buffer for action ids (``int32``, one
+        slot per distinct action), for kernels that write actions out, such as
+        ``rules.legal_actions``. Read what a kernel wrote before the next call
+        that writes it; another thread has a buffer of its own."""
+        try:
+            return self._scratch.actions
+        except AttributeError:
+            buffer = self._scratch.actions = np.empty(self.num_distinct_actions(), dtype=np.int32)
+            return buffer
 
     # -- metadata (OpenSpiel's names) -------------------------------------------
     def get_parameters(self) -> dict[str, Any]:

@@ -119,8 +119,12 @@ class State:
             return []
         if self._legal is None:
             game = self._game
-            n = game.rules.legal_actions(self._array, game.params_array, game.action_buffer)
-            self._legal = game.action_buffer[:n].tolist()
+            try:  # Game.action_scratch, inlined: this is the hottest call from Python
+                buffer = game._scratch.actions
+            except AttributeError:
+                buffer = game.action_scratch()
+            n = game.rules.legal_actions(self._array, game.params_array, buffer)
+            self._legal = buffer[:n].tolist()
         return list(self._legal)
 
     def legal_actions_mask(self, player: int | None = None) -> np.ndarray:

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..core.layout import STATUS
 from ..core.state import State
+from ..core.threads import one_thread_at_a_time
 from .clock import CLOCK_ADDRESS, CLOCK_ID, cpu_nanoseconds, new_timespec
 from .negamax import ABORTED, BEST_ACTION, BEST_SCORE, MAX_PLY, MOVE_BITS, NODE_LIMIT, NODES, STATS_SIZE
 from .scores import INFINITY, MATE_BOUND, WIN
@@ -64,7 +65,9 @@ MAX_NODES = 2**62  # within the int64 node counter
 
 
 class AlphaBeta:
-    """An alpha-beta searcher for one game; keeps its tables between moves.
+    """An alpha-beta searcher for one game; keeps its tables between moves,
+    so it is for one thread at a time (:meth:`search` from a second thread
+    meanwhile raises :class:`~boomboard.core.threads.ConcurrentUseError`).
 
     >>> import boomboard
     >>> game = boomboard.load_game("kaboom")
@@ -116,6 +119,7 @@ class AlphaBeta:
         self.history[:] = 0
         self.killers[:] = -1
 
+    @one_thread_at_a_time
     def search(self, state: State, depth: int | None = None, seconds: float | None = None,
                nodes: int | None = None, on_iteration=None, margin: int = 0) -> SearchResult:
         """Search ``state`` to ``depth`` plies, or for ``seconds`` of CPU time, or

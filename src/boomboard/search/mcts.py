@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.state import State
+from ..core.threads import one_thread_at_a_time
 from .uct import N_NODES, SIMULATIONS
 
 @dataclass
@@ -36,7 +37,9 @@ class MctsResult:
 
 
 class Mcts:
-    """A UCT searcher for one game.
+    """A UCT searcher for one game, for one thread at a time: every search
+    builds its tree in the same arrays (:meth:`search` from a second thread meanwhile
+    raises :class:`~boomboard.core.threads.ConcurrentUseError`).
 
     ``exploration`` is UCB1's constant; ``playout_plies`` bounds each random
     playout before the evaluation scores it; ``evaluation_scale`` is the
@@ -62,6 +65,7 @@ class Mcts:
         self.buffer = np.zeros(game.num_distinct_actions(), np.int32)
         self.path = np.zeros(game.max_game_length() + 2, np.int32)
 
+    @one_thread_at_a_time
     def search(self, state: State, simulations: int | None = None, seconds: float | None = None,
                seed: int = 0) -> MctsResult:
         """Run ``simulations`` simulations or for ``seconds`` CPU seconds from ``state``."""

@@ -11,6 +11,7 @@ from ..core.extras import require_extra
 from ..core.game import Game
 from ..core.layout import PLAYER
 from ..core.state import State
+from ..core.threads import one_thread_at_a_time
 from ..observation import observation_layout
 from ..registry import load_game
 
@@ -63,6 +64,10 @@ class VectorEnv:
     ``seed`` seeds :meth:`sample_actions` (the games themselves are
     deterministic). Observations are fresh arrays unless ``copy=False``, which
     returns a buffer that the next step overwrites.
+
+    An environment is for one thread at a time (it steps its games in arrays
+    of its own): :meth:`reset` or :meth:`step` from a second thread meanwhile
+    raises :class:`~boomboard.core.threads.ConcurrentUseError`.
     """
 
     def __init__(self, game: Game | str, num_envs: int, seed: int | None = None, *,
@@ -106,6 +111,7 @@ class VectorEnv:
     def observation_shape(self) -> tuple[int, int, int]:
         return self.layout.shape
 
+    @one_thread_at_a_time
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         """Every environment to a new game; ``seed`` reseeds :meth:`sample_actions`.
@@ -124,6 +130,7 @@ class VectorEnv:
         self._reset_arrays(selected)
         return self.observations(), {"current_player": self.current_player}
 
+    @one_thread_at_a_time
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play one action per environment; see the class docstring for what comes back."""
         actions = self._check_actions(actions)

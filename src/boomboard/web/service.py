@@ -1,9 +1,12 @@
 """Games in progress: their states, the AI moves played for them in the
 background, and what the page is sent about each.
 
-All changes to a game happen on the server's event loop, so no lock is
-needed. An AI's move is computed off the loop: cheap players (``random``,
-``greedy``) in a thread, searching ones in a pool of worker processes
+All changes to a game's session happen on the server's event loop, so the
+sessions need no lock. An AI's move is computed off the loop, from the
+game's record, on a state and an agent of its own (threads share only the
+cached, immutable :class:`~boomboard.core.game.Game`: see docs/api.md,
+"Threads"): cheap players (``random``, ``greedy``) in a thread, searching
+ones in a pool of worker processes
 (:mod:`boomboard.web.workers`), because numba's compiled search holds the
 interpreter lock and would otherwise stall every other game and request. A
 game resigned or undone while its AI searches has that search's worker
