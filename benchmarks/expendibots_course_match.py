@@ -150,7 +150,7 @@ def summary_table(records: list[dict], agents: dict[str, str]) -> str:
         games = [r for r in records if r["agent"] == name]
         if not games:
             continue
-        def won(colour):  # the bar is a score per colour, so each colour's is shown
+        def won(colour, games=games):  # the bar is a score per colour, so each colour's is shown
             mine = [g for g in games if g["ours"] == colour]
             if not mine:
                 return "-"

@@ -130,7 +130,7 @@ def selfplay(args) -> int:
     with Progress(*COLUMNS) as progress, args.out.open("a") as out:
         task = progress.add_task("self-play games", total=args.games, completed=done)
         for index in range(done, args.games):
-            rng = random.Random(args.seed * 1_000_003 + 2 * index + player)
+            rng = random.Random(args.seed * 1_000_003 + 2 * index)  # one seed per game
             searchers = [AlphaBeta(game, 18, contempt=CONTEMPT), AlphaBeta(game, 18, contempt=CONTEMPT)]
             positions: list = []
             result = play(game, random_opening(game, rng, args.opening), searchers, args.time, rng, args.noise,

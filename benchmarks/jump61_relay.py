@@ -203,7 +203,7 @@ def match(commands: tuple[str, str], games: int, size: int, opening_plies: int, 
           move_timeout: float, verbose: bool) -> list[tuple[int, Game]]:
     rng = random.Random(seed)
     played = []
-    for pair in range((games + 1) // 2):
+    for _pair in range((games + 1) // 2):
         opening = random_opening(size, opening_plies, rng)
         for first_colour in (0, 1):
             if len(played) == games:

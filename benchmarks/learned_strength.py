@@ -234,7 +234,8 @@ def agreement_with_search(run: str, simulations: int, puct: bool = False, decisi
     print(f"{model.path} (iteration {model.iteration}, {model.seconds / 60:.1f} min of training"
           f"{', both mirror views' if mirror else ''}) on "
           f"{len(truth)} positions: perfect moves {bare['move']:.1%} as the bare net, {searched:.1%} with "
-          f"{simulations} simulations{' (PUCT)' if puct else ''}{' (decisive moves)' if decisive else ''}; value class {bare['value']:.1%}")
+          f"{simulations} simulations{' (PUCT)' if puct else ''}{' (decisive moves)' if decisive else ''}; "
+          f"value class {bare['value']:.1%}")
 
 
 def main() -> None:

@@ -92,7 +92,8 @@ def run(args) -> list[dict]:
     todo = [job for job in scheduled(args.games, args.n, args.time, args.agents) if key(job) not in done]
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]:.2f} games/s"), TimeRemainingColumn()]
-    with Progress(*columns, console=Console(stderr=True)) as progress, ProcessPoolExecutor(args.workers) as pool, path.open("a") as out:
+    with (Progress(*columns, console=Console(stderr=True)) as progress, ProcessPoolExecutor(args.workers) as pool,
+          path.open("a") as out):
         task = progress.add_task("games", total=len(todo), rate=0.0)
         futures = {pool.submit(play, job["game"], spec(job["first"], job["time"]),
                                spec(job["second"], job["time"]), 1000 * job["index"] + 17, args.opening,

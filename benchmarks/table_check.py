@@ -52,7 +52,7 @@ def main() -> None:
         for seed, (values, most) in enumerate(kinds, start=args.seed):
             task = bar.add_task(" and ".join(values), total=args.samples)
             drawn, wrong = search_disagreements(table, args.samples, seed, values, most,
-                                                checked_one=lambda: bar.advance(task))
+                                                checked_one=lambda task=task: bar.advance(task))
             rows.append({"values": list(values), "most_remoteness": most, "checked": args.samples,
                          "ranks_drawn": drawn, "disagreements": [[p, f"{e.value} {e.remoteness}", r]
                                                                  for p, e, r in wrong]})

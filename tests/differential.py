@@ -29,7 +29,8 @@ def engine_result(state: State):
 def compare_position(state: State, reference, position, where: str) -> None:
     ours = sorted(state.action_to_string(a) for a in state.legal_actions())
     theirs = sorted(reference.legal(position))
-    assert ours == theirs, f"{where}: legal actions differ\nengine only: {sorted(set(ours) - set(theirs))}\nreference only: {sorted(set(theirs) - set(ours))}"
+    assert ours == theirs, (f"{where}: legal actions differ\nengine only: {sorted(set(ours) - set(theirs))}\n"
+                            f"reference only: {sorted(set(theirs) - set(ours))}")
     assert state.to_notation() == reference.to_notation(position), f"{where}: positions differ"
     assert engine_result(state) == reference.result(position), f"{where}: results differ"
 

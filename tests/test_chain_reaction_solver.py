@@ -3,7 +3,7 @@ count) agrees, position by position, with a plain minimax over the public API.""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -15,7 +15,7 @@ def minimax(game):
     """(win, plies to the end with perfect play) for the player to move: wins as
     fast and losses as slow as possible, as the solver's remoteness counts them."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(notation: str) -> tuple[bool, int]:
         state = game.state_from_notation(notation)
         outcome = state.outcome()

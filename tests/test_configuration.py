@@ -131,7 +131,7 @@ def test_the_memory_bounds_table_names_constants_that_exist_with_the_values_give
     rows = section_rows("## What a process keeps in memory")
     assert rows
     constants = 0
-    for what, where, bound in rows:
+    for _what, where, bound in rows:
         for dotted in ticked(where):
             module_name, _, attribute = dotted.rpartition(".")
             if not module_name.startswith("boomboard") or not attribute.isupper():

@@ -81,7 +81,7 @@ def test_ai_converts_won_endgames_in_the_solvers_distance(game, tables, in_db):
 
 def test_ai_holds_tied_endgames(game, tables, in_db):
     table = tables.table
-    for n, (start, entry) in enumerate(_positions(table, "tie", 8, seed=2)):
+    for n, (start, _entry) in enumerate(_positions(table, "tie", 8, seed=2)):
         ai_player = start.current_player() if n % 2 == 0 else 1 - start.current_player()  # either side
         ai = make_agent("ai:time=0.1", seed=n)
         ai.new_game(game, ai_player)

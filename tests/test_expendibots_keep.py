@@ -90,14 +90,14 @@ def test_from_the_tied_game_the_old_search_traded_down_and_the_new_one_keeps_thr
     assert chosen[evaluation.WEIGHTS[KEEP]][1:] == (3, 3)
 
 
-KEEP_SCRIPT = """
+KEEP_SCRIPT = f"""
 import json, boomboard
 from boomboard.search.alphabeta import AlphaBeta
 game = boomboard.load_game("expendibots")
-state = game.state_from_notation(json.dumps(%r))
+state = game.state_from_notation(json.dumps({TIED_GAME_PLY_66!r}))
 result = AlphaBeta(game, 12, contempt=50).search(state, depth=2)
 print(json.dumps([result.action, result.score]))
-""" % TIED_GAME_PLY_66
+"""
 
 
 def test_the_count_runs_as_plain_python_with_the_same_search():

@@ -156,7 +156,7 @@ def test_setup_parameter_must_be_standard_or_a_position():
         boomboard.load_game("explocus", size=3, setup="w2../.../..b1 w")
     game = boomboard.load_game("explocus(size=4,setup=..../.b1../..w2./.... w)")
     assert boomboard.load_game(str(game)) is game
-    assert game.new_initial_state().serialize() == '{"game":"%s","actions":[]}' % game
+    assert game.new_initial_state().serialize() == '{"game":"' + str(game) + '","actions":[]}'
 
 
 def test_board_picture():

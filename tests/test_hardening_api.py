@@ -4,7 +4,6 @@ parser and public entry point, from valid notations and mutations of them."""
 
 from __future__ import annotations
 
-import json
 import math
 import random
 

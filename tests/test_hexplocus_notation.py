@@ -161,7 +161,7 @@ def test_every_cell_of_the_picture_sits_where_its_name_says():
     lines = str(state).splitlines()
     board = GAME.board
     columns = {}
-    for cell, name in enumerate(board.names):
+    for cell, _name in enumerate(board.names):
         row, diag = board.coords[cell]
         line = lines[len(board.rows) - 1 - row]
         tokens = [(m.end(), m.group()) for m in re.finditer(r"\S+", line)][1:]  # after the row letter; cells are right-aligned

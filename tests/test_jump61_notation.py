@@ -156,7 +156,7 @@ def test_impossible_positions_are_refused_with_the_reason(rows, message):
 
 def test_overfull_squares_are_refused_on_every_kind_of_square_unless_the_board_is_one_colour():
     game = boomboard.load_game("jump61", size=3)
-    for square, spots in (("3r 1- 1-", "corner"), ("1- 4r 1-", "edge")):
+    for square, _spots in (("3r 1- 1-", "corner"), ("1- 4r 1-", "edge")):
         with pytest.raises(InvalidPositionError, match="would have jumped"):
             game.state_from_notation(f"===\n    {square}\n    1- 1- 1-\n    1- 1- 1-\n===")
     with pytest.raises(InvalidPositionError, match="square 2 2 has 5 spots, more than its 4"):

@@ -3,7 +3,6 @@ their children, against full-depth alpha-beta, and by their position counts."""
 
 from __future__ import annotations
 
-import random
 
 import numpy as np
 import pytest

@@ -70,7 +70,7 @@ def test_arena_games_are_listed_with_their_players_length_and_result(client, are
     tournament_id = next(iter(recorded.values())).tournament_id
     only = client.get(f"/api/archive/arena?tournament={tournament_id}").json()["games"]
     assert sorted(g["id"] for g in only) == sorted(recorded)
-    assert client.get(f"/api/archive/arena?limit=1").json()["games"][0]["id"] == max(by_id)
+    assert client.get("/api/archive/arena?limit=1").json()["games"][0]["id"] == max(by_id)
 
 
 def test_every_arena_game_replays_to_its_recorded_result(client, arena_db):

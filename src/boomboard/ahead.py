@@ -32,13 +32,13 @@ import tempfile
 import warnings
 from pathlib import Path
 from types import ModuleType
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from .jit import _numba, specialize, specialized_folder
 
-_loaded: dict[tuple[str, str], "AheadModule | None"] = {}
+_loaded: dict[tuple[str, str], AheadModule | None] = {}
 
 
 class AheadUnavailable(RuntimeError):

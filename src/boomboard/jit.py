@@ -91,7 +91,7 @@ _sources: dict[str, bytes] = {}  # a boomboard module -> its source, as read onc
 _folders: dict[str, Path] = {}  # a module with kernels -> the cache folder of its version
 
 
-@functools.lru_cache(maxsize=None)  # the package's modules: a bounded set
+@functools.cache  # the package's modules: a bounded set
 def _module_path(module: str) -> Path | None:
     """The source file of boomboard's module ``module``; None for another package's."""
     parts = module.split(".")

@@ -14,6 +14,7 @@ import inspect
 import sys
 from collections import deque
 from time import process_time as _cpu_time
+from typing import TYPE_CHECKING
 
 from ..core.game import Game
 from ..core.layout import STATUS, STATUS_TIE
@@ -22,6 +23,10 @@ from ..search.book import game_book
 from ..search.scores import WIN
 from .base import Agent
 from .time_manager import DEFAULT_TYPICAL_PLIES, MovePlan, TimeManager
+
+if TYPE_CHECKING:  # the searches load numba: imported where an agent first searches
+    from ..search.alphabeta import AlphaBeta
+    from ..search.mcts import Mcts
 
 # The part of a move's budget its search gets: the clock is read between
 # batches of nodes, so a search ends a little after its deadline.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ..core.errors import ParameterError
 from .base import Agent, RandomAgent

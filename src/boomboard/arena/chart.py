@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..core.extras import require_extra
 from .store import Standing

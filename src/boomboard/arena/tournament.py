@@ -19,7 +19,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Callable
+from collections.abc import Callable
 
 from ..core.errors import ParameterError
 from ..ratings import Sprt

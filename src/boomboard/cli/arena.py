@@ -7,7 +7,7 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
@@ -17,6 +17,10 @@ from rich.table import Table
 from ..core.errors import ParameterError
 from ..core.extras import require_extra
 from .render import shown_path
+
+if TYPE_CHECKING:  # imported where used: the arena's modules are not loaded for --help
+    from ..arena.referee import Limits
+    from ..arena.store import Store
 
 console = Console(highlight=False)
 
@@ -184,7 +188,7 @@ def match(
 
 def tournament(
     game: str = typer.Argument(..., help="Game name, or name(key=value,...)."),
-    agents: List[str] = typer.Argument(..., help="Two or more agent specs."),
+    agents: list[str] = typer.Argument(..., help="Two or more agent specs."),
     games: int = _GAMES_OPT,
     gauntlet: bool = typer.Option(False, "--gauntlet", help="The first agent plays each other one (default: round robin)."),
     move_time: Optional[float] = _MOVE_TIME, game_time: Optional[float] = _GAME_TIME,

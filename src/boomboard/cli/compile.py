@@ -5,7 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from typing import List, Optional
+from typing import Optional
 
 import typer
 from rich.console import Console
@@ -26,7 +26,7 @@ def _compile_one(name: str, events) -> tuple[str, float | str]:
 
 
 def compile_games(
-    games: Optional[List[str]] = typer.Argument(None, help="Games to compile (default: all)."),
+    games: Optional[list[str]] = typer.Argument(None, help="Games to compile (default: all)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Games compiled at once (default: one per core)."),
 ) -> None:
     """Compile every game's rules, evaluation, searches, batched environment,

@@ -46,7 +46,8 @@ def play(
     game: Optional[str] = typer.Argument(None, help="Game name, or name(key=value,...) (default: Kaboom)."),
     position: Optional[str] = typer.Option(None, help="Start from this position (the game's notation)."),
     seed: Optional[int] = typer.Option(None, help="Seed for the agents' randomness."),
-    moves: Optional[str] = typer.Option(None, help="Play these moves first (space separated for single-word notations, ';' otherwise)."),
+    moves: Optional[str] = typer.Option(
+        None, help="Play these moves first (space separated for single-word notations, ';' otherwise)."),
     think: bool = typer.Option(False, "--think", help="Show the AI's thinking after each of its moves."),
     animate: bool = typer.Option(False, "--animate", help="Show each move's cascade as successive boards."),
 ) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import numbers
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
 import numpy as np
 

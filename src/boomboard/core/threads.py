@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import Callable, TypeVar
+from typing import TypeVar
+from collections.abc import Callable
 
 from .errors import BoomboardError
 

@@ -170,7 +170,7 @@ class BlockWriter:
             self._handle.close()
         self._temporary.unlink(missing_ok=True)
 
-    def __enter__(self) -> "BlockWriter":
+    def __enter__(self) -> BlockWriter:
         return self
 
     def __exit__(self, kind, error, trace) -> None:

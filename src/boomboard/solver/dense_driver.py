@@ -22,7 +22,7 @@ import json
 import os
 import shutil
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -10,7 +10,7 @@ it (what a Ray task does, :mod:`boomboard.solver.dense_ray`).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

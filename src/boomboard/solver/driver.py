@@ -23,7 +23,7 @@ import hashlib
 import os
 import shutil
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -39,7 +39,6 @@ from pathlib import Path
 import numpy as np
 
 from ..core.game import Game
-from ..core.state import State
 from ..search import negamax
 from .codec import is_endgames
 from .in_play import TableInPlay
@@ -53,7 +52,7 @@ if (negamax.TABLE_SHIFT, negamax.TABLE_WIN, negamax.TABLE_LOSS) != (VALUE_SHIFT,
     raise ImportError("the search reads the tables' entries as they are stored: their packing must agree")
 
 _lock = threading.Lock()
-_loaded: dict[tuple[str, str, int], "EndgameTables"] = {}
+_loaded: dict[tuple[str, str, int], EndgameTables] = {}
 
 
 class EndgameTables(TableInPlay):

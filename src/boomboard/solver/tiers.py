@@ -186,8 +186,8 @@ class TieredSolve:
         buffered = 0
         if durable < 0:
             self._add(buffers, *self._start_layers(start_keys))
-        found = sum(int(load_saved(self.layer_path(l), np.uint64, "r").shape[0])
-                    for l in range(durable + 1) if self.layer_path(l).is_file())
+        found = sum(int(load_saved(self.layer_path(layer), np.uint64, "r").shape[0])
+                    for layer in range(durable + 1) if self.layer_path(layer).is_file())
         bar.update(task, completed=found)
         grouped = np.empty(CHUNK * self.width, dtype=np.uint64)
         children = np.empty(CHUNK * self.width, dtype=np.uint64)
@@ -282,7 +282,7 @@ class TieredSolve:
         record = self.progress()
         if record["indexed"]:
             return
-        sizes = [int(load_saved(self.layer_path(l), np.uint64, "r").shape[0]) for l in range(self.layers)]
+        sizes = [int(load_saved(self.layer_path(layer), np.uint64, "r").shape[0]) for layer in range(self.layers)]
         offsets = np.zeros(self.layers + 1, dtype=np.int64)
         np.cumsum(sizes, out=offsets[1:])
         temporary = self.work / "keys.tmp.npy"

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, fields
 from .. import learn  # noqa: F401  (registers the "learned" agent kind for make_agent)
 from ..agents import HUMAN, make_agent, parse_spec
 from ..agents.spec import agent_settings
-from ..core.errors import BoomboardError, GameOverError, IllegalActionError, ParameterError
+from ..core.errors import BoomboardError, IllegalActionError, ParameterError
 from ..core.outcome import Outcome, Reason
 from ..core.state import State
 from ..registry import load_game

@@ -233,7 +233,7 @@ def parse_action(text: str) -> Action:
         raise NotationError(f"expected an action as text, got {type(text).__name__}")
     numbers = None
     stripped = text.strip() if text.isascii() else ""  # not other scripts' digits
-    for pattern, kind in ((_TEXT_MOVE, "MOVE"), (_TEXT_BOOM, "BOOM"), (_TUPLE_MOVE, "MOVE"), (_TUPLE_BOOM, "BOOM")):
+    for pattern, kind in ((_TEXT_MOVE, "MOVE"), (_TEXT_BOOM, "BOOM"), (_TUPLE_MOVE, "MOVE"), (_TUPLE_BOOM, "BOOM")):  # noqa: B007 (kind is read after the loop)
         match = pattern.fullmatch(stripped)
         if match:
             numbers = [int(group) for group in match.groups() if group not in ("'", '"')]

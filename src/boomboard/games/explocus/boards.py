@@ -16,7 +16,7 @@ order in which an explosion feeds its neighbours.
 
 from __future__ import annotations
 
-from functools import cached_property, lru_cache
+from functools import cached_property, cache
 from string import ascii_lowercase, ascii_uppercase
 
 SQUARE_STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0))
@@ -42,7 +42,7 @@ class Board:
         self.kmax = max(len(ray) for around in self.rays for ray in around)
         self.edges = sum(self.capacity) // 2
         by_row: dict[int, list[int]] = {}
-        for cell, (r, c) in enumerate(coords):
+        for cell, (r, _c) in enumerate(coords):
             by_row.setdefault(r, []).append(cell)
         self.rows = [sorted(by_row[r], key=lambda cell: coords[cell][1]) for r in sorted(by_row, reverse=True)]
         self.row_labels = [row_labels[r] for r in sorted(by_row, reverse=True)]
@@ -102,7 +102,7 @@ class Board:
         return names
 
 
-@lru_cache(maxsize=None)
+@cache
 def square_board(size: int) -> Board:
     """The ``size`` x ``size`` board: files a.. from the left, ranks 1.. from White's side."""
     coords = [(rank, file) for rank in range(size) for file in range(size)]
@@ -111,7 +111,7 @@ def square_board(size: int) -> Board:
                  list(ascii_lowercase[:size]))
 
 
-@lru_cache(maxsize=None)
+@cache
 def hex_board(side: int) -> Board:
     """The hexagon with ``side`` cells a side: rows A.. from White's edge, diagonals 1.."""
     span = 2 * side - 1

@@ -26,7 +26,7 @@ def evaluate(s, params):
     colours = SPOTS + cells
     neighbours = DEGREE + cells
     player = s[PLAYER]
-    me, them = player + 1, 2 - player
+    me = player + 1
     spots = 0
     threats = 0
     for square in range(cells):

@@ -119,7 +119,7 @@ def _bitboards(s, params):
     cell = board
     for r in range(rows):  # every cell, empty or not: the loops' branches stay predictable
         bit = np.uint64(r)
-        for c in range(cols):
+        for _c in range(cols):
             side = s[cell] & 3
             x |= np.uint64(side == 1) << bit
             o |= np.uint64(side == 2) << bit
