@@ -120,3 +120,12 @@ def test_ai_in_a_game_measured_best_with_mcts_keeps_only_the_settings_mcts_takes
     state = game.new_initial_state()
     assert agent.choose_action(state.clone()) in state.legal_actions()
     assert "simulations" in agent.last_thinking
+
+
+def test_an_unknown_kind_says_where_kinds_from_above_come_from():
+    """The learned kind registers when boomboard.learn is imported; a script
+    that never imports it is told where to look, not only that it is unknown."""
+    from boomboard.core.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="known once its layer is imported: see docs/agents.md"):
+        make_agent("no-such-kind")
