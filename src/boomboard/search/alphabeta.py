@@ -23,7 +23,9 @@ from ..core.layout import STATUS
 from ..core.state import State
 from ..core.threads import one_thread_at_a_time
 from .clock import CLOCK_ADDRESS, CLOCK_ID, cpu_nanoseconds, new_timespec
-from .negamax import ABORTED, BEST_ACTION, BEST_SCORE, MAX_PLY, MOVE_BITS, NODE_LIMIT, NODES, STATS_SIZE
+from .negamax import (ABORTED, ACTION_LIMIT, BEST_ACTION, BEST_SCORE, CHECK_REPETITION, CLOCK_FUNCTION, CLOCK_KIND,
+                      CONTEMPT, DEADLINE_NS, EARLIER_POSITIONS, ITERATION_DEPTH, MAX_PLY, MOVE_BITS, NODE_LIMIT, NODES,
+                      NULL_MOVE, OPTIONS_SIZE, QUIESCENCE, REDUCTIONS, ROOT_MARGIN, ROOT_SCORES)
 from .scores import INFINITY, MATE_BOUND, WIN
 
 
@@ -94,8 +96,8 @@ class AlphaBeta:
         self.tt_data = np.zeros(1 << table_bits, np.int64)
         self.history = np.zeros(actions, np.int64)
         self.killers = np.full((MAX_PLY, 2), -1, np.int32)
-        self.stats = np.zeros(STATS_SIZE, np.int64)
-        self.root_scores = np.zeros(actions, np.int64)
+        self.stats = np.zeros(ROOT_SCORES + actions, np.int64)
+        self.root_scores = self.stats[ROOT_SCORES:]  # each root action's score, with a margin
         self.check_repetition = game.repetition_limit > 0
         self.root_player = -1  # whom the tables were filled for, in a game whose evaluation asks
         self.use_endgames(None)
@@ -148,15 +150,14 @@ class AlphaBeta:
         self.stack[0] = state.array
         self.killers[:] = -1
         params = self._params_for(state.current_player())
-        action_limit = self.game.action_limit
         started = time.process_time()
         deadline = None if seconds is None else started + seconds
         total_nodes = 0
         result = SearchResult(legal[0], 0, 0, 0, 0.0)
-        timespec = new_timespec()
         deadline_ns = 0
         if deadline is not None and CLOCK_ADDRESS:
-            deadline_ns = cpu_nanoseconds(CLOCK_ADDRESS, CLOCK_ID, timespec) + int(seconds * 1e9)
+            deadline_ns = cpu_nanoseconds(CLOCK_ADDRESS, CLOCK_ID, new_timespec()) + int(seconds * 1e9)
+        options = self._options(n_history, margin)
         for iteration in range(1, max_depth + 1):
             limit = np.iinfo(np.int64).max if nodes is None else nodes - total_nodes
             if deadline is not None and iteration > 1:  # depth 1 always finishes: a move at all
@@ -172,11 +173,11 @@ class AlphaBeta:
             self.stats[BEST_ACTION] = -1
             self.root_scores[:] = -INFINITY
             began = time.process_time()
-            score = self.kernels.search_depth(params, self.stack, self.moves, self.order, iteration,
-                                 path_keys, n_history, self.tt_keys, self.tt_data, self.history, self.killers,
-                                 self.stats, self.check_repetition, action_limit, self.quiescence,
-                                 self.contempt, self.reductions, self.null_move, CLOCK_ADDRESS, CLOCK_ID, timespec,
-                                 deadline_ns if iteration > 1 else 0, margin, self.root_scores, *self.endgames)
+            options[ITERATION_DEPTH] = iteration
+            options[DEADLINE_NS] = deadline_ns if iteration > 1 else 0
+            score = self.kernels.search_depth(params, self.stack, self.moves, self.order, path_keys,
+                                              (self.tt_keys, self.tt_data), (self.history, self.killers),
+                                              self.stats, options, self.endgames)
             spent = time.process_time() - began
             searched = int(self.stats[NODES])
             total_nodes += searched
@@ -201,6 +202,22 @@ class AlphaBeta:
                 break  # a forced result within the horizon: deeper search cannot change it
         result.nodes, result.seconds = total_nodes, time.process_time() - started
         return result
+
+    def _options(self, earlier_positions: int, margin: int) -> np.ndarray:
+        """The compiled search's settings for one search (the slots are
+        described in :mod:`boomboard.search.negamax`); the driver sets the
+        iteration's depth and deadline before each iteration."""
+        options = np.zeros(OPTIONS_SIZE, np.int64)
+        options[EARLIER_POSITIONS] = earlier_positions
+        options[CHECK_REPETITION] = self.check_repetition
+        options[ACTION_LIMIT] = self.game.action_limit
+        options[QUIESCENCE] = self.quiescence
+        options[CONTEMPT] = self.contempt
+        options[REDUCTIONS] = self.reductions
+        options[NULL_MOVE] = self.null_move
+        options[ROOT_MARGIN] = margin
+        options[CLOCK_FUNCTION], options[CLOCK_KIND] = CLOCK_ADDRESS, CLOCK_ID
+        return options
 
     def _params_for(self, player: int) -> np.ndarray:
         """The params this search evaluates with: in a game with a

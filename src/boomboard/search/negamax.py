@@ -45,9 +45,62 @@ MAX_PLY = 100
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
-# stats slots shared with the driver
-NODES, NODE_LIMIT, ABORTED, BEST_ACTION, BEST_SCORE = 0, 1, 2, 3, 4
-STATS_SIZE = 5
+# The search state, as :func:`search_depth` takes it (the driver owns all of
+# it but ``frames``, and keeps the tables and move-ordering memory between
+# iterations and moves):
+#   params                  the game's parameters
+#   stack[ply]              the position at each ply of the current path (ply 0: the root)
+#   moves[ply, i], order[ply, i]   the node's moves and their sort keys (see _order_moves)
+#   path_keys               the position keys of the game so far, then of the path
+#   table = (tt_keys, tt_data)   the transposition table: per slot, a position
+#                           key and its packed entry (see _pack)
+#   ordering = (history, killers)  history[action]: the cut-offs it made, weighted
+#                           by depth; killers[ply, 0..1]: the ply's last cut-off moves
+#   endgames = (spec, keys, entries)   the endgame tables (see _probe)
+#   stats, options, frames  int64 arrays named by their slots and columns, below
+#
+# ``options``: the settings of one iteration, written by the driver
+# (:meth:`boomboard.search.alphabeta.AlphaBeta.search`), read-only here.
+#   ITERATION_DEPTH    plies to search from the root (the iteration's depth)
+#   EARLIER_POSITIONS  how many keys of the game's earlier positions lead
+#                      ``path_keys``; the search writes ply ``p``'s key after them
+#   CHECK_REPETITION   1: a position repeating one on the path is a tie
+#   ACTION_LIMIT       the game's action limit (a tie when reached; 0: none)
+#   QUIESCENCE         plies of explosive actions searched past the horizon
+#   CONTEMPT           what a tie by history costs the side to move at the root
+#   REDUCTIONS         plies a late quiet move is searched shallower first (0: none)
+#   NULL_MOVE          plies a null move's search is shallower (0: no null moves)
+#   ROOT_MARGIN        root moves within it of the best are searched exactly (0: none)
+#   CLOCK_FUNCTION, CLOCK_KIND   the CPU clock (:mod:`boomboard.search.clock`)
+#   DEADLINE_NS        the clock's reading at which to stop (0: no time limit)
+ITERATION_DEPTH, EARLIER_POSITIONS, CHECK_REPETITION, ACTION_LIMIT, QUIESCENCE, CONTEMPT = 0, 1, 2, 3, 4, 5
+REDUCTIONS, NULL_MOVE, ROOT_MARGIN, CLOCK_FUNCTION, CLOCK_KIND, DEADLINE_NS = 6, 7, 8, 9, 10, 11
+OPTIONS_SIZE = 12
+#
+# ``stats``: what the search reports, shared with the driver.
+#   NODES          nodes searched (the driver zeroes it)
+#   NODE_LIMIT     the node budget (set by the driver): the search stops on reaching it
+#   ABORTED        1 once the search stopped at its node or time budget
+#   BEST_ACTION, BEST_SCORE   the best root action so far and its score
+#   ROOT_SCORES + a  the score of root action ``a``, with a root margin
+#                  (the driver sets them to -INFINITY first)
+NODES, NODE_LIMIT, ABORTED, BEST_ACTION, BEST_SCORE, ROOT_SCORES = 0, 1, 2, 3, 4, 5
+#
+# ``frames[ply, column]``: one row per ply of the current path (the explicit
+# stack of :func:`search_depth`), for the node at that ply:
+#   ALPHA, BETA     its search window (ALPHA rises as its children return)
+#   ORIGINAL_ALPHA  ALPHA when its moves were generated (is a result a bound?)
+#   DEPTH           plies left to its horizon (<= 0: a quiescence node)
+#   BEST, BEST_MOVE  its best score so far and the move that scored it
+#   INDEX, COUNT    the moves searched so far and how many it has (in ``moves[ply]``)
+#   PHASE           how its current child is searched (_FULL_WINDOW, _NULL_WINDOW,
+#                   _RESEARCH, _REDUCED, _PASS)
+#   ACTION          the action leading to its current child (-1: the null move)
+#   HASH_MOVE       the transposition table's best move for it (-1: none)
+# The key of the node at ply ``p`` is ``path_keys[options[EARLIER_POSITIONS] + p]``.
+ALPHA, BETA, ORIGINAL_ALPHA, DEPTH, BEST, BEST_MOVE = 0, 1, 2, 3, 4, 5
+INDEX, COUNT, PHASE, ACTION, HASH_MOVE = 6, 7, 8, 9, 10
+FRAME_COLUMNS = 11
 
 # The TT packs one entry in an int64: move + 1 (24 bits), bound (2), depth (8),
 # score + SCORE_OFFSET (24).
@@ -195,69 +248,40 @@ def _pick_next(moves, order, ply, i, n):
 
 
 @njit(cache=True)
-def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_keys, tt_data,
-                 history, killers, stats, check_repetition, action_limit, quiescence, contempt, reductions,
-                 null_move, clock_address, clock_id, timespec, deadline_ns, root_margin, root_scores, probe_spec,
-                 probe_keys, probe_entries):
-    """One iteration of iterative deepening from ``stack[0]`` to ``depth``; returns
-    the root's score, and puts the best root action and its score in ``stats``.
+def search_depth(params, stack, moves, order, path_keys, table, ordering, stats, options, endgames):
+    """One iteration of iterative deepening from ``stack[0]`` to
+    ``options[ITERATION_DEPTH]``; returns the root's score, and puts the best
+    root action and its score in ``stats`` (the arguments: see the search
+    state above).
 
-    Negamax written as a loop over an explicit stack of frames, one per ply:
-    numba's disk cache cannot hold recursive functions (numba issue #6061).
-    Past the horizon, up to ``quiescence`` more plies follow only explosive
-    actions (captures, detonations, jumps), each node free to stand pat on
-    its evaluation; such nodes leave the tables and killers alone.
-    A tie by history (a repetition, the action limit) scores ``-contempt``
-    for the side to move at the root: with contempt, a side that can play on
-    does, rather than repeat.
-    With ``reductions`` > 0, a late move that explodes nothing (see
-    :data:`LATE_MOVE`) is first searched that many plies shallower, with a
-    null window; only if it then beats the best so far is it searched to
-    the full depth (late move reductions, as chess engines do: a good move
-    ordering puts the moves that matter first).
-    With ``null_move`` = R > 0, a node below the root deeper than R whose
-    evaluation already reaches beta first lets the other player move twice
-    (the null move), searched R plies shallower with a null window: if even
-    that fails to bring the score below beta, the node is cut off without
-    searching a move. Only for games without zugzwang, where moving never
-    hurts: the other player's free move is then a bound on what any of its
-    real moves could do.
-    With ``root_margin`` > 0, a root move is searched exactly (its score put
-    in ``root_scores``) when it scores more than the best so far less the
-    margin, not only more than the best: the near-equal moves an agent may
-    choose between. The margin applies only while the best is no forced result.
-    A node below the root held by the endgame tables (``probe_keys``, sorted,
-    and ``probe_entries``; see :func:`_probe`) scores the tables' result,
-    unless the game's action limit could come first.
+    Negamax written as a loop over an explicit stack of frames, one per ply
+    (numba's disk cache cannot hold recursive functions: numba issue #6061).
+    Each pass does one step for the node at ``ply``: enter it (score it at
+    once, or set up its moves), search its next child, or take a child's
+    value back. What every node does, and the transposition table's probe
+    and store, stay in this loop; what fewer nodes do (quiescence, the null
+    move, re-searches, move generation) is a function of its own: numba
+    counts two atomic references per array passed in a call, too slow there.
     """
+    tt_keys, tt_data = table
+    history, killers = ordering
+    probe_spec, probe_keys, probe_entries = endgames
     for i in range(history.shape[0]):
         history[i] >>= 2  # older iterations count less
-    frames = MAX_PLY + 1
-    f_alpha = np.zeros(frames, np.int64)
-    f_beta = np.zeros(frames, np.int64)
-    f_original_alpha = np.zeros(frames, np.int64)
-    f_depth = np.zeros(frames, np.int64)
-    f_best = np.zeros(frames, np.int64)
-    f_best_move = np.zeros(frames, np.int64)
-    f_index = np.zeros(frames, np.int64)
-    f_count = np.zeros(frames, np.int64)
-    f_phase = np.zeros(frames, np.int64)
-    f_action = np.zeros(frames, np.int64)
-    f_key = np.zeros(frames, np.uint64)
-    f_hash_move = np.zeros(frames, np.int64)
-
-    ply = 0
-    f_alpha[0], f_beta[0], f_depth[0] = -INFINITY, INFINITY, depth
-    step = _ENTER
-    value = 0
+    timespec = np.zeros(2, np.int64)  # what the clock writes into (see clock.new_timespec)
+    frames = np.zeros((MAX_PLY + 1, FRAME_COLUMNS), np.int64)
+    frames[0, ALPHA], frames[0, BETA], frames[0, DEPTH] = -INFINITY, INFINITY, options[ITERATION_DEPTH]
+    earlier, action_limit, deadline_ns = options[EARLIER_POSITIONS], options[ACTION_LIMIT], options[DEADLINE_NS]
+    root_margin, reductions, null_move = options[ROOT_MARGIN], options[REDUCTIONS], options[NULL_MOVE]
+    ply, step, value = 0, _ENTER, 0
     while True:
         if step == _ENTER:
-            step = _RETURN  # unless the node needs its children searched
-            stats[NODES] += 1
+            step = _RETURN  # unless the node's moves are to be searched
             s = stack[ply]
+            stats[NODES] += 1
             if stats[NODES] >= stats[NODE_LIMIT] or (
                     deadline_ns > 0 and stats[NODES] & 1023 == 0
-                    and cpu_nanoseconds(clock_address, clock_id, timespec) >= deadline_ns):
+                    and cpu_nanoseconds(options[CLOCK_FUNCTION], options[CLOCK_KIND], timespec) >= deadline_ns):
                 stats[ABORTED] = 1
                 value = 0
                 continue
@@ -265,12 +289,10 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
                 value = _terminal_score(s, ply)
                 continue
             key = position_key(s, params)
-            f_key[ply] = key
-            here = n_history + ply
-            path_keys[here] = key
-            if ply > 0 and ((check_repetition and _repeats(path_keys, here, key))
+            path_keys[earlier + ply] = key
+            if ply > 0 and ((options[CHECK_REPETITION] and _repeats(path_keys, earlier + ply, key))
                             or (action_limit > 0 and s[PLY] >= action_limit)):
-                value = -contempt if ply % 2 == 0 else contempt
+                value = -options[CONTEMPT] if ply % 2 == 0 else options[CONTEMPT]  # a tie by history
                 continue
             if ply > 0 and probe_keys.shape[0] > 0:
                 result = _probe(probe_spec, s, params, probe_keys, probe_entries)
@@ -278,62 +300,49 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
                         and ply + abs(result) < WIN - MATE_BOUND:
                     value = _table_score(result, ply)
                     continue
-            if ply >= MAX_PLY - 1 or f_depth[ply] <= -quiescence:
+            depth = frames[ply, DEPTH]
+            if ply >= MAX_PLY - 1 or depth <= -options[QUIESCENCE]:
                 value = evaluate(s, params)
-                continue
-            if f_depth[ply] <= 0:
-                if _enter_quiescence(s, params, moves, ply, f_alpha, f_beta, f_best, f_best_move,
-                                     f_count, f_index, f_original_alpha):
-                    _order_moves(moves, order, ply, f_count[ply], -1, killers, history)
+            elif depth <= 0:
+                if _enter_quiescence(params, s, moves, order, ply, frames, killers, history):
                     step = _NEXT_CHILD
                 else:
-                    value = f_best[ply]
-                continue
-            slot = key & np.uint64(tt_keys.shape[0] - 1)
-            hash_move = -1
-            if tt_keys[slot] == key:
-                entry = tt_data[slot]
-                hash_move = (entry & MOVE_BITS) - 1
-                if ply > 0 and (entry >> _DEPTH_SHIFT) & 255 >= f_depth[ply]:
-                    bound = (entry >> _BOUND_SHIFT) & 3
-                    score = _score_from_table((entry >> _SCORE_SHIFT) - _SCORE_OFFSET, ply)
-                    if (bound == EXACT or (bound == LOWER and score >= f_beta[ply])
-                            or (bound == UPPER and score <= f_alpha[ply])):
-                        value = score
+                    value = frames[ply, BEST]
+            else:
+                slot = key & np.uint64(tt_keys.shape[0] - 1)
+                frames[ply, HASH_MOVE] = -1
+                if tt_keys[slot] == key:
+                    entry = tt_data[slot]
+                    frames[ply, HASH_MOVE] = (entry & MOVE_BITS) - 1
+                    settled, value = _table_bound(entry, ply, depth, frames[ply, ALPHA], frames[ply, BETA])
+                    if settled:
                         continue
-            f_original_alpha[ply] = f_alpha[ply]
-            if (null_move > 0 and ply > 0 and f_phase[ply - 1] != _PASS and f_depth[ply] > null_move
-                    and -MATE_BOUND < f_beta[ply] < MATE_BOUND and evaluate(s, params) >= f_beta[ply]):
-                f_hash_move[ply], f_phase[ply], f_action[ply] = hash_move, _PASS, -1
-                stack[ply + 1, :] = s
-                stack[ply + 1, PLAYER] = 1 - s[PLAYER]
-                f_depth[ply + 1] = f_depth[ply] - 1 - null_move
-                f_alpha[ply + 1], f_beta[ply + 1] = -f_beta[ply], 1 - f_beta[ply]
-                ply += 1
-                step = _ENTER
-                continue
-            _generate(s, params, moves, order, ply, hash_move, killers, history, f_count, f_index, f_best,
-                      f_best_move)
-            step = _NEXT_CHILD
+                if null_move > 0 and _tries_null_move(params, stack, ply, frames, null_move):
+                    ply += 1
+                    step = _ENTER
+                else:
+                    _generate(params, s, moves, order, ply, killers, history, frames)
+                    step = _NEXT_CHILD
 
         elif step == _NEXT_CHILD:
-            i = f_index[ply]
-            action = _pick_next(moves, order, ply, i, f_count[ply])
-            f_action[ply] = action
+            i = frames[ply, INDEX]
+            action = _pick_next(moves, order, ply, i, frames[ply, COUNT])
+            frames[ply, ACTION] = action
             stack[ply + 1, :] = stack[ply]
             apply_action(stack[ply + 1], params, action)
-            f_depth[ply + 1] = f_depth[ply] - 1
+            depth = frames[ply, DEPTH]
+            frames[ply + 1, DEPTH] = depth - 1
             if i == 0:
-                f_phase[ply] = _FULL_WINDOW
-                f_alpha[ply + 1], f_beta[ply + 1] = -f_beta[ply], -f_alpha[ply]
+                frames[ply, PHASE] = _FULL_WINDOW
+                frames[ply + 1, ALPHA], frames[ply + 1, BETA] = -frames[ply, BETA], -frames[ply, ALPHA]
             else:
-                f_phase[ply] = _NULL_WINDOW
-                lower = _lower_bound(ply, f_alpha[ply], root_margin)
-                f_alpha[ply + 1], f_beta[ply + 1] = -lower - 1, -lower
-                if (reductions > 0 and ply > 0 and i >= LATE_MOVE and f_depth[ply] >= REDUCIBLE_DEPTH
+                frames[ply, PHASE] = _NULL_WINDOW
+                lower = _lower_bound(ply, frames[ply, ALPHA], root_margin)
+                frames[ply + 1, ALPHA], frames[ply + 1, BETA] = -lower - 1, -lower
+                if (reductions > 0 and ply > 0 and i >= LATE_MOVE and depth >= REDUCIBLE_DEPTH
                         and not is_explosive(stack[ply], params, action)):
-                    f_phase[ply] = _REDUCED
-                    f_depth[ply + 1] = f_depth[ply] - 1 - reductions
+                    frames[ply, PHASE] = _REDUCED
+                    frames[ply + 1, DEPTH] = depth - 1 - reductions
             ply += 1
             step = _ENTER
 
@@ -342,101 +351,64 @@ def search_depth(params, stack, moves, order, depth, path_keys, n_history, tt_ke
                 return value
             ply -= 1
             if stats[ABORTED]:
-                continue
+                continue  # the value passes up unchanged: the driver ignores it
             score = -value
-            if f_phase[ply] == _PASS:
-                if score >= f_beta[ply]:  # a free move for the other player does not help it: cut off
-                    value = score if score < MATE_BOUND else f_beta[ply]
+            phase = frames[ply, PHASE]
+            if phase == _PASS:
+                if _null_move_cuts(params, stack[ply], moves, order, ply, frames, killers, history, score):
+                    value = score if score < MATE_BOUND else frames[ply, BETA]
                 else:
-                    _generate(stack[ply], params, moves, order, ply, f_hash_move[ply], killers, history, f_count,
-                              f_index, f_best, f_best_move)
                     step = _NEXT_CHILD
                 continue
-            alpha, beta = f_alpha[ply], f_beta[ply]
-            action = f_action[ply]
-            lower = _lower_bound(ply, alpha, root_margin)
-            if f_phase[ply] == _REDUCED and score > lower:
-                # The shallower search says it may beat the best so far: search it to the full depth.
-                f_phase[ply] = _NULL_WINDOW
-                stack[ply + 1, :] = stack[ply]
-                apply_action(stack[ply + 1], params, action)
-                f_depth[ply + 1] = f_depth[ply] - 1
-                f_alpha[ply + 1], f_beta[ply + 1] = -lower - 1, -lower
+            lower = _lower_bound(ply, frames[ply, ALPHA], root_margin)
+            if (phase == _REDUCED and score > lower) or (phase == _NULL_WINDOW and lower < score < frames[ply, BETA]):
+                _search_again(params, stack, ply, frames, lower)
                 ply += 1
                 step = _ENTER
                 continue
-            if f_phase[ply] == _NULL_WINDOW and lower < score < beta:
-                # Better than the first move after all (or near it, at the root): search it again, fully.
-                f_phase[ply] = _RESEARCH
-                stack[ply + 1, :] = stack[ply]
-                apply_action(stack[ply + 1], params, action)
-                f_depth[ply + 1] = f_depth[ply] - 1
-                f_alpha[ply + 1], f_beta[ply + 1] = -beta, -lower
-                ply += 1
-                step = _ENTER
-                continue
-            if ply == 0 and root_margin > 0 and f_phase[0] != _NULL_WINDOW:
-                root_scores[action] = score
-            if score > f_best[ply]:
-                f_best[ply], f_best_move[ply] = score, action
+            action = frames[ply, ACTION]
+            if ply == 0 and root_margin > 0 and phase != _NULL_WINDOW:
+                stats[ROOT_SCORES + action] = score
+            if score > frames[ply, BEST]:
+                frames[ply, BEST], frames[ply, BEST_MOVE] = score, action
                 if ply == 0:
                     stats[BEST_ACTION], stats[BEST_SCORE] = action, score
-            if score > alpha:
-                alpha = f_alpha[ply] = score
-            f_index[ply] += 1
-            cutoff = alpha >= beta
-            if f_depth[ply] <= 0:  # a quiescence node: no tables, no killers
-                if cutoff or f_index[ply] == f_count[ply]:
-                    value = f_best[ply]
-                else:
-                    step = _NEXT_CHILD
+            if score > frames[ply, ALPHA]:
+                frames[ply, ALPHA] = score
+            frames[ply, INDEX] += 1
+            cutoff = frames[ply, ALPHA] >= frames[ply, BETA]
+            if not (cutoff or frames[ply, INDEX] == frames[ply, COUNT]):
+                step = _NEXT_CHILD
                 continue
-            if cutoff:
+            value, depth = frames[ply, BEST], frames[ply, DEPTH]
+            if depth <= 0:
+                continue  # a quiescence node: no tables, no killers
+            if cutoff:  # the move becomes the ply's first killer and gains history
                 if action != killers[ply, 0]:
                     killers[ply, 1] = killers[ply, 0]
                     killers[ply, 0] = action
-                history[action] += f_depth[ply] * f_depth[ply]
-            if cutoff or f_index[ply] == f_count[ply]:
-                best = f_best[ply]
-                if best <= f_original_alpha[ply]:
-                    bound = UPPER
-                elif best >= beta:
-                    bound = LOWER
-                else:
-                    bound = EXACT
-                key = f_key[ply]
-                slot = key & np.uint64(tt_keys.shape[0] - 1)
-                if tt_keys[slot] != key or (tt_data[slot] >> _DEPTH_SHIFT) & 255 <= f_depth[ply]:
-                    tt_keys[slot] = key
-                    tt_data[slot] = _pack(f_best_move[ply], bound, min(f_depth[ply], 255),
-                                          _score_to_table(best, ply))
-                value = best
-                # step stays _RETURN: the parent takes ``value`` next
-            else:
-                step = _NEXT_CHILD
+                history[action] += depth * depth
+            key = path_keys[earlier + ply]
+            slot = key & np.uint64(tt_keys.shape[0] - 1)
+            if tt_keys[slot] != key or (tt_data[slot] >> _DEPTH_SHIFT) & 255 <= depth:  # keep deeper searches
+                tt_keys[slot] = key
+                tt_data[slot] = _table_entry(frames[ply, BEST_MOVE], value, frames[ply, ORIGINAL_ALPHA],
+                                             frames[ply, BETA], depth, ply)
 
 
 @njit(cache=True)
-def _generate(s, params, moves, order, ply, hash_move, killers, history, f_count, f_index, f_best, f_best_move):
-    """Set up the node at ``ply`` to search its moves, best-ordered first."""
-    n = legal_actions(s, params, moves[ply])
-    _order_moves(moves, order, ply, n, hash_move, killers, history)
-    f_count[ply], f_index[ply] = n, 0
-    f_best[ply], f_best_move[ply] = -INFINITY, moves[ply, 0]
-
-
-@njit(cache=True)
-def _enter_quiescence(s, params, moves, ply, f_alpha, f_beta, f_best, f_best_move, f_count, f_index,
-                      f_original_alpha):
-    """Set up a quiescence node: its stand-pat score is the evaluation, and its
-    children are the explosive actions. Returns whether any are to be searched
-    (if not, ``f_best[ply]`` is the node's value)."""
+def _enter_quiescence(params, s, moves, order, ply, frames, killers, history):
+    """Set up a quiescence node (past the horizon, up to ``options[QUIESCENCE]``
+    plies, each node free to stand pat on its evaluation): its children are
+    the explosive actions (captures, detonations, jumps), best-ordered first.
+    Such nodes leave the tables and killers alone. Returns whether any child
+    is to be searched (if not, ``frames[ply, BEST]`` is the node's value)."""
     stand_pat = evaluate(s, params)
-    f_best[ply] = stand_pat
-    if stand_pat >= f_beta[ply]:
+    frames[ply, BEST] = stand_pat
+    if stand_pat >= frames[ply, BETA]:
         return False
-    if stand_pat > f_alpha[ply]:
-        f_alpha[ply] = stand_pat
+    if stand_pat > frames[ply, ALPHA]:
+        frames[ply, ALPHA] = stand_pat
     n = legal_actions(s, params, moves[ply])
     kept = 0
     for i in range(n):
@@ -446,7 +418,108 @@ def _enter_quiescence(s, params, moves, ply, f_alpha, f_beta, f_best, f_best_mov
             kept += 1
     if kept == 0:
         return False
-    f_count[ply], f_index[ply] = kept, 0
-    f_best_move[ply] = moves[ply, 0]
-    f_original_alpha[ply] = f_alpha[ply]
+    frames[ply, COUNT], frames[ply, INDEX] = kept, 0
+    frames[ply, BEST_MOVE] = moves[ply, 0]
+    frames[ply, ORIGINAL_ALPHA] = frames[ply, ALPHA]
+    _order_moves(moves, order, ply, kept, -1, killers, history)
     return True
+
+
+@njit(cache=True)
+def _table_bound(entry, ply, depth, alpha, beta):
+    """Whether the transposition table's ``entry`` for the node at ``ply``,
+    to be searched to ``depth`` with the window ``alpha, beta``, settles its
+    value (a bound from a search as deep or deeper, never at the root), and
+    that value."""
+    if ply == 0 or (entry >> _DEPTH_SHIFT) & 255 < depth:
+        return False, 0
+    bound = (entry >> _BOUND_SHIFT) & 3
+    score = _score_from_table((entry >> _SCORE_SHIFT) - _SCORE_OFFSET, ply)
+    return bound == EXACT or (bound == LOWER and score >= beta) or (bound == UPPER and score <= alpha), score
+
+
+@njit(cache=True)
+def _table_entry(best_move, best, original_alpha, beta, depth, ply):
+    """The transposition table's entry for a finished node at ``ply``
+    searched to ``depth``: its best move and score, and whether that score
+    is exact or a bound (the window was ``original_alpha, beta``)."""
+    if best <= original_alpha:
+        bound = UPPER
+    elif best >= beta:
+        bound = LOWER
+    else:
+        bound = EXACT
+    return _pack(best_move, bound, min(depth, 255), _score_to_table(best, ply))
+
+
+@njit(cache=True)
+def _tries_null_move(params, stack, ply, frames, null_move):
+    """Whether the node at ``ply`` first tries the null move; if so, its child
+    (the node with the other player to move) is set up at ``ply + 1``.
+
+    With ``options[NULL_MOVE]`` = R > 0, a node below the root deeper than R
+    whose evaluation already reaches beta first lets the other player move
+    twice, searched R plies shallower with a null window: if even that fails
+    to bring the score below beta, the node is cut off without searching a
+    move (see :func:`_null_move_cuts`). Only for games without zugzwang,
+    where moving never hurts: the other player's free move is then a bound
+    on what any of its real moves could do.
+    """
+    beta = frames[ply, BETA]
+    if not (ply > 0 and frames[ply - 1, PHASE] != _PASS and frames[ply, DEPTH] > null_move
+            and -MATE_BOUND < beta < MATE_BOUND and evaluate(stack[ply], params) >= beta):
+        return False
+    frames[ply, PHASE], frames[ply, ACTION] = _PASS, -1
+    stack[ply + 1, :] = stack[ply]
+    stack[ply + 1, PLAYER] = 1 - stack[ply, PLAYER]
+    frames[ply + 1, DEPTH] = frames[ply, DEPTH] - 1 - null_move
+    frames[ply + 1, ALPHA], frames[ply + 1, BETA] = -beta, 1 - beta
+    return True
+
+
+@njit(cache=True)
+def _null_move_cuts(params, s, moves, order, ply, frames, killers, history, score):
+    """The null move of the node at ``ply`` (position ``s``) scored ``score``:
+    whether that cuts the node off (the other player's free move did not help
+    it); if not, the node's moves are set up."""
+    if score >= frames[ply, BETA]:
+        return True
+    _generate(params, s, moves, order, ply, killers, history, frames)
+    return False
+
+
+@njit(cache=True)
+def _generate(params, s, moves, order, ply, killers, history, frames):
+    """Set up the node at ``ply`` (position ``s``) to search its moves, best-ordered first."""
+    n = legal_actions(s, params, moves[ply])
+    _order_moves(moves, order, ply, n, frames[ply, HASH_MOVE], killers, history)
+    frames[ply, COUNT], frames[ply, INDEX] = n, 0
+    frames[ply, BEST], frames[ply, BEST_MOVE] = -INFINITY, moves[ply, 0]
+    frames[ply, ORIGINAL_ALPHA] = frames[ply, ALPHA]
+
+
+@njit(cache=True)
+def _search_again(params, stack, ply, frames, lower):
+    """Set up the current child of the node at ``ply`` at ``ply + 1`` again
+    (its score beat ``lower``, the score a move must beat: see :func:`_lower_bound`):
+    a reduced move to the full depth, still with a null window; a null-window
+    move with the full window.
+
+    Late move reductions (``options[REDUCTIONS]`` > 0, as chess engines do):
+    a late move that explodes nothing (see :data:`LATE_MOVE`) is first
+    searched that many plies shallower with a null window, and to the full
+    depth only if it then beats the best so far: a good move ordering puts
+    the moves that matter first. Principal-variation search: every move but
+    the first is first searched with a null window, and again with the full
+    window only if it beats the best so far (or comes near it, at the root,
+    with a root margin).
+    """
+    stack[ply + 1, :] = stack[ply]
+    apply_action(stack[ply + 1], params, frames[ply, ACTION])
+    frames[ply + 1, DEPTH] = frames[ply, DEPTH] - 1
+    if frames[ply, PHASE] == _REDUCED:
+        frames[ply, PHASE] = _NULL_WINDOW
+        frames[ply + 1, ALPHA], frames[ply + 1, BETA] = -lower - 1, -lower
+    else:
+        frames[ply, PHASE] = _RESEARCH
+        frames[ply + 1, ALPHA], frames[ply + 1, BETA] = -frames[ply, BETA], -lower
