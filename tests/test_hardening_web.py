@@ -49,7 +49,7 @@ def assert_error(response, status, *words):
     ("kaboom", "mcts:simulations=999999999999", ["simulations <= 5e+06", "--ai-max-simulations"]),
     ("kaboom", "ai:time=100000", ["time <= 10", "--ai-max-time"]),
     ("kaboom", "alphabeta:game_time=1e12", ["game_time <= 600", "--ai-max-game-time"]),
-    ("kaboom", "alphabeta:table_bits=30", ["table_bits <= 24", "--ai-max-table-bits"]),
+    ("kaboom", "alphabeta:table_bits=25", ["table_bits <= 24", "--ai-max-table-bits"]),
     ("kaboom", "alphabeta:contempt=1000000000", ["contempt <= 100000"]),
     ("kaboom", "mcts:playout=100000000", ["playout <= 500"]),
     ("kaboom", "solver:db=/etc", ["'db' setting is not taken here"]),

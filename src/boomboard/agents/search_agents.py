@@ -115,6 +115,11 @@ class _BudgetedAgent(Agent):
         """Count ``seconds`` of CPU spent outside :meth:`choose_action` against the game's budget."""
         self.clock.charge(seconds)
 
+    def set_move_time(self, seconds: float | None) -> None:
+        """Cap each move at ``seconds`` of CPU from now on (None: no cap of the
+        move's own), as a controller's ``go time`` asks, the game's budget kept."""
+        self.move_time = self.clock.move_time = seconds
+
     def plan(self, ply: int = 0) -> MovePlan | None:
         """The next move's soft target and hard maximum for its search (the
         overhead taken off), or None for no limit."""
@@ -206,6 +211,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.quiescence, self.contempt, self.reductions = quiescence, contempt, reductions
         self.null_move = null_move
         self.endgames = endgames
+        self.db = None  # the solver's folder its endgame and solved tables are in (None: the solver's default)
         self.tables = None  # the endgame tables probed, if any
         self.whole = None  # the whole game's solved table played from, if any
         self.book = None  # the opening book played from or learnt from, if any
@@ -217,8 +223,8 @@ class AlphaBetaAgent(_BudgetedAgent):
             from ..solver.in_play import solved_game, warm_up
 
             # The tables first: solving them (once) needs memory the search's tables would add to.
-            self.tables = _endgame_tables(game, self.endgames)
-            self.whole = solved_game(game) if self.solved else None  # never solved here
+            self.tables = _endgame_tables(game, self.endgames, self.db)
+            self.whole = solved_game(game, self.db) if self.solved else None  # never solved here
             self.book = game_book(game) if self.use_book or self.learned else None
             for tables in (self.whole, self.tables):
                 if tables is not None:
@@ -312,9 +318,9 @@ class MctsAgent(_BudgetedAgent):
         return result.action, result.seconds
 
 
-def _endgame_tables(game: Game, tokens: int):
-    """The solver's endgame tables of ``game`` up to ``tokens`` tokens, built
-    on first use; ``None`` for none (0 tokens, a game not solved as
+def _endgame_tables(game: Game, tokens: int, db: str | None = None):
+    """The solver's endgame tables of ``game`` up to ``tokens`` tokens, in
+    the solver's folder ``db``, built on first use; ``None`` for none (0 tokens, a game not solved as
     endgames, or tables that cannot be built here: said once, then play goes on
     without them)."""
     if tokens <= 0 or not game.solver_min_tokens:
@@ -324,7 +330,7 @@ def _endgame_tables(game: Game, tokens: int):
     from ..solver.endgames import endgame_tables
 
     try:
-        return endgame_tables(game, tokens)
+        return endgame_tables(game, tokens, db)
     except Exception as problem:  # a read-only or full disk: the search plays on without the tables
         print(f"boomboard: no endgame tables for {game.title} ({type(problem).__name__}: {problem})",
               file=sys.stderr, flush=True)
@@ -362,6 +368,7 @@ class AiAgent(Agent):
     def __init__(self, seed: int | None = None, **settings):
         super().__init__(seed)
         self.settings = settings
+        self.db = None  # the solver's folder of tables, for an alpha-beta delegate (None: the solver's default)
         self.delegate: Agent | None = None
 
     def new_game(self, game: Game, player: int) -> None:
@@ -372,6 +379,7 @@ class AiAgent(Agent):
         settings = {"margin": AI_MARGIN, "endgames": AI_ENDGAME_TOKENS, "solved": 1, **defaults, **self.settings}
         if kind == "alphabeta":
             self.delegate = AlphaBetaAgent(seed=self.seed, **settings)
+            self.delegate.db = self.db
         else:  # of the settings, only those an MCTS agent takes apply
             accepted = inspect.signature(MctsAgent).parameters
             settings = {key: value for key, value in settings.items() if key in accepted}

@@ -14,6 +14,7 @@ import that layer (docs/agents.md).
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Callable
 
@@ -51,6 +52,14 @@ _SETTINGS: dict[str, dict[str, type]] = {
 _MAY_BE_ZERO = {"quiescence", "contempt", "margin", "endgames", "traps", "solved", "search", "reductions", "book",
                 "null_move", "variety_plies", "learned", "puct", "decisive", "mirror", "guard"}  # 0 turns them off
 MAX_TABLE_BITS = 34
+# An alpha-beta table entry: its key (uint64) and its data (int64).
+TABLE_ENTRY_BYTES = 16
+# The share of the machine's memory one alpha-beta table may take: the rest
+# is left to the process, its other tables and the other programs.
+TABLE_MEMORY_SHARE = 0.5
+# The most tokens an endgame table holds (boomboard solve --tokens): a larger
+# endgames setting would ask for a table no command can build.
+MAX_ENDGAME_TOKENS = 6
 
 # Kinds whose first setting may be given without its name: "learned:runs/k4" is "learned:checkpoint=runs/k4".
 _POSITIONAL: dict[str, str] = {}
@@ -102,9 +111,9 @@ _INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
-def _number(text: str, kind: type) -> int | float:
+def parse_number(text: str, kind: type) -> int | float:
     """An int or a finite float from ASCII text (``int('４')`` and ``float('inf')``
-    would accept what the docs do not promise)."""
+    would accept what the docs do not promise); ValueError otherwise."""
     if kind is int and _INTEGER.fullmatch(text):
         return int(text)
     if kind is float and _DECIMAL.fullmatch(text) and math.isfinite(float(text)):
@@ -126,7 +135,7 @@ def agent_settings(spec: str, seed: int | None = None) -> tuple[str, int | None,
         raise ParameterError("'human' is played through an interface, not built as an agent")
     if "seed" in settings:
         try:
-            seed = _number(settings.pop("seed"), int)
+            seed = parse_number(settings.pop("seed"), int)
         except ValueError:
             raise ParameterError(f"agent seed must be an integer in {spec!r}") from None
     values = {}
@@ -139,16 +148,44 @@ def agent_settings(spec: str, seed: int | None = None) -> tuple[str, int | None,
             values[key] = text
             continue
         try:
-            values[key] = _number(text, kind_settings[key])
+            values[key] = parse_number(text, kind_settings[key])
         except ValueError:
             raise ParameterError(f"agent setting {key}={text!r} in {spec!r}: expected "
                                  f"{'an integer' if kind_settings[key] is int else 'a number'}") from None
-        if key == "table_bits" and values[key] > MAX_TABLE_BITS:
-            raise ParameterError(f"agent setting {key}={text!r} in {spec!r} must be at most {MAX_TABLE_BITS} "
-                                 f"(a table of 2**{MAX_TABLE_BITS} entries takes 256 GiB)")
+        if key == "table_bits" and values[key] > table_bits_limit():
+            raise ParameterError(f"agent setting {key}={text!r} in {spec!r} must be at most {table_bits_limit()} "
+                                 f"on this machine (a table of 2**bits entries takes {TABLE_ENTRY_BYTES}*2**bits "
+                                 f"bytes; at most {TABLE_MEMORY_SHARE:.0%} of its {_memory_bytes() / 2**30:.1f} GiB "
+                                 f"of memory, and never past 2**{MAX_TABLE_BITS})")
+        if key == "endgames" and values[key] > MAX_ENDGAME_TOKENS:
+            raise ParameterError(f"agent setting {key}={text!r} in {spec!r} must be at most {MAX_ENDGAME_TOKENS} "
+                                 f"(the largest endgame table boomboard solve --tokens builds)")
         if values[key] < 0 or (values[key] == 0 and key not in _MAY_BE_ZERO):
             least = "0 or more" if key in _MAY_BE_ZERO else "positive"
             raise ParameterError(f"agent setting {key}={text!r} in {spec!r} must be {least}")
     if kind in _CHECKS:
         _CHECKS[kind](values)
     return kind, seed, values
+
+
+def kind_settings(kind: str) -> dict[str, type]:
+    """The settings a spec kind takes (besides ``seed``), with their types."""
+    if kind not in _SETTINGS:
+        raise ParameterError(f"unknown agent {kind!r}; known agents: {', '.join(_KINDS)}")
+    return dict(_SETTINGS[kind])
+
+
+def _memory_bytes() -> int:
+    """The machine's physical memory (a generous guess where it cannot be read)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return 2**MAX_TABLE_BITS * TABLE_ENTRY_BYTES
+
+
+def table_bits_limit() -> int:
+    """The largest ``table_bits`` this machine can hold: a table of at most
+    :data:`TABLE_MEMORY_SHARE` of its memory, and never past :data:`MAX_TABLE_BITS`
+    (past it, allocating fails with a MemoryError instead of a clear refusal)."""
+    entries = int(_memory_bytes() * TABLE_MEMORY_SHARE) // TABLE_ENTRY_BYTES
+    return max(1, min(MAX_TABLE_BITS, entries.bit_length() - 1))

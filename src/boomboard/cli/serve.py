@@ -40,6 +40,20 @@ def _Server(config):
     return _server_class()(config)
 
 
+def _checked_workers(workers: int | None) -> int:
+    """``--workers``, checked against this machine's limit (its default: 2, or the limit if lower)."""
+    from ..web.workers import DEFAULT_WORKERS, workers_limit
+
+    most, why = workers_limit()
+    if workers is None:
+        return min(DEFAULT_WORKERS, most)
+    if workers < 0:
+        raise ParameterError(f"--workers must be 0 or more, got {workers}")
+    if workers > most:
+        raise ParameterError(f"--workers {workers} is past this machine's limit of {most} ({why})")
+    return workers
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``serve`` command to the ``boomboard`` app."""
 
@@ -52,8 +66,10 @@ def register(app: typer.Typer) -> None:
                                                 "to show (default: the arena's own, in the user data folder)"),
         solver_db: Optional[Path] = typer.Option(None, "--solver-db", help="folder of solved tables "
                                                  "(default: BOOMBOARD_DB, else the user data folder's 'solved')"),
-        workers: int = typer.Option(2, help="processes that compute AI moves and analyses "
-                                            "(0: threads of the server, which stall it while an AI searches)"),
+        workers: Optional[int] = typer.Option(None, help="processes that compute AI moves and analyses "
+                                              "(default 2, or this machine's limit if lower; at most one a core, "
+                                              "at least 2, and one per 3 GiB of memory; 0: threads of the "
+                                              "server, which stall it while an AI searches)"),
         open_browser: bool = typer.Option(False, "--open", help="open the page in a browser"),
         ai_max_time: float = typer.Option(10.0, "--ai-max-time", help="the most CPU seconds per move an agent "
                                           "may be given; also the time cap of a search set by depth or size"),
@@ -77,8 +93,7 @@ def register(app: typer.Typer) -> None:
 
         if not 0 <= port <= 65535:
             raise ParameterError(f"--port must be 0..65535, got {port}")
-        if workers < 0:
-            raise ParameterError(f"--workers must be 0 or more, got {workers}")
+        workers = _checked_workers(workers)
         limits = AgentLimits(time=ai_max_time, game_time=ai_max_game_time, depth=ai_max_depth,
                              simulations=ai_max_simulations, table_bits=ai_max_table_bits,
                              per_client=ai_per_client)

@@ -19,7 +19,7 @@ import os
 import random
 
 from .. import solver
-from ..agents import make_agent, parse_spec
+from ..agents import make_agent
 from ..core.errors import BoomboardError
 from ..core.extras import extra_installed
 from ..core.state import State
@@ -197,7 +197,7 @@ def choose_action(game_string: str, position: str | None, actions: list[int], sp
         best = max(ranks.values())
         return random.Random(seed).choice(sorted(a for a, rank in ranks.items() if rank == best))
     agent = make_agent(spec, seed=seed)
-    if parse_spec(spec)[0] == "solver" and agent.db is None:  # a solver spec such as solver:seed=3
+    if getattr(agent, "db", "") is None:  # its tables (a solver spec such as solver:seed=3, ai's endgames): the server's
         agent.db = solver_db
     agent.new_game(state.game, state.current_player())
     return int(agent.choose_action(state))

@@ -36,7 +36,7 @@ from . import analysis
 from .cascade import cascade_steps
 from .geometry import cell_contents, layout, move_gestures, winning_lines
 from .store import GameStore, StoredGame
-from .workers import WorkerPool
+from .workers import LOAD_SECONDS, WORKER_MEMORY_BYTES, WorkerPool
 
 CHEAP_AGENTS = {"random", "greedy"}  # fast enough to run in a thread
 SOLVER = "solver"
@@ -74,7 +74,12 @@ class AgentLimits:
     for long: ``time`` and ``game_time`` are CPU seconds per move and per
     game; a search bounded only by ``depth``, ``simulations`` or ``game_time``
     also stops after ``time``. ``per_client`` is how many AI moves and
-    analyses of one client run at once (the others wait their turn)."""
+    analyses of one client run at once (the others wait their turn).
+    Every numeric setting of every agent kind has a limit here (a setting
+    without one is refused): ``sims``, the ``learned`` agent's simulations,
+    which no time bounds; ``endgames``, the endgame tables an agent may
+    build (3 tokens: about a second); the on-off switches at most 1; and
+    ``reductions`` and ``null_move``, plies, at most ``depth``."""
 
     time: float = 10.0
     game_time: float = 600.0
@@ -85,11 +90,30 @@ class AgentLimits:
     playout: int = 500
     contempt: int = 100_000
     exploration: float = 100.0
+    margin: int = 100_000
+    variety_plies: int = 1_000
+    endgames: int = 3
+    sims: int = 256
+    guard: int = 30
     per_client: int = 1
 
     # the serve option that sets each limit (the others are fixed)
     OPTIONS = {"time": "--ai-max-time", "game_time": "--ai-max-game-time", "depth": "--ai-max-depth",
                "simulations": "--ai-max-simulations", "table_bits": "--ai-max-table-bits"}
+    # settings that turn a feature on (1) or off (0)
+    SWITCHES = frozenset({"traps", "solved", "book", "learned", "search", "puct", "decisive", "mirror"})
+    # settings bounded by another setting's limit
+    SAME_AS = {"reductions": "depth", "null_move": "depth"}
+
+    def limit(self, key: str) -> tuple[float, str] | None:
+        """``(limit, name)`` of a numeric setting: the most it may be, and the
+        limit's name; ``None`` for a setting this server has no limit for."""
+        if key in self.SWITCHES:
+            return 1, key
+        name = self.SAME_AS.get(key, key)
+        if name == "per_client" or name not in {limit.name for limit in fields(self)}:
+            return None
+        return getattr(self, name), name
 
     def __post_init__(self):
         for limit in fields(self):
@@ -104,9 +128,15 @@ class AgentLimits:
             raise AgentLimitError("the solver's 'db' setting is not taken here: the server's tables are "
                                   "those of boomboard serve --solver-db")
         for key, value in values.items():
-            limit = getattr(self, key, None)
-            if limit is not None and isinstance(value, (int, float)) and abs(value) > limit:
-                option = self.OPTIONS.get(key)
+            if not isinstance(value, (int, float)):
+                continue
+            bound = self.limit(key)
+            if bound is None:
+                raise AgentLimitError(f"agent setting {key} in {spec!r} is not taken by this server "
+                                      f"(it has no limit for it)")
+            limit, name = bound
+            if abs(value) > limit:
+                option = self.OPTIONS.get(name)
                 how = f" (set by boomboard serve {option})" if option else ""
                 raise AgentLimitError(f"agent setting {key}={value:g} in {spec!r} is past this server's limit: "
                                       f"{key} <= {limit:g}{how}")
@@ -225,7 +255,9 @@ class GameService:
         if cheap or not self._use_processes:
             return self._threads
         if self._processes is None:
-            self._processes = WorkerPool(self._workers, warm_up=analysis.warm_up)
+            self._processes = WorkerPool(self._workers, warm_up=analysis.warm_up,
+                                         cpu_seconds=self.limits.time + LOAD_SECONDS,
+                                         memory_bytes=WORKER_MEMORY_BYTES)
         return self._processes
 
     async def run_off_loop(self, function, *args, cheap: bool = False, client: str | None = None,

@@ -12,10 +12,19 @@ Every worker ignores Ctrl-C (the server's to handle) and dies with the
 server, even after a ``kill -9``: at once by the kernel
 (``PR_SET_PDEATHSIG``, Linux) and otherwise within a second, seen by a
 thread that watches its parent.
+
+Whatever a call does, it keeps to two limits, and the worker is killed
+(and replaced) the moment it passes one: ``cpu_seconds`` of CPU time a call,
+held by the kernel (``RLIMIT_CPU``, set afresh before each call: compiled
+code that never returns to Python is stopped too), and ``memory_bytes`` of
+resident memory, watched by the worker's thread in the server every
+:data:`POLL_SECONDS`. The call then fails with :class:`WorkerLimitExceeded`,
+which names the limit.
 """
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import queue
@@ -25,9 +34,50 @@ import threading
 import time
 from concurrent.futures import CancelledError, Future
 
+import psutil
+
+from ..core.errors import BoomboardError
+
+try:
+    import resource
+except ImportError:  # not on Windows: there the CPU limit is not held
+    resource = None
+
+# How often a worker's thread checks its call (its answer, a stop, the memory limit).
+POLL_SECONDS = 0.05
+# The resident memory a web worker may hold: the compiled code of every game
+# and the learned agent's model take about 1 GiB, a search's tables the rest.
+WORKER_MEMORY_BYTES = 3 * 2**30
+# CPU seconds a web call may take besides its search's own time: building the
+# agent, and on a game's first move on this machine compiling it (15-30 s).
+LOAD_SECONDS = 60.0
+
+
+DEFAULT_WORKERS = 2
+
+
+def workers_limit() -> tuple[int, str]:
+    """``(most, why)``: the most worker processes this machine holds, one a
+    core (at least :data:`DEFAULT_WORKERS`: they wait on each other rather
+    than on a person) and :data:`WORKER_MEMORY_BYTES` of memory each, and
+    the reason in words."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    memory = psutil.virtual_memory().total
+    by_memory = max(1, memory // WORKER_MEMORY_BYTES)
+    most = min(max(cores, DEFAULT_WORKERS), by_memory)
+    return most, (f"one worker a core of its {cores}, at least {DEFAULT_WORKERS}, and one per "
+                  f"{WORKER_MEMORY_BYTES / 2**30:g} GiB of its {memory / 2**30:.1f} GiB of memory")
+
 
 class WorkerDied(RuntimeError):
     """The worker process ended while it ran the call (not stopped on purpose)."""
+
+
+class WorkerLimitExceeded(BoomboardError, RuntimeError):
+    """A call passed the pool's CPU or memory limit: its worker was killed."""
 
 
 def worker_init(parent: int) -> None:
@@ -52,8 +102,26 @@ def worker_init(parent: int) -> None:
     threading.Thread(target=watch, name="boomboard-parent-watch", daemon=True).start()
 
 
-def _worker_main(conn, parent: int, warm_up) -> None:
+def _limit_cpu(seconds: float | None) -> None:
+    """Let this process use at most ``seconds`` more CPU time (None: no limit
+    but its hard one): past it the kernel sends SIGXCPU, which ends it."""
+    if resource is None:
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = hard
+    if seconds is not None:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        soft = math.ceil(usage.ru_utime + usage.ru_stime + seconds)
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def _worker_main(conn, parent: int, warm_up, cpu_seconds: float | None = None) -> None:
     worker_init(parent)
+    if resource is not None:
+        signal.signal(signal.SIGXCPU, signal.SIG_DFL)  # the CPU limit ends the process, whatever it runs
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # and leaves no core file behind
     if warm_up is not None:
         try:
             warm_up()
@@ -64,10 +132,12 @@ def _worker_main(conn, parent: int, warm_up) -> None:
             function, args = conn.recv()
         except (EOFError, OSError):
             return
+        _limit_cpu(cpu_seconds)
         try:
             reply = ("ok", function(*args))
         except BaseException as error:  # noqa: BLE001 - sent back to the caller
             reply = ("error", error)
+        _limit_cpu(None)
         try:
             conn.send(reply)
         except Exception as problem:  # an unpicklable result or exception
@@ -84,9 +154,16 @@ class _Call:
 
 
 class WorkerPool:
-    """``workers`` processes (spawned), each running one call at a time."""
+    """``workers`` processes (spawned), each running one call at a time, within
+    ``cpu_seconds`` of CPU time a call and ``memory_bytes`` of resident memory
+    (None: no such limit)."""
 
-    def __init__(self, workers: int, warm_up=None):
+    def __init__(self, workers: int, warm_up=None, cpu_seconds: float | None = None,
+                 memory_bytes: int | None = None):
+        for name, value in (("cpu_seconds", cpu_seconds), ("memory_bytes", memory_bytes)):
+            if value is not None and not 0 < value < float("inf"):
+                raise ValueError(f"{name} must be a positive number or None, got {value!r}")
+        self.cpu_seconds, self.memory_bytes = cpu_seconds, memory_bytes
         self._context = multiprocessing.get_context("spawn")
         self._calls: queue.Queue[_Call | None] = queue.Queue()
         self._warm_up = warm_up
@@ -149,7 +226,8 @@ class WorkerPool:
     # -- a slot's thread ---------------------------------------------------------------
     def _start(self, slot: int):
         conn, child = self._context.Pipe()
-        process = self._context.Process(target=_worker_main, args=(child, os.getpid(), self._warm_up),
+        process = self._context.Process(target=_worker_main, args=(child, os.getpid(), self._warm_up,
+                                                                  self.cpu_seconds),
                                         daemon=True, name=f"boomboard-worker-{slot}")
         process.start()
         child.close()
@@ -174,16 +252,19 @@ class WorkerPool:
                                           else WorkerDied(f"the worker process ended: {problem}"))
                 continue
             while True:
-                if call.stop.is_set() or self._closed.is_set():
+                held = self._over_memory(process)
+                if call.stop.is_set() or self._closed.is_set() or held is not None:
                     _kill(process)
                     conn.close()
                     # A fresh worker takes the killed one's place at once, before the caller hears of
                     # the stop: a pool is never a worker short while it waits for a next call.
                     process, conn = (None, None) if self._closed.is_set() else self._start(slot)
-                    call.future.set_exception(CancelledError())
+                    call.future.set_exception(CancelledError() if held is None else WorkerLimitExceeded(
+                        f"stopped at {held / 2**20:,.0f} MiB of memory: past this server's limit of "
+                        f"{self.memory_bytes / 2**20:,.0f} MiB a worker"))
                     break
                 try:
-                    if conn.poll(0.05):
+                    if conn.poll(POLL_SECONDS):
                         kind, value = conn.recv()
                         if kind == "ok":
                             call.future.set_result(value)
@@ -191,15 +272,35 @@ class WorkerPool:
                             call.future.set_exception(value)
                         break
                 except (EOFError, OSError):
-                    code = process.exitcode if process is not None else None
+                    call.future.set_exception(self._death(process))
                     process = None
-                    call.future.set_exception(WorkerDied(f"the worker process ended (exit code {code})"))
                     break
             if process is None and conn is not None:
                 conn.close()
                 conn = None
         if process is not None:
             _kill(process)
+
+    def _over_memory(self, process) -> int | None:
+        """The bytes ``process`` holds, if past the memory limit."""
+        if self.memory_bytes is None or process is None:
+            return None
+        try:
+            held = psutil.Process(process.pid).memory_info().rss
+        except (psutil.Error, OSError):
+            return None
+        return held if held > self.memory_bytes else None
+
+    def _death(self, process) -> Exception:
+        """What the caller of a call is told when its worker ended on its own."""
+        code = None
+        if process is not None:
+            process.join(timeout=5)  # its pipe closed first: its exit code follows
+            code = process.exitcode
+        if resource is not None and code == -signal.SIGXCPU:
+            return WorkerLimitExceeded(f"stopped after {self.cpu_seconds:g} s of CPU time: this server's limit "
+                                       f"a call")
+        return WorkerDied(f"the worker process ended (exit code {code})")
 
 
 def _kill(process, wait: float = 1.0) -> None:
