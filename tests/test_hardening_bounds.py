@@ -2,7 +2,8 @@
 setting a web request can give has a server-side limit, a web worker keeps
 to its CPU and memory limits whatever the agent does, the tables an agent
 builds go to the server's solver folder, ``serve --workers`` is bounded by
-the machine, and ``table_bits`` by its memory."""
+the machine, ``table_bits`` by its memory, and ``boomboard engine`` uses the
+time ``go time`` gives it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ import pytest
 import boomboard
 from boomboard.agents import agent_kinds, make_agent
 from boomboard.agents.spec import MAX_ENDGAME_TOKENS, MAX_TABLE_BITS, kind_settings, table_bits_limit
+from boomboard.arena.engine_session import EngineSession
+from boomboard.arena.referee import Limits, play_game
 from boomboard.core.errors import ParameterError
 
 BOOMBOARD = [sys.executable, "-m", "boomboard"]
@@ -237,3 +240,47 @@ def test_the_engine_and_jump61_refuse_a_table_too_large_with_a_message_and_carry
     jump61 = run(["jump61"], f"ai {too_large}\nquit\n")
     assert jump61.returncode == 0 and "Traceback" not in jump61.stderr, jump61.stderr
     assert "must be at most" in jump61.stderr
+
+
+# -- boomboard engine uses the time go gives it ------------------------------------------------
+
+def test_go_time_is_the_moves_budget_and_the_agents_own_comes_back_after():
+    session = EngineSession("alphabeta:time=1")
+    assert session.handle("game kaboom") == (True, "kaboom")
+    for seconds in (0.05, 0.4, 3.0):
+        ok, _ = session.handle(f"go time {seconds}")
+        plan = session.agent.last_plan
+        assert ok and seconds / 2 <= plan.maximum <= seconds, (seconds, plan)
+    ok, _ = session.handle("go")
+    assert ok and 0.5 <= session.agent.last_plan.maximum <= 1.0
+
+
+def test_a_short_go_time_takes_a_short_time():
+    session = EngineSession("ai")
+    session.handle("game kaboom")
+    began = time.process_time()
+    ok, _ = session.handle("go time 0.05")
+    assert ok and time.process_time() - began < 0.5  # the agent's own second a move before
+
+
+def test_the_boomboard_engine_keeps_to_the_arenas_move_time():
+    engine = f"engine:{sys.executable} -m boomboard engine"
+    for seed in (1, 2):
+        result = play_game("kaboom", [engine, "random"], Limits(move_cpu=0.3, move_wall=120), seed=seed)
+        assert "forfeits" not in result.reason, result.reason
+
+
+@pytest.mark.parametrize("line", ["seed ５", "seed ٣", "go time ٣", "go time ０.5", "go time inf", "go time nan",
+                                  "go time 1e999"])
+def test_the_engine_takes_ascii_numbers_only(line):
+    ok, text = EngineSession("random").handle(line)
+    assert not ok and ("integer" in text or "go time SECONDS" in text), text
+
+
+def test_an_engine_that_exits_is_recorded_as_a_crash(tmp_path):
+    script = tmp_path / "quitter.py"
+    script.write_text("import sys\nfor line in sys.stdin:\n"
+                      "    if line.startswith('go'):\n        sys.exit(3)\n"
+                      "    print('=', end='\\n\\n', flush=True)\n")
+    result = play_game("kaboom", ["random", f"engine:{sys.executable} {script}"], Limits(move_wall=60), seed=1)
+    assert result.winner == 0 and "forfeits: crash: " in result.reason, result.reason

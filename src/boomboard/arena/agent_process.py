@@ -45,9 +45,9 @@ import traceback
 
 FAULT_EXCEPTION = "exception"
 FAULT_MEMORY = "memory"
-# what an agent's error may name as its fault (an external engine's timeout,
-# illegal or unparsable move), besides an exception
-AGENT_FAULTS = ("timeout", "illegal", "malformed")
+# what an agent's error may name as its fault (an external engine's end,
+# timeout, illegal or unparsable move), besides an exception
+AGENT_FAULTS = ("crash", "timeout", "illegal", "malformed")
 
 
 def cpu_seconds(agent=None) -> float:

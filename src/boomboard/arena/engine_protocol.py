@@ -65,7 +65,8 @@ class EngineError(BoomboardError, RuntimeError):
     """An external engine answered with an error, or stopped answering.
 
     ``arena_fault`` is the arena's name for the fault when it is more precise
-    than an exception: ``timeout``, ``illegal`` or ``malformed``."""
+    than an exception: ``crash`` (the engine ended), ``timeout``, ``illegal``
+    or ``malformed``."""
 
     arena_fault: str | None = None
 
@@ -138,13 +139,14 @@ class EngineAgent(Agent):
         """Send ``command`` and return the answer's text; :class:`EngineError` if
         the engine refuses it, ends, or does not answer within ``seconds``."""
         if self.process is None or self.process.poll() is not None:
-            raise EngineError(f"the engine is not running (exit code {self.process and self.process.returncode})")
+            raise EngineError(f"the engine is not running (exit code {self.process and self.process.returncode})",
+                              "crash")
         try:
             data = memoryview((command + "\n").encode())
             while data:  # an unbuffered pipe may take part of a long line at a time
                 data = data[self.process.stdin.write(data) or 0:]
         except (BrokenPipeError, OSError):
-            raise EngineError(f"the engine ended before {command!r}") from None
+            raise EngineError(f"the engine ended before {command!r}", "crash") from None
         lines = self._read_answer(command, seconds)
         if not lines or lines[0][:1] not in "=?":
             raise EngineError(f"the engine answered {command!r} with {lines!r}; expected '= ...' or '? ...'")
@@ -185,7 +187,7 @@ class EngineAgent(Agent):
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
-                raise EngineError(f"the engine ended while answering {command!r}")
+                raise EngineError(f"the engine ended while answering {command!r}", "crash")
             self._buffer += chunk
             last_byte = time.monotonic()
             if len(self._buffer) > _MAX_ANSWER_BYTES:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import IO
 
 from ..agents import Agent
+from ..agents.spec import parse_number
 from ..core.errors import BoomboardError, ParameterError
 from ..core.game import Game
 from ..core.state import State
@@ -113,7 +114,7 @@ class EngineSession:
 
     def do_seed(self, argument: str) -> str:
         try:
-            self.seed = int(argument)
+            self.seed = parse_number(argument, int)
         except ValueError:
             raise ParameterError(f"seed needs an integer; got {argument!r}") from None
         self.agent = None
@@ -134,9 +135,15 @@ class EngineSession:
         seconds = _parse_go(argument)
         self._ready_agent()
         target = getattr(self.agent, "delegate", None) or self.agent
-        if seconds is not None and hasattr(target, "move_time"):
-            target.move_time = seconds
-        action = self.agent.choose_action(self.state.clone())
+        timed = seconds is not None and hasattr(target, "set_move_time")
+        if timed:  # this move's time: the agent's own time per move is back for the next go
+            kept = target.move_time
+            target.set_move_time(seconds)
+        try:
+            action = self.agent.choose_action(self.state.clone())
+        finally:
+            if timed:
+                target.set_move_time(kept)
         move = self.state.action_to_string(action)
         self.state.apply_action(action)
         return move
@@ -148,8 +155,8 @@ def _parse_go(argument: str) -> float | None:
         return None
     if len(words) == 2 and words[0].lower() == "time":
         try:
-            seconds = float(words[1])
-        except ValueError:
+            seconds = parse_number(words[1], float)
+        except ValueError:  # ASCII digits only, finite
             seconds = -1.0
         if seconds > 0:
             return seconds
