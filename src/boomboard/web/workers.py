@@ -36,7 +36,7 @@ from concurrent.futures import CancelledError, Future
 
 import psutil
 
-from ..core.errors import BoomboardError
+from ..core.errors import BoomboardError, ParameterError
 
 try:
     import resource
@@ -51,8 +51,7 @@ WORKER_MEMORY_BYTES = 3 * 2**30
 # CPU seconds a web call may take besides its search's own time: building the
 # agent, and on a game's first move on this machine compiling it (15-30 s).
 LOAD_SECONDS = 60.0
-
-
+# Worker processes of boomboard serve unless --workers says otherwise.
 DEFAULT_WORKERS = 2
 
 
@@ -162,7 +161,7 @@ class WorkerPool:
                  memory_bytes: int | None = None):
         for name, value in (("cpu_seconds", cpu_seconds), ("memory_bytes", memory_bytes)):
             if value is not None and not 0 < value < float("inf"):
-                raise ValueError(f"{name} must be a positive number or None, got {value!r}")
+                raise ParameterError(f"{name} must be a positive number or None, got {value!r}")
         self.cpu_seconds, self.memory_bytes = cpu_seconds, memory_bytes
         self._context = multiprocessing.get_context("spawn")
         self._calls: queue.Queue[_Call | None] = queue.Queue()
@@ -298,7 +297,7 @@ class WorkerPool:
             process.join(timeout=5)  # its pipe closed first: its exit code follows
             code = process.exitcode
         if resource is not None and code == -signal.SIGXCPU:
-            return WorkerLimitExceeded(f"stopped after {self.cpu_seconds:g} s of CPU time: this server's limit "
+            return WorkerLimitExceeded(f"stopped at this server's limit of {self.cpu_seconds:g} s of CPU time "
                                        f"a call")
         return WorkerDied(f"the worker process ended (exit code {code})")
 
