@@ -270,8 +270,7 @@ def test_the_boomboard_engine_keeps_to_the_arenas_move_time():
         assert "forfeits" not in result.reason, result.reason
 
 
-@pytest.mark.parametrize("line", ["seed ５", "seed ٣", "go time ٣", "go time ０.5", "go time inf", "go time nan",
-                                  "go time 1e999"])
+@pytest.mark.parametrize("line", ["seed ５", "seed ٣", "go time ٣", "go time ０.5", "go time nan", "go time -1"])
 def test_the_engine_takes_ascii_numbers_only(line):
     ok, text = EngineSession("random").handle(line)
     assert not ok and ("integer" in text or "go time SECONDS" in text), text

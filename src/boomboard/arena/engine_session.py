@@ -154,9 +154,9 @@ def _parse_go(argument: str) -> float | None:
     if not words:
         return None
     if len(words) == 2 and words[0].lower() == "time":
-        try:
-            seconds = parse_number(words[1], float)
-        except ValueError:  # ASCII digits only, finite
+        try:  # ASCII only (float() takes other scripts' digits); inf and huge budgets are clamped by the search
+            seconds = float(words[1]) if words[1].isascii() else -1.0
+        except ValueError:
             seconds = -1.0
         if seconds > 0:
             return seconds
