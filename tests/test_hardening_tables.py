@@ -234,3 +234,19 @@ def test_the_solver_agent_refuses_the_misere_tables_levels(db, tmp_path):
     with pytest.raises(CorruptTableError, match="belongs elsewhere"):  # never a move read from the wrong table
         agent.new_game(game, state.current_player())
         agent.choose_action(state)
+
+
+def test_compile_solves_again_a_board_table_of_the_older_format(tmp_path, monkeypatch):
+    """``boomboard compile`` keeps ai's solved board; one of the older format,
+    which no longer opens, it solves again rather than stop on it."""
+    from boomboard.warmup import warm_up
+
+    monkeypatch.setenv("BOOMBOARD_DB", str(tmp_path))
+    small = boomboard.load_game("kaboom(rows=3,cols=3,connect=3)")
+    table = solver.solve(small, tmp_path, progress=False)
+    meta = json.loads((table.folder / "meta.json").read_text())
+    (table.folder / "meta.json").write_text(json.dumps({**meta, "format": solver.table.FORMAT - 1}))
+    solver.table._OPENED.clear()
+    warm_up(str(small))
+    assert json.loads((table.folder / "meta.json").read_text())["format"] == solver.table.FORMAT
+    assert solver.verify(solver.open_table(small, tmp_path, "start")) is None
