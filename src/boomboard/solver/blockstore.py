@@ -49,10 +49,11 @@ Every byte is covered by a checksum (header, blocks, index, footer) or
 compared (magics, sizes). Opening a file checks its header (identity
 included), footer and index, whose CRC-32 covers every block's: a cost of
 12 bytes read a block, whatever the file's size; each block's own CRC-32 is
-checked when the block is first read, once while the file is open. CRC-32 (:func:`zlib.crc32`, in the standard
-library) catches every error of up to 32 flipped bits in a row and all but
-one in four billion others; its speed (well over 1 GB/s) is not what limits
-a read here, the decompression is, so a faster hash would buy nothing.
+checked when the block is first read, once while the file is open.
+CRC-32 (:func:`zlib.crc32`, in the standard library) catches every error
+of up to 32 flipped bits in a row and all but one in four billion others;
+its speed (well over 1 GB/s) is not what limits a read here, the
+decompression is, so a faster hash would buy nothing.
 The index sits after the blocks so that a writer can stream an array of
 unknown length and still leave raw blocks contiguous and aligned.
 """
@@ -219,12 +220,12 @@ class BlockFile:
 
     ``name`` names the array in error messages (default: the path);
     ``dtype``, if given, is the dtype the file must hold; ``identity``, if
-    given, the identity its header must hold (else ``refused`` says what the
-    file should have been, in the error); ``hint`` is added to every error
-    message (what the user should do about it)."""
+    given, the identity its header must hold (``belongs_to`` names, in the
+    error, what has that identity); ``hint`` is added to every error message
+    (what the user should do about it)."""
 
     def __init__(self, path: str | os.PathLike, name: str | None = None, *, dtype=None, hint: str = "",
-                 cache_blocks: int = CACHED_BLOCKS, identity: bytes | None = None, refused: str = ""):
+                 cache_blocks: int = CACHED_BLOCKS, identity: bytes | None = None, belongs_to: str = ""):
         self.path = Path(path)
         self.name = name or str(self.path)
         self.hint = hint
@@ -243,7 +244,7 @@ class BlockFile:
         self._read_layout(size, dtype)
         if identity is not None and self.identity != _identity(identity):
             raise self._error(f"the file belongs elsewhere: its header's identity is not that of "
-                              f"{refused or 'the array expected'}")
+                              f"{belongs_to or 'the array expected'}")
         self._checked = np.zeros(self.blocks, dtype=bool)
         self._decompress = None
         if self.codec == ZSTD:

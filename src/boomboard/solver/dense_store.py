@@ -56,7 +56,7 @@ def open_level(layout, folder, level: int) -> BlockFile:
     its identity and record count checked."""
     path = level_path(folder, level)
     records = BlockFile(path, name=f"{path} (level {level} of the table {Path(folder)})", dtype=np.uint16,
-                        hint=HINT, identity=level_identity(layout, level), refused=_described(layout, level))
+                        hint=HINT, identity=level_identity(layout, level), belongs_to=_described(layout, level))
     count = int(layout.totals[level])
     if len(records) != count:
         raise CorruptTableError(f"{records.name}: holds {len(records)} records, not the {count} of "

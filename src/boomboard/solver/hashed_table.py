@@ -77,7 +77,7 @@ class HashedTable(Table):
         """One of the table's arrays, checked to hold ``dtype`` and to be this table's."""
         return BlockFile(self.folder / name, name=f"{self.folder}: {name}", dtype=dtype,
                          hint="solve it again with --force", identity=array_identity(self.game, self.variant, name),
-                         refused=f"the {name} of the {self.variant} table of {self.game}")
+                         belongs_to=f"the {name} of the {self.variant} table of {self.game}")
 
     @cached_property
     def graph(self) -> ModuleType:
