@@ -94,7 +94,9 @@ def solve_command(
     db: Optional[Path] = typer.Option(None, "--db", help="Folder of solved tables (default: the user data folder)."),
     tokens: int = typer.Option(3, "--tokens", min=2, max=6, help="Expendibots: most tokens on the board."),
     position: Optional[str] = typer.Option(None, "--position", help="Solve what is reachable from this position."),
-    verify: bool = typer.Option(False, "--verify", help="Check every stored value against its children."),
+    verify: bool = typer.Option(False, "--verify",
+                                help="Check every stored value against its children, and print the counts made "
+                                     "again from the records (refusing a meta.json that disagrees)."),
     force: bool = typer.Option(False, "--force", help="Solve again even if a table exists."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bars."),
     max_positions: Optional[int] = typer.Option(
