@@ -19,6 +19,7 @@ from boomboard.solver import endgames
 from boomboard.solver.blockstore import HEADER_SIZE, RAW
 from boomboard.solver.endgames import endgame_tables
 from boomboard.solver.hashed_table import HashedTable
+from boomboard.solver.table_format import FORMAT
 
 
 @pytest.fixture(scope="module")
@@ -157,12 +158,12 @@ def test_tables_are_built_once_then_reused(game, tmp_path, monkeypatch):
 def test_a_table_of_an_older_format_is_built_again_not_refused(game, tmp_path, capsys):
     endgame_tables(game, 2, db=tmp_path, progress=False)
     meta = tmp_path / "expendibots" / "endgame-2" / "meta.json"
-    meta.write_text(meta.read_text().replace('"format": 3', '"format": 2'))  # as an older boomboard wrote it
+    meta.write_text(meta.read_text().replace(f'"format": {FORMAT}', f'"format": {FORMAT - 1}'))  # an older boomboard's
     endgames._loaded.clear()
     with pytest.raises(solver.NotSolvedError, match="format"):
         solver.open_table(game, db=tmp_path)  # a user's own table is refused, not replaced
     rebuilt = endgame_tables(game, 2, db=tmp_path)  # but the ai's cache is rebuilt
-    assert rebuilt.tokens == 2 and '"format": 3' in meta.read_text()
+    assert rebuilt.tokens == 2 and f'"format": {FORMAT}' in meta.read_text()
     assert "building the Expendibots endgame tables (2 tokens), once again" in capsys.readouterr().err
 
 

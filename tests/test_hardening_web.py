@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 import urllib.request
+from concurrent.futures import CancelledError
 from pathlib import Path
 
 import pytest
@@ -174,11 +175,14 @@ def test_resigning_a_game_kills_its_running_search(tmp_path):
             await asyncio.sleep(0.05)
         worker = pool.processes()[0]
         service.resign(session.record.id, 0)
-        await asyncio.sleep(0)
-        while worker.is_alive() and time.monotonic() < deadline:
+        # The pool kills the worker, then starts its replacement, and only then
+        # settles the call's future: wait for both, however slow the spawn is.
+        stopped_by = time.monotonic() + 60
+        while (worker.is_alive() or not future.done()) and time.monotonic() < stopped_by:
             await asyncio.sleep(0.05)
         assert not worker.is_alive()  # killed, not left to search for its 10 s
         assert future.done()
+        assert isinstance(future.exception(), CancelledError)  # stopped, not finished
 
     try:
         asyncio.run(main())

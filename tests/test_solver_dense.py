@@ -213,10 +213,10 @@ def test_the_verifier_finds_a_wrong_value_stored_with_a_valid_checksum(tmp_path,
 
     table = solver.solve(kaboom3.game, db=tmp_path, progress=False, method="dense")
     level = max(range(table.layout.level_count), key=lambda k: int(table.layout.totals[k]))
-    records = read_level(table.folder, level, int(table.layout.totals[level])).copy()
+    records = read_level(table.layout, table.folder, level).copy()
     i = int(np.flatnonzero(records >> VALUE_SHIFT == WIN)[7])
     records[i] += 1  # a win one move slower than it is
-    with open_writer(table.folder, level) as writer:
+    with open_writer(table.layout, table.folder, level) as writer:
         writer.append(records)
     seen = []
     fresh = solver.table.load_table(kaboom3.game, table.folder)

@@ -89,8 +89,12 @@ def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> fl
 
         if plan(game).records <= SETUP_SOLVE_SECONDS * MEASURED_RECORDS_PER_CPU_SECOND:
             from .solver.driver import solve
+            from .solver.table_format import NotSolvedError
 
-            solve(game, progress=False)  # an existing table is kept as it is
+            try:
+                solve(game, progress=False)  # an existing table is kept as it is
+            except NotSolvedError:  # but one of an older format is ai's to replace, as its endgame tables are
+                solve(game, progress=False, force=True)
     on_part("solved")
     from .agents import make_agent
 

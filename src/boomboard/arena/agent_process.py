@@ -19,7 +19,9 @@ move_wall)                before it, ``("built", cpu)`` from an agent
 ``cpu`` is the CPU seconds so far (user + system, all threads) of the
 process and of every process it started (an external engine, and whatever
 that starts). The process starts a session of its own (``setsid``), so that
-the referee can kill its whole process group at the end of the game. The memory limit is an
+the referee can kill its whole process group at the end of the game, and is
+a child subreaper, so that a child that detaches stays its descendant (see
+:mod:`boomboard.arena.processes`). The memory limit is an
 address-space limit (``RLIMIT_AS``) set *after* the agent is built and warmed
 up, at the current size plus ``memory_mb``: loading Python, NumPy and numba
 is not charged to the agent, what it allocates while playing is, and an
@@ -42,6 +44,8 @@ import os
 import resource
 import signal
 import traceback
+
+from .processes import adopt_orphans, kill_descendants
 
 FAULT_EXCEPTION = "exception"
 FAULT_MEMORY = "memory"
@@ -104,6 +108,7 @@ def agent_main(conn, spec: str) -> None:
         os.setsid()  # a process group of our own, for the referee to kill whole
     except OSError:
         pass
+    adopt_orphans()  # a detached grandchild stays ours (boomboard.arena.processes)
     agent = None
     try:
         message = conn.recv()
@@ -128,12 +133,12 @@ def agent_main(conn, spec: str) -> None:
         conn.send(("ready", cpu_seconds(agent)))
     except BaseException as error:  # an agent may raise anything, even SystemExit
         _send_quietly(conn, _fault(error))
-        _close(agent)
+        _end(agent)
         return
     try:
         _serve(conn, agent, state)
     finally:
-        _close(agent)
+        _end(agent)
 
 
 def _serve(conn, agent, state) -> None:
@@ -167,6 +172,11 @@ def _send_quietly(conn, message) -> None:
         conn.send(message)
     except (OSError, ValueError):
         pass
+
+
+def _end(agent) -> None:
+    _close(agent)
+    kill_descendants(os.getpid())  # the orphans we adopted, before we end and init takes them
 
 
 def _close(agent) -> None:

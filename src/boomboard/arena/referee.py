@@ -156,6 +156,7 @@ class _AgentProcess:
         self.process = context.Process(target=agent_main, args=(child, spec), daemon=True,
                                        name=f"boomboard-agent-{player}")
         _start_without_main(self.process)
+        self.enclosure = processes.Enclosure(self.process.pid)  # before it starts anything
         child.close()
         self.cpu = self.start_cpu = 0.0
         self.building = False  # building a course Player, on the clock
@@ -251,6 +252,8 @@ class _AgentProcess:
         """Kill the agent's process, its process group and every descendant seen."""
         if self.process.is_alive():
             self.descendants()  # noted before the kill, which hands them to init
+        self.enclosure.kill()  # all it started, even a detached (setsid) child
+        if self.process.is_alive():
             self.process.kill()
         if self.pgid is not None:
             processes.kill_group(self.pgid)

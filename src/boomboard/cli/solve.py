@@ -94,7 +94,9 @@ def solve_command(
     db: Optional[Path] = typer.Option(None, "--db", help="Folder of solved tables (default: the user data folder)."),
     tokens: int = typer.Option(3, "--tokens", min=2, max=6, help="Expendibots: most tokens on the board."),
     position: Optional[str] = typer.Option(None, "--position", help="Solve what is reachable from this position."),
-    verify: bool = typer.Option(False, "--verify", help="Check every stored value against its children."),
+    verify: bool = typer.Option(False, "--verify",
+                                help="Check every stored value against its children, and print the counts made "
+                                     "again from the records (refusing a meta.json that disagrees)."),
     force: bool = typer.Option(False, "--force", help="Solve again even if a table exists."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bars."),
     max_positions: Optional[int] = typer.Option(
@@ -127,7 +129,7 @@ def solve_command(
     Game parameters are options: boomboard solve kaboom --rows 3 --cols 3 --connect 3.
     An interrupted solve resumes where it stopped when run again.
     """
-    from ..solver import solve, verify as verify_table
+    from ..solver import solve
     from .render import shown_path
 
     loaded = _load(game, ctx.args)
@@ -139,7 +141,10 @@ def solve_command(
                   max_positions=max_positions, method=method, symmetry=symmetry, threads=threads,
                   backend=backend, ray_address=ray_address,
                   memory=None if memory is None else int(memory * (1 << 30)))
+    start_state = root or loaded.new_initial_state()
     meta = table.meta
+    if verify:  # what is printed is what the records say, not what meta.json claims
+        meta = _verified_summary(table, start_state, progress=not quiet)
     if meta.get("kind") == "dense":  # every rank of the tiers is stored: positions, and ranks that are none
         stored = (f"{meta['positions']:,} positions in {meta['records']:,} dense records"
                   + (" (mirror images once)" if meta.get("symmetric") else ""))
@@ -150,18 +155,33 @@ def solve_command(
                   soft_wrap=True)
     counts = ", ".join(f"{n:,} {v}" for v, n in meta["values"].items() if n)
     console.print(f"values: {counts}; longest remoteness {meta['max_remoteness']}")
-    if "start" in meta:
+    if meta.get("start"):
         start = meta["start"]
-        mover = loaded.player_names[(root or loaded.new_initial_state()).current_player()]
+        mover = loaded.player_names[start_state.current_player()]
         console.print(f"start: {_describe(start['value'], start['remoteness'])} for {mover} (the player to move)")
     if verify:
-        bad = verify_table(table, progress=not quiet)
-        if bad is not None:
-            state = table.state_at(bad)
-            raise BoomboardError(f"verification failed at position {bad} ({state.to_notation()}): "
-                                 "its entry disagrees with its children's")
         console.print(f"verified: all {len(table):,} {'records' if meta.get('kind') == 'dense' else 'entries'} "
-                      "agree with their children")
+                      "agree with their children; the figures above are counted from them")
+
+
+def _verified_summary(table, start_state, progress: bool) -> dict:
+    """``table``'s ``meta.json`` with what it summarizes counted again from the
+    records, once every record is checked against its children's; a
+    :class:`BoomboardError` if a record or ``meta.json`` disagrees."""
+    from ..solver import verify as verify_table
+
+    bad = verify_table(table, progress=progress)
+    if bad is not None:
+        state = table.state_at(bad)
+        raise BoomboardError(f"verification failed at position {bad} ({state.to_notation()}): "
+                             "its entry disagrees with its children's")
+    counted = table.recount(start_state)
+    for name, value in counted.items():
+        if table.meta.get(name) != value:
+            raise BoomboardError(f"verification failed: {table.folder / 'meta.json'} says {name} "
+                                 f"{table.meta.get(name)!r:.80}, the records {value!r:.80}; solve it again "
+                                 "with --force")
+    return {**table.meta, **counted}
 
 
 def analyze_command(

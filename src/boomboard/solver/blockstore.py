@@ -14,14 +14,20 @@ Writing::
 
     write_blocks(path, array, block_items=1 << 16, level=3)   # atomic
 
-    with BlockWriter(path, np.uint16) as out:                 # streaming, atomic
+    with BlockWriter(path, np.uint16, identity=tag) as out:   # streaming, atomic
         for part in parts:
             out.append(part)
 
 Reading::
 
-    values = BlockFile(path, name="values of kaboom 4x4", dtype=np.uint16)
+    values = BlockFile(path, name="values of kaboom 4x4", dtype=np.uint16, identity=tag)
     len(values); values[i]; values[lo:hi]; values.read(lo, hi); values.read_all()
+
+An *identity* (16 bytes, zero if none is given) names what the array is, so
+that a valid file in the wrong place is refused: a solved table puts in each
+of its files a digest of its game, variant and the file's part (a level, the
+keys), :func:`boomboard.solver.table_format.file_identity`. A reader that
+names the identity it expects refuses any other, before reading a block.
 
 ``level=None`` stores the blocks raw (still checked): such a file can be used
 in place, memory-mapped (:meth:`BlockFile.mapped`), with its checksums
@@ -32,7 +38,7 @@ The file, little-endian throughout::
 
     header   64 bytes: magic b"BBLOCKS\\0", format version (u16), codec (u16:
              0 raw, 1 zstd), dtype (8 bytes, numpy's "<u2"), block_items (u64),
-             zero padding, CRC-32 of the bytes before it (u32)
+             identity (16 bytes), zero padding, CRC-32 of the bytes before it (u32)
     blocks   one after the other, from byte 64
     index    block count + 1 byte offsets (u64), then one CRC-32 per block (u32)
     footer   40 bytes: item count (u64), block count (u64), where the index
@@ -40,10 +46,14 @@ The file, little-endian throughout::
              magic b"BBLKEND\\0"
 
 Every byte is covered by a checksum (header, blocks, index, footer) or
-compared (magics, sizes). CRC-32 (:func:`zlib.crc32`, in the standard
-library) catches every error of up to 32 flipped bits in a row and all but
-one in four billion others; its speed (well over 1 GB/s) is not what limits
-a read here, the decompression is, so a faster hash would buy nothing.
+compared (magics, sizes). Opening a file checks its header (identity
+included), footer and index, whose CRC-32 covers every block's: a cost of
+12 bytes read a block, whatever the file's size; each block's own CRC-32 is
+checked when the block is first read, once while the file is open.
+CRC-32 (:func:`zlib.crc32`, in the standard library) catches every error
+of up to 32 flipped bits in a row and all but one in four billion others;
+its speed (well over 1 GB/s) is not what limits a read here, the
+decompression is, so a faster hash would buy nothing.
 The index sits after the blocks so that a writer can stream an array of
 unknown length and still leave raw blocks contiguous and aligned.
 """
@@ -68,11 +78,13 @@ BLOCK_ITEMS = 1 << 12  # items a block: a random read decodes 8 KB of uint16 (do
 LEVEL = 3  # zstandard level by default
 CACHED_BLOCKS = 8  # decompressed blocks a reader keeps
 
-VERSION = 1
+VERSION = 2  # 1: no identity in the header (refused: the table is solved again)
 MAGIC = b"BBLOCKS\0"
 END_MAGIC = b"BBLKEND\0"
 RAW, ZSTD = 0, 1
-_HEADER = struct.Struct("<8sHH8sQ")  # magic, version, codec, dtype, block items
+_HEADER = struct.Struct("<8sHH8sQ16s")  # magic, version, codec, dtype, block items, identity
+IDENTITY_SIZE = 16
+NO_IDENTITY = bytes(IDENTITY_SIZE)
 HEADER_SIZE = 64  # the header, padded so that raw blocks start aligned
 _FOOTER = struct.Struct("<QQQI")  # items, blocks, index start, index CRC
 FOOTER_SIZE = _FOOTER.size + 4 + len(END_MAGIC)
@@ -81,6 +93,12 @@ _KINDS = "uif"  # unsigned and signed integers, floats
 
 class CorruptTableError(BoomboardError):
     """A stored array that is damaged, truncated, or not what it should be."""
+
+
+def _identity(identity: bytes) -> bytes:
+    if not isinstance(identity, bytes) or len(identity) != IDENTITY_SIZE:
+        raise ValueError(f"a block file's identity is {IDENTITY_SIZE} bytes, not {identity!r:.60}")
+    return identity
 
 
 def _dtype(dtype) -> np.dtype:
@@ -97,16 +115,18 @@ class BlockWriter:
     exception drops the partial file instead.
 
     ``block_items`` items a block; ``level``: the zstandard level (1 fast to
-    22 small), or ``None`` to store the blocks raw."""
+    22 small), or ``None`` to store the blocks raw; ``identity``: the 16 bytes
+    that say what the array is (see the module's text)."""
 
     def __init__(self, path: str | os.PathLike, dtype, *, block_items: int = BLOCK_ITEMS,
-                 level: int | None = LEVEL):
+                 level: int | None = LEVEL, identity: bytes = NO_IDENTITY):
         if block_items < 1:
             raise ValueError(f"block_items must be at least 1, not {block_items}")
         self.path = Path(path)
         self.dtype = _dtype(dtype)
         self.block_items = int(block_items)
         self.level = level
+        identity = _identity(identity)
         self._compress = None
         if level is not None:
             import zstandard
@@ -115,7 +135,7 @@ class BlockWriter:
         self._temporary = self.path.with_name(self.path.name + ".tmp")
         self._handle = open(self._temporary, "wb")
         code = self.dtype.str.encode()
-        head = _HEADER.pack(MAGIC, VERSION, RAW if level is None else ZSTD, code, self.block_items)
+        head = _HEADER.pack(MAGIC, VERSION, RAW if level is None else ZSTD, code, self.block_items, identity)
         head = head.ljust(HEADER_SIZE - 4, b"\0")
         self._handle.write(head + struct.pack("<I", zlib.crc32(head)))
         self._offsets = [HEADER_SIZE]
@@ -181,13 +201,13 @@ class BlockWriter:
 
 
 def write_blocks(path: str | os.PathLike, array, *, block_items: int = BLOCK_ITEMS, level: int | None = LEVEL,
-                 chunk: int = 1 << 22) -> Path:
+                 chunk: int = 1 << 22, identity: bytes = NO_IDENTITY) -> Path:
     """Write the 1-D ``array`` (a memory-mapped one is read ``chunk`` items at
     a time) to the block file ``path``, atomically; returns the path."""
     array = np.asarray(array) if not isinstance(array, np.ndarray) else array
     if array.ndim != 1:
         raise ValueError(f"a block file holds a 1-D array, not {array.ndim}-D")
-    with BlockWriter(path, array.dtype, block_items=block_items, level=level) as out:
+    with BlockWriter(path, array.dtype, block_items=block_items, level=level, identity=identity) as out:
         for lo in range(0, len(array), chunk):
             out.append(array[lo:lo + chunk])
     return Path(path)
@@ -199,11 +219,13 @@ class BlockFile:
     checked at once).
 
     ``name`` names the array in error messages (default: the path);
-    ``dtype``, if given, is the dtype the file must hold; ``hint`` is added
-    to every error message (what the user should do about it)."""
+    ``dtype``, if given, is the dtype the file must hold; ``identity``, if
+    given, the identity its header must hold (``belongs_to`` names, in the
+    error, what has that identity); ``hint`` is added to every error message
+    (what the user should do about it)."""
 
     def __init__(self, path: str | os.PathLike, name: str | None = None, *, dtype=None, hint: str = "",
-                 cache_blocks: int = CACHED_BLOCKS):
+                 cache_blocks: int = CACHED_BLOCKS, identity: bytes | None = None, belongs_to: str = ""):
         self.path = Path(path)
         self.name = name or str(self.path)
         self.hint = hint
@@ -220,6 +242,9 @@ class BlockFile:
         except OSError as problem:
             raise self._error(f"the file cannot be read ({problem.strerror or problem})") from None
         self._read_layout(size, dtype)
+        if identity is not None and self.identity != _identity(identity):
+            raise self._error(f"the file belongs elsewhere: its header's identity is not that of "
+                              f"{belongs_to or 'the array expected'}")
         self._checked = np.zeros(self.blocks, dtype=bool)
         self._decompress = None
         if self.codec == ZSTD:
@@ -233,7 +258,7 @@ class BlockFile:
     def _read_layout(self, size: int, expected) -> None:
         view = self._map
         head = bytes(view[:HEADER_SIZE])
-        magic, version, codec, code, block_items = _HEADER.unpack_from(head)
+        magic, version, codec, code, block_items, identity = _HEADER.unpack_from(head)
         if magic != MAGIC:
             raise self._error("not a block file (bad magic)")
         if zlib.crc32(head[:-4]) != struct.unpack_from("<I", head, HEADER_SIZE - 4)[0]:
@@ -248,7 +273,7 @@ class BlockFile:
             raise self._error(f"the header is damaged (codec {codec}, {block_items} items a block)")
         if expected is not None and self.dtype != _dtype(expected):
             raise self._error(f"holds {self.dtype.name}, not the {np.dtype(expected).name} expected")
-        self.codec, self.block_items = codec, int(block_items)
+        self.codec, self.block_items, self.identity = codec, int(block_items), identity
         tail = bytes(view[size - FOOTER_SIZE:])
         if tail[-len(END_MAGIC):] != END_MAGIC:
             raise self._error("the file is truncated or its footer damaged (bad end magic)")

@@ -37,7 +37,7 @@ from .table import load_table
 from .table_format import FORMAT, VALUE_NAMES, unpack
 from .tiers import write_json_atomic
 
-DENSE_FORMAT = 1
+DENSE_FORMAT = 2  # 1: level files without their identity (a solve of that format in progress starts over)
 
 
 def solve_dense(owner, symmetric: bool, threads: int | None,
@@ -161,4 +161,4 @@ def _start_entry(layout: DenseLayout, folder, state):
     s = state.array.copy()
     level, index = layout.passes.lookup(layout.dspec, layout.game.params_array, s, layout.symmetric,
                                         layout.levels, layout.start)
-    return unpack(int(read_level(folder, int(level), int(layout.totals[level]))[index]))
+    return unpack(int(read_level(layout, folder, int(level))[index]))

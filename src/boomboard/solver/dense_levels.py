@@ -31,7 +31,7 @@ def gather_children(layout: DenseLayout, folder, level: int, loaded: dict[int, n
         del loaded[old]
     for child in needed:
         if child not in loaded:
-            loaded[child] = read_level(folder, child, int(layout.totals[child]))
+            loaded[child] = read_level(layout, folder, child)
     bases = tier_bases(layout, needed, np.cumsum([0] + [int(layout.totals[c]) for c in needed]))
     if len(needed) == 1:
         return loaded[needed[0]], bases
@@ -103,7 +103,7 @@ def solve_level(layout: DenseLayout, folder, level: int, children=None,
     largest = 0
     out = np.empty(min(CHUNK, total), dtype=np.uint16)
     kept = []
-    writer = open_writer(folder, level) if write and total else None
+    writer = open_writer(layout, folder, level) if write and total else None
     try:
         for lo in range(0, total, CHUNK):
             hi = min(total, lo + CHUNK)

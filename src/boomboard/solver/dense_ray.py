@@ -113,7 +113,7 @@ class RayLevels:
                                  self.threads, self.memory) for lo, hi in zip(cuts[:-1], cuts[1:])]
         counts = np.zeros(4, dtype=np.int64)
         largest = 0
-        writer = open_writer(self.folder, level) if total else None
+        writer = open_writer(layout, self.folder, level) if total else None
         try:
             for ref in refs:  # in order, each part dropped once written: memory holds about one part
                 part = self.ray.get(ref)

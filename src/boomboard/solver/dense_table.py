@@ -53,7 +53,7 @@ class DenseTable(Table):
         """The records of ``level``, read a block at a time."""
         found = self._levels.get(level)
         if found is None:
-            found = open_level(self.folder, level, f"level {level} of the table {self.folder}")
+            found = open_level(self.layout, self.folder, level)
             self._levels[level] = found
         return found
 
@@ -90,6 +90,14 @@ class DenseTable(Table):
         if record == NO_POSITION:
             raise NotSolvedError(f"record {i} of {self.folder} is no position")
         return unpack(record)
+
+    def tally(self) -> tuple[np.ndarray, int]:
+        counts = np.zeros(4, dtype=np.int64)
+        largest = 0
+        for level in range(self.layout.level_count):
+            if self.layout.totals[level]:
+                largest = max(largest, int(self.layout.passes.tally(self.level(level).read_all(), counts)))
+        return counts, largest
 
     def state_at(self, i: int) -> State:
         _, tier, rank = self._where(i)

@@ -72,10 +72,8 @@ class MappedLevels:
         return self.records, tier_bases(layout, needed, self.offsets[needed])
 
     def _fill(self, level: int) -> None:
-        stored = open_level(self.folder, level, f"level {level} of {self.folder.name}")
-        count = int(self.layout.totals[level])
-        if len(stored) != count:
-            raise ValueError(f"{stored.path} holds {len(stored)} records, not {count}")
+        stored = open_level(self.layout, self.folder, level)  # its identity and count checked
+        count = len(stored)
         where = int(self.offsets[level]) * RECORD_BYTES
         for lo in range(0, count, FILL_ITEMS):
             chunk = np.ascontiguousarray(stored.read(lo, min(count, lo + FILL_ITEMS)), dtype=np.uint16)

@@ -33,6 +33,7 @@ from . import retrograde
 from .blockstore import LEVEL, write_blocks
 from .codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
 from .dense_driver import solve_dense
+from .hashed_table import array_identity
 from .layers import distinct
 from .solving import SolveError, progress_bar
 from .table import Table, load_table
@@ -269,9 +270,13 @@ class _Solver:
         # the keys raw, memory-mapped for the compiled lookup; the values compressed, but for endgame
         # tables, which a search probes in place (boomboard.solver.endgames)
         level = None if is_endgames(self.game) and self.root is None else LEVEL
-        sizes = [write_blocks(self.work / "keys.blk", keys, level=None).stat().st_size,
-                 write_blocks(self.work / "values.blk", entries, level=level).stat().st_size,
-                 write_blocks(self.work / "offsets.blk", offsets).stat().st_size]
+        def identity(name: str) -> bytes:
+            return array_identity(self.game, self.variant, name)
+
+        sizes = [write_blocks(self.work / "keys.blk", keys, level=None, identity=identity("keys.blk")).stat().st_size,
+                 write_blocks(self.work / "values.blk", entries, level=level,
+                              identity=identity("values.blk")).stat().st_size,
+                 write_blocks(self.work / "offsets.blk", offsets, identity=identity("offsets.blk")).stat().st_size]
         counts = np.zeros(4, dtype=np.int64)
         largest = 0
         for lo in range(0, len(entries), 1 << 24):

@@ -15,7 +15,10 @@ at most 3 tokens, ``from-<hash>`` for those reachable from another position) hol
 The arrays are block files (:mod:`boomboard.solver.blockstore`): each block
 checked by a checksum, so that a damaged table is refused
 (:class:`~boomboard.solver.blockstore.CorruptTableError`, naming the table,
-the file and the block), never read as a wrong value. The keys are stored raw
+the file and the block), never read as a wrong value. Each file's header
+holds its identity (:func:`array_identity`: the game, the variant and the
+file's name), checked when the table is opened, so that a file copied from
+another table or variant is refused too. The keys are stored raw
 and memory-mapped: a lookup (an interpolation search in one layer) reads a
 few pages, not the table, and checks the block of the key it finds (after a
 miss, every block of the layer searched, once). The values are compressed with
@@ -38,9 +41,11 @@ from ..core.state import State
 from .blockstore import RAW, BlockFile
 from .codec import OUTSIDE, codec_spec
 from .layers import unhashed
-from .table_format import Entry, NotSolvedError, Table, read_meta, unpack
+from .retrograde import MAX_REMOTENESS, VALUE_SHIFT
+from .table_format import Entry, NotSolvedError, Table, file_identity, read_meta, unpack
 
 VERIFY_CHUNK = 1 << 16  # positions verified per compiled call between progress updates
+TALLY_CHUNK = 1 << 22  # entries counted at a time
 
 
 class HashedTable(Table):
@@ -54,9 +59,9 @@ class HashedTable(Table):
         except (BoomboardError, TypeError, ValueError, OverflowError) as problem:
             raise NotSolvedError(f"{folder}: the table's meta.json is damaged ({problem}); solve it again "
                                  "with --force") from None
-        self.key_file = _open_array(folder, "keys.blk", np.uint64)
-        self.entries = _open_array(folder, "values.blk", np.uint16)
-        self.offsets = _open_array(folder, "offsets.blk", np.int64).read_all()
+        self.key_file = self._open_array("keys.blk", np.uint64)
+        self.entries = self._open_array("values.blk", np.uint16)
+        self.offsets = self._open_array("offsets.blk", np.int64).read_all()
         if self.key_file.codec != RAW:
             raise NotSolvedError(f"{folder}: keys.blk is compressed, not stored raw; solve it again with --force")
         self.keys = self.key_file.mapped()  # checked a block at a time: see _find
@@ -67,6 +72,12 @@ class HashedTable(Table):
         if self.meta["positions"] != self.keys.shape[0]:
             raise NotSolvedError(f"{folder}: meta.json counts {self.meta['positions']} positions, the arrays "
                                  f"{self.keys.shape[0]}; solve it again with --force")
+
+    def _open_array(self, name: str, dtype) -> BlockFile:
+        """One of the table's arrays, checked to hold ``dtype`` and to be this table's."""
+        return BlockFile(self.folder / name, name=f"{self.folder}: {name}", dtype=dtype,
+                         hint="solve it again with --force", identity=array_identity(self.game, self.variant, name),
+                         belongs_to=f"the {name} of the {self.variant} table of {self.game}")
 
     @cached_property
     def graph(self) -> ModuleType:
@@ -104,6 +115,15 @@ class HashedTable(Table):
 
     def entry_at(self, i: int) -> Entry:
         return unpack(int(self.entries[i]))
+
+    def tally(self) -> tuple[np.ndarray, int]:
+        counts = np.zeros(4, dtype=np.int64)
+        largest = 0
+        for lo in range(0, len(self.entries), TALLY_CHUNK):
+            part = self.entries.read(lo, min(len(self.entries), lo + TALLY_CHUNK))
+            counts += np.bincount(part >> VALUE_SHIFT, minlength=4)
+            largest = max(largest, int((part & MAX_REMOTENESS).max()))
+        return counts, largest
 
     def check(self) -> None:
         self.key_file.check()
@@ -144,6 +164,6 @@ class HashedTable(Table):
         return None
 
 
-def _open_array(folder: Path, name: str, dtype) -> BlockFile:
-    """One of the table's arrays, checked to hold ``dtype``."""
-    return BlockFile(folder / name, name=f"{folder}: {name}", dtype=dtype, hint="solve it again with --force")
+def array_identity(game: Game, variant: str, name: str) -> bytes:
+    """The identity in the header of the array file ``name`` of ``game``'s table ``variant``."""
+    return file_identity(game, variant, "hashed", name)

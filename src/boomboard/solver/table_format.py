@@ -14,11 +14,14 @@ laid out").
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
+
+import numpy as np
 
 from ..core.errors import BoomboardError
 from ..core.game import Game
@@ -27,7 +30,10 @@ from .retrograde import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, termi
 
 VALUE_NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
 DRAW_REMOTENESS = -1  # a draw never ends: it has no remoteness
-FORMAT = 3  # 1: keys unhashed, one run, searched by bisection; 2: .npy arrays, unchecked
+# 1: keys unhashed, one run, searched by bisection; 2: .npy arrays, unchecked; 3: block files not bound
+# to their table (a file from another table or level read as this one's). Older tables are refused, with
+# a line naming the folder and --force (the solver agent's endgame cache is rebuilt on its own).
+FORMAT = 4
 
 
 class NotSolvedError(BoomboardError, LookupError):
@@ -88,7 +94,7 @@ class Table:
 
     A kind of table implements :meth:`__len__`, :meth:`_holds`,
     :meth:`_stored_entry`, :meth:`entry_at`, :meth:`state_at`,
-    :meth:`check` and :meth:`verify`.
+    :meth:`tally`, :meth:`check` and :meth:`verify`.
     """
 
     def __init__(self, game: Game, folder: Path, meta: dict):
@@ -131,6 +137,25 @@ class Table:
         """The position stored at index ``i`` (as a fresh state, ply 0)."""
         raise NotImplementedError
 
+    def tally(self) -> tuple[np.ndarray, int]:
+        """How many stored positions have each value (indexed by the value's
+        code) and the largest remoteness among them, counted from the entries."""
+        raise NotImplementedError
+
+    def recount(self, start: State) -> dict:
+        """What ``meta.json`` summarizes, counted again from the entries
+        (every block read): ``positions``, ``values``, ``max_remoteness``,
+        ``start`` (the entry of ``start``; ``None`` when the table does not
+        hold it) and ``bytes`` (the files' sizes)."""
+        counts, largest = self.tally()
+        summary = {"positions": int(counts.sum()), "values": {VALUE_NAMES[v]: int(counts[v]) for v in VALUE_NAMES},
+                   "max_remoteness": largest, "start": None,
+                   "bytes": sum(p.stat().st_size for p in self.folder.iterdir() if p.name != "meta.json")}
+        if not start.is_terminal() and self.covers(start):
+            entry = self.lookup(start)
+            summary["start"] = {"value": entry.value, "remoteness": entry.remoteness}
+        return summary
+
     def check(self) -> None:
         """Check every block's checksum (reading the whole table, not
         decompressing it); :class:`~boomboard.solver.blockstore.CorruptTableError` if one fails."""
@@ -154,6 +179,10 @@ def read_meta(game: Game, folder: Path) -> dict:
     if problem:
         raise NotSolvedError(f"{folder}: the table's meta.json is damaged ({problem}); solve it again "
                              "with --force")
+    if isinstance(meta["format"], int) and meta["format"] < FORMAT:
+        raise NotSolvedError(f"{folder}: a table in format {meta['format']}, written by an older boomboard; "
+                             f"this one reads format {FORMAT}, whose files are bound to their table: solve "
+                             "it again with --force")
     if meta.get("format") != FORMAT or meta.get("game") != str(game):
         raise NotSolvedError(f"{folder} holds no table of {game} in format {FORMAT}; solve it again")
     return meta
@@ -181,6 +210,16 @@ def _meta_problem(meta) -> str | None:
     if not isinstance(meta.get("tokens", 0), int) or isinstance(meta.get("tokens", 0), bool):
         return f"'tokens' is {meta.get('tokens')!r:.40}"
     return None
+
+
+def file_identity(game: Game | str, *parts: str) -> bytes:
+    """The 16-byte identity in the header of one of a table's files
+    (:mod:`boomboard.solver.blockstore`): a digest of the table format, the
+    game string and ``parts`` (the variant or kind, the file's part: a level,
+    the keys). A file copied from another table, variant or level has
+    another identity and is refused when opened."""
+    text = "\0".join(["boomboard table", str(FORMAT), str(game), *parts])
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
 def entry_value_code(entry: Entry) -> int:
