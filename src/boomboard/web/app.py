@@ -5,7 +5,9 @@ runs it with uvicorn. Every error a request can cause comes back as a 4xx
 response with a JSON body ``{"error": "..."}`` saying what was expected:
 400 for bad input (unknown game, bad parameter, bad notation, illegal move),
 404 for an unknown id, 409 for a request that does not fit the game's state
-(not a human's turn, game over), 422 for a malformed request body.
+(not a human's turn, game over, or changed by another server on the same
+database), 422 for a malformed request body, and 503 for a change the
+database could not store (a full disk), which is then not made.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from ..registry import DEFAULT_GAME, registered_games
 from . import analysis, pages
 from .archive import Archive, open_arena_store
 from .service import SESSIONS_KEPT, AgentLimits, Busy, Conflict, GameService, NotFound
-from .store import GameStore
+from .store import GameStore, StoreUnavailable
 
 STATIC = Path(__file__).parent / "static"
 
@@ -96,6 +98,7 @@ ERROR_RESPONSES = {
     409: {"model": ErrorBody, "description": "the request does not fit the game's state"},
     429: {"model": ErrorBody, "description": "this client has too much AI work under way; try again later"},
     422: {"model": ErrorBody, "description": "a malformed request"},
+    503: {"model": ErrorBody, "description": "the games database refused the write (a full disk): nothing changed"},
 }
 
 
@@ -151,6 +154,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
             return _error(404, str(error))
         if isinstance(error, Busy):
             return _error(429, str(error))
+        if isinstance(error, StoreUnavailable):
+            return _error(503, f"{error}; nothing was changed: try again later")
         if isinstance(error, (Conflict, GameOverError)):
             return _error(409, str(error))
         return _error(400, str(error))
