@@ -5,9 +5,7 @@ runs it with uvicorn. Every error a request can cause comes back as a 4xx
 response with a JSON body ``{"error": "..."}`` saying what was expected:
 400 for bad input (unknown game, bad parameter, bad notation, illegal move),
 404 for an unknown id, 409 for a request that does not fit the game's state
-(not a human's turn, game over, or changed by another server on the same
-database), 422 for a malformed request body, and 503 for a change the
-database could not store (a full disk), which is then not made.
+(not a human's turn, game over), 422 for a malformed request body.
 """
 
 from __future__ import annotations
@@ -97,8 +95,8 @@ ERROR_RESPONSES = {
     404: {"model": ErrorBody, "description": "no such game, record or ply"},
     409: {"model": ErrorBody, "description": "the request does not fit the game's state"},
     429: {"model": ErrorBody, "description": "this client has too much AI work under way; try again later"},
-    422: {"model": ErrorBody, "description": "a malformed request"},
     503: {"model": ErrorBody, "description": "the games database refused the write (a full disk): nothing changed"},
+    422: {"model": ErrorBody, "description": "a malformed request"},
 }
 
 

@@ -34,8 +34,9 @@ from ..core.state import State
 from ..registry import load_game
 from . import analysis
 from .cascade import cascade_steps
+from .store import StaleGame, StoreUnavailable
 from .geometry import cell_contents, layout, move_gestures, winning_lines
-from .store import GameStore, StaleGame, StoredGame, StoreUnavailable
+from .store import GameStore, StoredGame
 from .workers import WorkerPool
 
 CHEAP_AGENTS = {"random", "greedy"}  # fast enough to run in a thread
