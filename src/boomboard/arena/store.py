@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, UTC
 from pathlib import Path
@@ -150,7 +151,13 @@ def open_store(path: str | Path | None = None) -> Store:
     if path is None:
         path = default_path()
     if str(path) != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if Path(path).is_dir():
+            raise StoreError(f"cannot use {path} as an arena database: it is a folder (give --db a file)")
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as problem:
+            raise StoreError(f"cannot use {path} as an arena database: cannot make its folder "
+                             f"{Path(path).parent}: {problem.strerror or problem}") from None
     return Store(str(path))
 
 
@@ -161,6 +168,11 @@ class Store:
         self.path = path
         try:
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+            games_columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+            if games_columns and not {"tournament_id", "slot", "status"} <= games_columns:
+                self._db.close()
+                raise StoreError(f"cannot use {path} as an arena database: its games table is another "
+                                 f"program's (the web app's?); give the arena a file of its own")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
@@ -175,8 +187,18 @@ class Store:
         with self._lock:
             self._db.close()
 
-    def _write(self, sql: str, values: tuple = ()) -> sqlite3.Cursor:
+    @contextmanager
+    def _writing(self):
+        """Hold the lock for a write; a write SQLite refuses (a read-only file, a
+        full disk) is a :class:`StoreError` that says so."""
         with self._lock:
+            try:
+                yield
+            except sqlite3.Error as problem:
+                raise StoreError(f"cannot write to the arena database {self.path}: {problem}") from None
+
+    def _write(self, sql: str, values: tuple = ()) -> sqlite3.Cursor:
+        with self._writing():
             return self._db.execute(sql, values)
 
     def _read(self, sql: str, values: tuple = ()) -> list[tuple]:
@@ -187,7 +209,7 @@ class Store:
     def create_tournament(self, game: str, players: list[str], kind: str, settings: dict[str, Any],
                           schedule: list[tuple[str, str]]) -> int:
         """A new tournament with its numbered schedule of (first, second) pairings."""
-        with self._lock:
+        with self._writing():
             self._db.execute("BEGIN")
             try:
                 cursor = self._db.execute(
@@ -274,7 +296,7 @@ class Store:
     def finish_game(self, game_id: int, winner: int | None, reason: str) -> bool:
         """Record the result and fill the game's slot; ``False`` (and the game
         marked ``aborted``) if another run filled that slot first."""
-        with self._lock:
+        with self._writing():
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 tid, slot = self._db.execute("SELECT tournament_id, slot FROM games WHERE id = ?",

@@ -20,6 +20,21 @@ def default_db_path() -> Path:
     return Path(user_data_dir("boomboard")) / "web.sqlite3"
 
 
+def check_not_the_arena_db(db: Path, arena_db: Path | None) -> None:
+    """Refuse a games database that is the arena's file (named by --arena-db,
+    or the arena's default): the two hold different tables of one name."""
+    from ..arena.store import default_path
+
+    arena = arena_db or default_path()
+    try:
+        same = db.resolve() == arena.resolve() or (db.exists() and arena.exists() and db.samefile(arena))
+    except OSError:  # a path that cannot be resolved: the store says why when it opens it
+        return
+    if same:
+        raise ParameterError(f"--db {db} is the arena's database ({'--arena-db' if arena_db else 'its default'}): "
+                             f"the web app's games need a file of their own")
+
+
 def _server_class():
     import uvicorn
 
@@ -98,6 +113,7 @@ def register(app: typer.Typer) -> None:
                              simulations=ai_max_simulations, table_bits=ai_max_table_bits,
                              per_client=ai_per_client)
         path = db or default_db_path()
+        check_not_the_arena_db(path, arena_db)
         try:  # bound first, so that the address printed is the real one (port 0 included)
             listener = socket.create_server((host, port))
         except OSError as problem:

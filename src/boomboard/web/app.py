@@ -38,7 +38,7 @@ from ..registry import DEFAULT_GAME, registered_games
 from . import analysis, pages
 from .archive import Archive, open_arena_store
 from .service import SESSIONS_KEPT, AgentLimits, Busy, Conflict, GameService, NotFound
-from .store import GameStore
+from .store import GameStore, StoreUnavailable
 
 STATIC = Path(__file__).parent / "static"
 
@@ -95,6 +95,7 @@ ERROR_RESPONSES = {
     404: {"model": ErrorBody, "description": "no such game, record or ply"},
     409: {"model": ErrorBody, "description": "the request does not fit the game's state"},
     429: {"model": ErrorBody, "description": "this client has too much AI work under way; try again later"},
+    503: {"model": ErrorBody, "description": "the games database refused the write (a full disk): nothing changed"},
     422: {"model": ErrorBody, "description": "a malformed request"},
 }
 
@@ -151,6 +152,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
             return _error(404, str(error))
         if isinstance(error, Busy):
             return _error(429, str(error))
+        if isinstance(error, StoreUnavailable):
+            return _error(503, f"{error}; nothing was changed: try again later")
         if isinstance(error, (Conflict, GameOverError)):
             return _error(409, str(error))
         return _error(400, str(error))

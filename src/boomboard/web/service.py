@@ -23,7 +23,7 @@ import time
 import weakref
 from collections import OrderedDict
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from .. import learn  # noqa: F401  (registers the "learned" agent kind for make_agent)
 from ..agents import HUMAN, make_agent, parse_spec
@@ -34,6 +34,7 @@ from ..core.state import State
 from ..registry import load_game
 from . import analysis
 from .cascade import cascade_steps
+from .store import StaleGame, StoreUnavailable
 from .geometry import cell_contents, layout, move_gestures, winning_lines
 from .store import GameStore, StoredGame
 from .workers import LOAD_SECONDS, WORKER_MEMORY_BYTES, WorkerPool
@@ -45,6 +46,9 @@ SOLVER = "solver"
 SESSIONS_KEPT = 1_000
 # Analyses of one game's positions kept (LRU): the page asks for the last few again.
 ANALYSES_KEPT = 16
+# Seconds between tries to store an AI's move that the database refused (a full disk): the move is
+# shown only once stored, and the game waits for the disk rather than losing it.
+STORE_RETRY_SECONDS = 2.0
 
 
 class NotFound(BoomboardError, LookupError):
@@ -168,6 +172,8 @@ class Session:
     # the value of each position of the line ``actions``, as ``(actions, values)``
     value_history: tuple[tuple[int, ...], list] | None = None
     client: str | None = None  # who created it: its AI moves count against that client's cap
+    # the store's generation when this copy was last known to be the stored game (GameStore.generation)
+    checked: int = 0
 
     @property
     def outcome(self) -> Outcome | None:
@@ -337,22 +343,59 @@ class GameService:
         record = StoredGame(secrets.token_hex(6), str(game), sides, [], position or None,
                             seed=random.randrange(2**31) if seed is None else int(seed), pace=float(pace),
                             finished=state.is_terminal())
-        session = Session(record, state, client=client)
-        self.store.save(record)
+        session = Session(record, state, client=client, checked=self.store.generation())
+        self.store.add(record)
         self._keep(session)
         return session
 
     def get(self, game_id: str) -> Session:
+        """The game, as stored: a copy held here is read back first if another
+        server on the same database has changed it."""
         session = self.sessions.get(game_id)
         if session is not None:
             self.sessions.move_to_end(game_id)
+            self._refresh(session)
             return session
+        generation = self.store.generation()  # before the read: a write after it is seen by the next check
         record = self.store.load(game_id)
         if record is None:
             raise NotFound(f"no game with id {game_id!r}")
-        session = Session(record, analysis.rebuild(record.game, record.position, record.actions))
+        session = Session(record, analysis.rebuild(record.game, record.position, record.actions), checked=generation)
         self._keep(session)
         return session
+
+    def _refresh(self, session: Session) -> None:
+        """Read ``session``'s game back if another server has stored a newer version of it."""
+        generation = self.store.generation()
+        if generation != session.checked:
+            if self.store.version(session.record.id) != session.record.version:
+                self._reload(session)
+            session.checked = generation
+
+    def _reload(self, session: Session) -> None:
+        """Make ``session`` the game as stored now (another server played it),
+        its AI stopped and started again from there."""
+        record = self.store.load(session.record.id)
+        self._stop(session)
+        if record is None:
+            self.sessions.pop(session.record.id, None)
+            raise NotFound(f"no game with id {session.record.id!r}")
+        session.record = record
+        session.state = analysis.rebuild(record.game, record.position, record.actions)
+        session.last_steps, session.error = [], ""
+        self._drive(session)
+
+    def _commit(self, session: Session, record: StoredGame) -> None:
+        """Store ``record`` as ``session``'s game, based on the version the
+        session holds. Raises :class:`Conflict` (the session reloaded) if
+        another server stored the game since, :class:`StoreUnavailable` if the
+        database refuses the write; either way the game is as it was."""
+        try:
+            self.store.save(record)
+        except StaleGame:
+            self._reload(session)
+            raise Conflict("another server using the same database changed this game since this one read it: "
+                           "nothing was played here; the game is now shown as stored, look again and retry") from None
 
     def _keep(self, session: Session) -> None:
         """Hold ``session`` in memory and start its AI if one is to move; then
@@ -398,18 +441,16 @@ class GameService:
     def undo(self, game_id: str) -> Session:
         """Take back moves until a human is to move again (at least one move)."""
         session = self.get(game_id)
-        record, state = session.record, session.state
+        record, state = session.record, session.state.clone()
         if not record.actions:
             raise Conflict("there is no move to take back")
-        self._stop(session)
-        record.resigned = None
         state.undo(1)
         while state.history() and record.players[state.current_player()] != HUMAN and HUMAN in record.players:
             state.undo(1)
-        record.actions = state.history()
-        record.finished = False
-        session.last_steps = []
-        self.store.save(record)
+        undone = replace(record, actions=state.history(), resigned=None, finished=False)
+        self._commit(session, undone)
+        self._stop(session)
+        session.record, session.state, session.last_steps = undone, state, []
         self._drive(session)
         return session
 
@@ -426,21 +467,21 @@ class GameService:
             player = session.state.current_player() if len(humans) == 2 else humans[0]
         if player not in (0, 1):
             raise ParameterError(f"'player' must be 0 or 1, got {player!r}")
+        resigned = replace(session.record, resigned=player, finished=True)
+        self._commit(session, resigned)
         self._stop(session)
-        session.record.resigned = player
-        session.record.finished = True
-        self.store.save(session.record)
+        session.record = resigned
         return session
 
     # -- moves --------------------------------------------------------------------
     def _apply(self, session: Session, action: int) -> None:
-        state = session.state
-        before = state.array.copy()
+        """Play ``action`` in ``session`` once it is stored (see :meth:`_commit`)."""
+        state = session.state.clone()
         state.apply_action(action)
-        session.last_steps = cascade_steps(state.game, before, action)
-        session.record.actions.append(action)
-        session.record.finished = state.is_terminal()
-        self.store.save(session.record)
+        record = replace(session.record, actions=[*session.record.actions, action], finished=state.is_terminal())
+        self._commit(session, record)
+        session.last_steps = cascade_steps(state.game, session.state.array, action)
+        session.record, session.state = record, state
 
     def _stop(self, session: Session) -> None:
         if session.task is not None and not session.task.done():
@@ -459,8 +500,8 @@ class GameService:
         session.task = asyncio.get_running_loop().create_task(self._ai_turns(session))
 
     async def _ai_turns(self, session: Session) -> None:
-        record = session.record
         while (side := session.side_to_move()) not in (None, HUMAN):
+            record = session.record
             ply = len(record.actions)
             started = time.monotonic()
             kind = side if side == SOLVER else parse_spec(side)[0]
@@ -472,12 +513,32 @@ class GameService:
             except Exception as problem:  # an agent's failure is shown on the page, not a dead server
                 session.error = f"{side} failed to move: {problem}"
                 return
-            if len(record.actions) != ply or session.over:
-                return  # the game changed while the AI thought (undo, resignation)
             wait = record.pace - (time.monotonic() - started)
             if wait > 0:
                 await asyncio.sleep(wait)
-            self._apply(session, action)
+            if session.record is not record:
+                return  # the game changed while the AI thought: whatever changed it started the AI afresh
+            if not await self._store_ai_move(session, side, action):
+                return
+
+    async def _store_ai_move(self, session: Session, side: str, action: int) -> bool:
+        """Play the AI's ``action`` once it is stored; while the database
+        refuses it, say so on the page and try again. ``False``: the game
+        changed meanwhile (another server's write was read back, and its AI started afresh)."""
+        record = session.record
+        while session.record is record:
+            try:
+                self._apply(session, action)
+            except StoreUnavailable as problem:
+                session.error = (f"{side}'s move waits until it can be stored ({problem}); trying again every "
+                                 f"{STORE_RETRY_SECONDS:g} s")
+                await asyncio.sleep(STORE_RETRY_SECONDS)
+            except Conflict:
+                return False
+            else:
+                session.error = ""
+                return True
+        return False
 
     # -- what the page gets ---------------------------------------------------
     def describe(self, session: Session) -> dict:

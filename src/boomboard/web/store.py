@@ -5,6 +5,14 @@ start), its actions, its two sides (agent spec strings or ``human``) and, if
 someone resigned, who. Every move rewrites the row in one transaction, so a
 server that stops (or dies) loses nothing: on the next start the games in
 progress are read back and resume where they were.
+
+Several servers may share one file (the default file is shared by every
+``boomboard serve`` of a user), so every row carries a version, raised by
+each write: a write names the version it was based on and is refused
+(:class:`StaleGame`) when another server has written the game since,
+instead of overwriting what that server acknowledged. A write SQLite cannot
+make (a full disk, a read-only file) raises :class:`StoreUnavailable`, and the
+row is as it was.
 """
 
 from __future__ import annotations
@@ -15,6 +23,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from ..core.errors import BoomboardError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -28,15 +38,32 @@ CREATE TABLE IF NOT EXISTS games (
     pace REAL NOT NULL DEFAULT 0,
     finished INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    version INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS games_by_update ON games (updated);
 """
+# the columns of a games table this module wrote (``version`` may be missing: a file from before versions)
+_WEB_COLUMNS = {"id", "game", "position", "actions", "players", "resigned", "seed", "pace", "finished", "created",
+                "updated"}
+
+
+class GameStoreError(BoomboardError):
+    """The games database cannot be used (not a database, another program's, unreachable)."""
+
+
+class StoreUnavailable(GameStoreError):
+    """A write the database refused (disk full, read-only, locked): nothing was changed."""
+
+
+class StaleGame(GameStoreError):
+    """A write based on a version of the game that another server has replaced since."""
 
 
 @dataclass
 class StoredGame:
-    """One row: everything needed to rebuild the game and carry on."""
+    """One row: everything needed to rebuild the game and carry on.
+    ``version`` is that of the stored row this record was read from or written as."""
 
     id: str
     game: str
@@ -49,35 +76,66 @@ class StoredGame:
     finished: bool = False
     created: float = 0.0
     updated: float = 0.0
+    version: int = 0
 
 
 class GameStore:
-    """A SQLite file of web games; safe to use from several threads."""
+    """A SQLite file of web games; safe to use from several threads. Opening
+    a file that cannot hold them raises :class:`GameStoreError` with the reason."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(_SCHEMA)
+        self._db = _open(self.path)
+        self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        self._generation = 0
+
+    def add(self, record: StoredGame) -> None:
+        """Store a new game (durable on return); ``record.version`` becomes 1."""
+        now = time.time()
+        self._write("INSERT INTO games (id, game, position, actions, players, resigned, seed, pace, finished, "
+                    "created, updated, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                    (record.id, record.game, record.position, json.dumps(record.actions),
+                     json.dumps(record.players), record.resigned, record.seed, record.pace, int(record.finished),
+                     now, now))
+        record.created = record.updated = now
+        record.version = 1
 
     def save(self, record: StoredGame) -> None:
-        """Insert or rewrite a game (one transaction, durable on return)."""
+        """Rewrite a game from ``record``, based on the stored version
+        ``record.version`` (one transaction, durable on return); then
+        ``record.version`` is the new one. :class:`StaleGame` if the stored
+        row is no longer that version, :class:`StoreUnavailable` if it cannot
+        be written: either way the row and ``record`` are unchanged."""
         now = time.time()
-        record.created = record.created or now
+        cursor = self._write(
+            "UPDATE games SET actions = ?, resigned = ?, finished = ?, updated = ?, version = version + 1 "
+            "WHERE id = ? AND version = ?",
+            (json.dumps(record.actions), record.resigned, int(record.finished), now, record.id, record.version))
+        if cursor.rowcount != 1:
+            raise StaleGame(f"game {record.id} was changed by another server on {self.path} since version "
+                            f"{record.version}")
         record.updated = now
-        with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO games (id, game, position, actions, players, resigned, seed, pace, "
-                "finished, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.id, record.game, record.position, json.dumps(record.actions), json.dumps(record.players),
-                 record.resigned, record.seed, record.pace, int(record.finished), record.created, record.updated))
+        record.version += 1
 
     def load(self, game_id: str) -> StoredGame | None:
-        with self._lock:
-            row = self._db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = self._read_one(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return None if row is None else _record(row)
+
+    def version(self, game_id: str) -> int | None:
+        """The stored version of a game (``None``: no such game)."""
+        row = self._read_one("SELECT version FROM games WHERE id = ?", (game_id,))
+        return None if row is None else row[0]
+
+    def generation(self) -> int:
+        """A number that grows whenever another connection (another server)
+        has written to the file since the last call: while it stays the same,
+        this store's own copies of the games are the stored ones."""
+        value = self._read_one("PRAGMA data_version")[0]
+        if value != self._data_version:
+            self._data_version = value
+            self._generation += 1
+        return self._generation
 
     def recent(self, limit: int = 50, offset: int = 0, finished: bool | None = None) -> list[StoredGame]:
         """Games, most recently played first."""
@@ -93,11 +151,63 @@ class GameStore:
         with self._lock:
             self._db.close()
 
+    def _write(self, sql: str, values: tuple) -> sqlite3.Cursor:
+        try:
+            with self._lock:
+                return self._db.execute(sql, values)
+        except sqlite3.Error as problem:  # autocommit: the statement failed as a whole, nothing was written
+            raise StoreUnavailable(f"the games database {self.path} cannot be written: {problem}") from None
 
-_COLUMNS = "id, game, position, actions, players, resigned, seed, pace, finished, created, updated"
+    def _read_one(self, sql: str, values: tuple = ()) -> tuple | None:
+        with self._lock:
+            return self._db.execute(sql, values).fetchone()
+
+
+_COLUMNS = "id, game, position, actions, players, resigned, seed, pace, finished, created, updated, version"
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    """A connection to ``path`` holding the games table, or :class:`GameStoreError` saying why not."""
+    what = f"cannot use {path} as the web app's games database"
+    if path.is_dir():
+        raise GameStoreError(f"{what}: it is a folder (give --db a file)")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as problem:
+        raise GameStoreError(f"{what}: cannot make its folder {path.parent}: {problem.strerror or problem}") from None
+    try:
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    except sqlite3.Error as problem:
+        raise GameStoreError(f"{what}: {_reason(problem, path)}") from None
+    try:
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+        if "games" in tables and not _WEB_COLUMNS <= columns:
+            owner = "the arena's database" if "tournaments" in tables else "another program's database"
+            raise GameStoreError(f"{what}: it is {owner}, whose games table is not the web app's "
+                                 f"(give --db a file of its own)")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(_SCHEMA)
+        if "games" in tables and "version" not in columns:  # a file from before versions
+            db.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 1")
+    except sqlite3.Error as problem:
+        db.close()
+        raise GameStoreError(f"{what}: {_reason(problem, path)}") from None
+    except GameStoreError:
+        db.close()
+        raise
+    return db
+
+
+def _reason(problem: sqlite3.Error, path: Path) -> str:
+    """SQLite's message, with what to check where it names no cause."""
+    text = str(problem)
+    if "readonly" in text or "unable to open" in text:
+        return f"{text} (the server writes every move there: {path.name} and its folder {path.parent} must be writable)"
+    return text
 
 
 def _record(row) -> StoredGame:
-    game_id, game, position, actions, players, resigned, seed, pace, finished, created, updated = row
+    game_id, game, position, actions, players, resigned, seed, pace, finished, created, updated, version = row
     return StoredGame(game_id, game, json.loads(players), json.loads(actions), position, resigned, seed, pace,
-                      bool(finished), created, updated)
+                      bool(finished), created, updated, version)
