@@ -64,9 +64,11 @@ LEVELS = [
 class NewGame(BaseModel):
     model_config = ConfigDict(strict=True)  # "seed": "5" or true is a malformed request, not a seed
 
-    game: str = Field(description="a game name or game string, e.g. 'kaboom' or 'jump61(size=3)'")
+    game: str = Field(description="a game name or game string, e.g. 'kaboom' or 'jump61(size=3)'",
+                      examples=["kaboom", "jump61(size=3)"])
     params: dict[str, Any] = Field(default_factory=dict)
-    players: list[str] = Field(default_factory=lambda: ["human", "ai:time=0.5"], min_length=2, max_length=2)
+    players: list[str] = Field(default_factory=lambda: ["human", "ai:time=0.5"], min_length=2, max_length=2,
+                               examples=[["human", "human"], ["human", "random"]])
     position: str | None = None
     pace: float | None = None
     seed: int | None = None
@@ -112,6 +114,20 @@ ERROR_RESPONSES = {
     403: {"model": ErrorBody, "description": "a change asked by a page of another site (its Origin)"},
     415: {"model": ErrorBody, "description": "a change without a JSON body (Content-Type: application/json)"},
 }
+
+
+def _game_links() -> dict:
+    """OpenAPI links from an answer that is a game (its ``id``) to what may be
+    asked of that game next, so that tools such as Schemathesis can follow
+    them (its event stream is left out: it lasts as long as the game)."""
+    targets = {"GetGame": ("get", "/api/games/{game_id}"), "PlayMove": ("post", "/api/games/{game_id}/moves"),
+               "Undo": ("post", "/api/games/{game_id}/undo"), "Resign": ("post", "/api/games/{game_id}/resign"),
+               "Analyse": ("get", "/api/games/{game_id}/analysis"), "Values": ("get", "/api/games/{game_id}/values")}
+    return {name: {"operationRef": f"#/paths/{path.replace('/', '~1')}/{method}",
+                   "parameters": {"game_id": "$response.body#/id"}} for name, (method, path) in targets.items()}
+
+
+GAME_LINKS = _game_links()
 
 
 def _errors_as_json(success: str) -> dict:
@@ -280,7 +296,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
                 "arena": archive.arena is not None, "arena_chart": archive.arena is not None,
                 "models": shelf.names()}
 
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, responses={201: {"description": "the new game", "links": GAME_LINKS}})
     async def new_game(request: NewGame, http: Request):
         session = await service.create(request.game, request.params, request.players, request.position,
                                        request.pace, request.seed, client=_client(http))
@@ -290,7 +306,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     async def list_games(limit: int = 50, offset: int = 0):
         return {"games": archive.list("web", _limit(limit), _offset(offset))}
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def get_game(game_id: str):
         return service.describe(service.get(game_id))
 
@@ -324,15 +340,15 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
 
         return EventStream(stream(), headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    @app.post("/api/games/{game_id}/moves")
+    @app.post("/api/games/{game_id}/moves", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def play(game_id: str, request: Move):
         return service.describe(service.play(game_id, request.move))
 
-    @app.post("/api/games/{game_id}/undo")
+    @app.post("/api/games/{game_id}/undo", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def undo(game_id: str, request: Undo):
         return service.describe(service.undo(game_id))
 
-    @app.post("/api/games/{game_id}/resign")
+    @app.post("/api/games/{game_id}/resign", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def resign(game_id: str, request: Resign):
         return service.describe(service.resign(game_id, request.player))
 
