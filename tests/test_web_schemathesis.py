@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("fastapi")
 schemathesis = pytest.importorskip("schemathesis")
 from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from schemathesis.specs.openapi.checks import positive_data_acceptance  # noqa: E402
 
 from boomboard.web import create_app  # noqa: E402
@@ -45,6 +46,21 @@ async def without_lifespan(scope, receive, send):
 
 schema = schemathesis.openapi.from_asgi("/openapi.json", without_lifespan)
 
+# Games the fuzzer may start besides its own random text (which is never a game): small ones, so that
+# its sequences reach a live game's moves, undo, resignation and analyses, and each search is quick.
+REAL_GAMES = st.fixed_dictionaries({
+    "game": st.sampled_from(["kaboom", "jump61(size=3)", "explocus(size=4)", "chain_reaction(rows=3,cols=3)"]),
+    "players": st.sampled_from([["human", "human"], ["human", "random"], ["greedy", "human"]]),
+})
+
+
+@schema.hook
+def before_generate_body(context, strategy):
+    operation = context.operation
+    if operation is not None and operation.method.upper() == "POST" and operation.path == "/api/games":
+        return st.one_of(REAL_GAMES, strategy)
+    return strategy
+
 
 @schema.parametrize()
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=not DEEP)
@@ -55,3 +71,26 @@ def test_no_request_makes_a_server_error(case):
     # positive_data_acceptance: the schema cannot say which strings are games,
     # notations or agent specs, so schema-valid requests may rightly get a 400
     case.validate_response(response, excluded_checks=[positive_data_acceptance])
+
+
+# -- the stateful phase: sequences of calls, each using what an earlier one answered ----------------
+
+# Scenarios (each of up to STEPS calls) that CI runs: about half a minute; BOOMBOARD_FUZZ_EXAMPLES raises both.
+SCENARIOS = max(EXAMPLES // 2, 10)
+STEPS = 6 if not DEEP else 12
+
+
+class Workflow(schema.exclude(path_regex=r"/events$").as_state_machine()):
+    """Schemathesis's state machine over the app's operations, linked where
+    one answers what another asks for (a new game's id, a tournament's).
+    The event stream is left out: on a live game it lasts as long as the game."""
+
+    def validate_response(self, response, case, additional_checks=None, **kwargs):
+        assert response.status_code < 500, f"{case.method} {case.formatted_path} -> {response.status_code}: " \
+                                           f"{response.text[:500]}"
+        case.validate_response(response, additional_checks=additional_checks, excluded_checks=[positive_data_acceptance])
+
+
+TestStatefulWorkflow = Workflow.TestCase
+TestStatefulWorkflow.settings = settings(max_examples=SCENARIOS, stateful_step_count=STEPS, deadline=None,
+                                         suppress_health_check=list(HealthCheck), derandomize=not DEEP)

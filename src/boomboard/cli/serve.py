@@ -97,6 +97,15 @@ def register(app: typer.Typer) -> None:
                                               help="the largest alpha-beta table allowed (2**bits entries)"),
         ai_per_client: int = typer.Option(1, "--ai-per-client", help="AI moves and analyses one client (an "
                                           "address) may have running at once; the others wait"),
+        allowed_hosts: list[str] = typer.Option([], "--allowed-host", help="also answer requests for this host "
+                                                "name (repeatable); the server answers only for the address "
+                                                "it listens on (and localhost on a loopback one)"),
+        models: Optional[Path] = typer.Option(None, "--models", help="a folder of learned models (NAME.msgpack "
+                                              "files, training run folders) that a side may play by name, "
+                                              "learned:NAME; requests never name a path"),
+        trusted_proxies: list[str] = typer.Option([], "--trusted-proxy", help="a proxy's address or network "
+                                                  "(repeatable) whose X-Forwarded-For names the client; "
+                                                  "otherwise a client is its connection's address"),
     ) -> None:
         """Play, watch and analyse games in the browser (FastAPI and uvicorn; games kept in SQLite).
         Needs the web extra."""
@@ -104,6 +113,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn  # imported here: the other commands start faster without the web stack
 
         from ..web import create_app
+        from ..web.guard import RequestGuard
         from ..web.service import AgentLimits
 
         if not 0 <= port <= 65535:
@@ -112,6 +122,7 @@ def register(app: typer.Typer) -> None:
         limits = AgentLimits(time=ai_max_time, game_time=ai_max_game_time, depth=ai_max_depth,
                              simulations=ai_max_simulations, table_bits=ai_max_table_bits,
                              per_client=ai_per_client)
+        guard = RequestGuard.for_server(host, allowed_hosts, trusted_proxies)
         path = db or default_db_path()
         check_not_the_arena_db(path, arena_db)
         try:  # bound first, so that the address printed is the real one (port 0 included)
@@ -120,8 +131,10 @@ def register(app: typer.Typer) -> None:
             raise ParameterError(f"cannot listen on {host}:{port}: {problem.strerror or problem}") from None
         url = f"http://{host}:{listener.getsockname()[1]}/"
         web_app = create_app(path, arena_db=arena_db, solver_db=solver_db, workers=max(workers, 1),
-                             processes=workers > 0, limits=limits)
-        server = _Server(uvicorn.Config(web_app, log_level="warning", timeout_graceful_shutdown=1))
+                             processes=workers > 0, limits=limits, guard=guard, models=models)
+        # proxy_headers off: uvicorn would take X-Forwarded-For from any local client; the guard reads it
+        server = _Server(uvicorn.Config(web_app, log_level="warning", timeout_graceful_shutdown=1,
+                                        proxy_headers=False))
         typer.echo(f"boomboard is serving at {url}  (games in {path}; Ctrl-C stops)")
         if open_browser:
             webbrowser.open(url)

@@ -5,7 +5,10 @@ runs it with uvicorn. Every error a request can cause comes back as a 4xx
 response with a JSON body ``{"error": "..."}`` saying what was expected:
 400 for bad input (unknown game, bad parameter, bad notation, illegal move),
 404 for an unknown id, 409 for a request that does not fit the game's state
-(not a human's turn, game over), 422 for a malformed request body.
+(not a human's turn, game over), 422 for a malformed request body; and
+before the app sees it (:mod:`boomboard.web.guard`), 400 for a host the
+server is not for, 403 for a change asked by another site's page, 415 for
+a change without a JSON body.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ try:
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
     from fastapi.staticfiles import StaticFiles
-    from pydantic import BaseModel, Field, StrictInt, StrictStr
+    from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
     from starlette.exceptions import HTTPException as StarletteHTTPException
     from starlette.routing import Match
 except ImportError:
@@ -37,6 +40,8 @@ from ..core.params import format_value
 from ..registry import DEFAULT_GAME, registered_games
 from . import analysis, pages
 from .archive import Archive, open_arena_store
+from .guard import GuardMiddleware, RequestGuard
+from .models import ModelShelf
 from .service import SESSIONS_KEPT, AgentLimits, Busy, Conflict, GameService, NotFound
 from .store import GameStore, StoreUnavailable
 
@@ -52,14 +57,18 @@ LEVELS = [
     {"spec": "mcts:time=1", "label": "AI: Monte Carlo tree search (1 s a move)"},
     {"spec": "ai:time=2", "label": "AI: strong (2 s a move)"},
     {"spec": "solver", "label": "Solver (perfect play, where a table exists)"},
-    {"spec": "learned", "label": "Learned net (self-play, where a model ships)"},
+    {"spec": "learned", "label": "Learned net (self-play, where a model ships)"},  # learned:NAME: "models"
 ]
 
 
 class NewGame(BaseModel):
-    game: str = Field(description="a game name or game string, e.g. 'kaboom' or 'jump61(size=3)'")
+    model_config = ConfigDict(strict=True)  # "seed": "5" or true is a malformed request, not a seed
+
+    game: str = Field(description="a game name or game string, e.g. 'kaboom' or 'jump61(size=3)'",
+                      examples=["kaboom", "jump61(size=3)"])
     params: dict[str, Any] = Field(default_factory=dict)
-    players: list[str] = Field(default_factory=lambda: ["human", "ai:time=0.5"])
+    players: list[str] = Field(default_factory=lambda: ["human", "ai:time=0.5"], min_length=2, max_length=2,
+                               examples=[["human", "human"], ["human", "random"]])
     position: str | None = None
     pace: float | None = None
     seed: int | None = None
@@ -70,6 +79,8 @@ class Move(BaseModel):
 
 
 class Line(BaseModel):
+    model_config = ConfigDict(strict=True)
+
     game: str = Field(description="a game string, e.g. 'kaboom(rows=5)'")
     position: str | None = Field(None, description="the first position in the game's notation (default: the start)")
     actions: list[StrictInt] = Field(default_factory=list, description="action ids played since")
@@ -81,7 +92,11 @@ def _check_line(line: Line) -> None:
 
 
 class Resign(BaseModel):
-    player: int | None = None
+    player: StrictInt | None = Field(None, ge=0, le=1, description="who resigns (default: the human to move)")
+
+
+class Undo(BaseModel):
+    """An undo takes no settings; its body is ``{}`` (a JSON body, as every change asks)."""
 
 
 class ErrorBody(BaseModel):
@@ -97,7 +112,41 @@ ERROR_RESPONSES = {
     429: {"model": ErrorBody, "description": "this client has too much AI work under way; try again later"},
     503: {"model": ErrorBody, "description": "the games database refused the write (a full disk): nothing changed"},
     422: {"model": ErrorBody, "description": "a malformed request"},
+    403: {"model": ErrorBody, "description": "a change asked by a page of another site (its Origin)"},
+    415: {"model": ErrorBody, "description": "a change without a JSON body (Content-Type: application/json)"},
 }
+
+
+def _game_links() -> dict:
+    """OpenAPI links from an answer that is a game (its ``id``) to what may be
+    asked of that game next, so that tools such as Schemathesis can follow
+    them (its event stream is left out: it lasts as long as the game)."""
+    targets = {"GetGame": ("get", "/api/games/{game_id}"), "PlayMove": ("post", "/api/games/{game_id}/moves"),
+               "Undo": ("post", "/api/games/{game_id}/undo"), "Resign": ("post", "/api/games/{game_id}/resign"),
+               "Analyse": ("get", "/api/games/{game_id}/analysis"), "Values": ("get", "/api/games/{game_id}/values")}
+    return {name: {"operationRef": f"#/paths/{path.replace('/', '~1')}/{method}",
+                   "parameters": {"game_id": "$response.body#/id"}} for name, (method, path) in targets.items()}
+
+
+GAME_LINKS = _game_links()
+
+
+def _errors_as_json(success: str) -> dict:
+    """The responses of an operation whose success is not JSON: its errors
+    still are (given a ``model``, FastAPI would file them under the
+    operation's own media type), and ``success`` describes the 200."""
+    errors = {status: {"description": response["description"],
+                       "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+              for status, response in ERROR_RESPONSES.items()}
+    return {200: {"description": success}, **errors}
+
+
+class EventStream(StreamingResponse):
+    media_type = "text/event-stream"  # so that the schema says what the stream is
+
+
+class PNG(Response):
+    media_type = "image/png"
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -106,7 +155,8 @@ def _error(status: int, message: str) -> JSONResponse:
 
 def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None = None,
                solver_db: str | Path | None = None, workers: int = 2, processes: bool = True,
-               limits: AgentLimits | None = None, sessions_kept: int = SESSIONS_KEPT) -> FastAPI:
+               limits: AgentLimits | None = None, sessions_kept: int = SESSIONS_KEPT,
+               guard: RequestGuard | None = None, models: str | Path | None = None) -> FastAPI:
     """The application, keeping its games in the SQLite file ``db_path``.
 
     The replay and tournament pages read the arena's records: ``arena`` is an
@@ -121,17 +171,25 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     each agent setting may ask, and the AI work one client may run at once).
     At most ``sessions_kept`` idle games are held in memory (besides those
     whose AI is thinking); the others are read back from ``db_path`` when
-    asked for (:class:`GameService`).
+    asked for (:class:`GameService`). ``guard`` (:class:`RequestGuard`;
+    ``boomboard serve`` gives the one for its address) says which hosts the
+    app answers for and which proxies' ``X-Forwarded-For`` it believes; by
+    default it answers any host, reads no proxy header, and, as always,
+    refuses changes from other sites' pages and changes without a JSON body.
+    A ``learned`` side names one of the models the app offers
+    (:class:`~boomboard.web.models.ModelShelf`: those shipped, and those in
+    the folder ``models``), never a path.
     """
     if solver_db is not None and not Path(solver_db).is_dir():
         raise ParameterError(f"{solver_db} is not a folder of solved tables (make them with: boomboard solve "
                              f"GAME --db {solver_db})")
     if arena is None:  # first: a bad file is refused before any worker starts
         arena = open_arena_store(arena_db, required=arena_db is not None)
+    shelf = ModelShelf(models)
     store = GameStore(db_path)
     service = GameService(store, workers=workers, processes=processes,
                           solver_db=None if solver_db is None else str(solver_db), limits=limits,
-                          sessions_kept=sessions_kept)
+                          sessions_kept=sessions_kept, models=shelf)
     archive = Archive(store, arena)
 
     @asynccontextmanager
@@ -145,6 +203,9 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     app = FastAPI(title="boomboard", lifespan=lifespan, responses=ERROR_RESPONSES)
     app.state.service = service
     app.state.archive = archive
+    guard = guard or RequestGuard()
+    app.state.guard = guard
+    app.add_middleware(GuardMiddleware, guard=guard)
 
     @app.exception_handler(BoomboardError)
     async def boomboard_error(request: Request, error: BoomboardError):
@@ -235,9 +296,10 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
                                 "text": format_value(p.default)} for p in info.parameters],
             })
         return {"games": games, "default": DEFAULT_GAME, "levels": LEVELS, "agent_kinds": agent_kinds(),
-                "arena": archive.arena is not None, "arena_chart": archive.arena is not None}
+                "arena": archive.arena is not None, "arena_chart": archive.arena is not None,
+                "models": shelf.names()}
 
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, responses={201: {"description": "the new game", "links": GAME_LINKS}})
     async def new_game(request: NewGame, http: Request):
         session = await service.create(request.game, request.params, request.players, request.position,
                                        request.pace, request.seed, client=_client(http))
@@ -247,11 +309,12 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     async def list_games(limit: int = 50, offset: int = 0):
         return {"games": archive.list("web", _limit(limit), _offset(offset))}
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def get_game(game_id: str):
         return service.describe(service.get(game_id))
 
-    @app.get("/api/games/{game_id}/events")
+    @app.get("/api/games/{game_id}/events", response_class=EventStream,
+             responses=_errors_as_json("one `data:` line with the game, as JSON, at each change"))
     async def events(game_id: str, request: Request):
         """Server-sent events: the game as ``GET /api/games/ID`` gives it, sent
         at once whenever it changes (a move, the AI starting to think, the
@@ -278,20 +341,19 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
                 await asyncio.sleep(0.05)
                 quiet += 0.05
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return EventStream(stream(), headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    @app.post("/api/games/{game_id}/moves")
+    @app.post("/api/games/{game_id}/moves", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def play(game_id: str, request: Move):
         return service.describe(service.play(game_id, request.move))
 
-    @app.post("/api/games/{game_id}/undo")
-    async def undo(game_id: str):
+    @app.post("/api/games/{game_id}/undo", responses={200: {"description": "the game", "links": GAME_LINKS}})
+    async def undo(game_id: str, request: Undo):
         return service.describe(service.undo(game_id))
 
-    @app.post("/api/games/{game_id}/resign")
-    async def resign(game_id: str, request: Resign | None = None):
-        return service.describe(service.resign(game_id, None if request is None else request.player))
+    @app.post("/api/games/{game_id}/resign", responses={200: {"description": "the game", "links": GAME_LINKS}})
+    async def resign(game_id: str, request: Resign):
+        return service.describe(service.resign(game_id, request.player))
 
     @app.get("/api/games/{game_id}/analysis")
     async def analyse(game_id: str, http: Request):
@@ -356,10 +418,11 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     async def standings(tournament_id: str):
         return {"standings": archive.standings(tournament_id)}
 
-    @app.get("/api/tournaments/{tournament_id}/chart.png")
+    @app.get("/api/tournaments/{tournament_id}/chart.png", response_class=PNG,
+             responses=_errors_as_json("the chart, a PNG image"))
     def rating_chart(tournament_id: str):  # not async: matplotlib draws in FastAPI's thread pool
         """The arena's rating chart (PNG), where the arena draws one."""
-        return Response(archive.rating_chart(tournament_id), media_type="image/png")
+        return PNG(archive.rating_chart(tournament_id))
 
     return app
 
@@ -384,5 +447,5 @@ def _offset(offset: int) -> int:
 
 
 def _client(request: Request) -> str | None:
-    """Who sent a request, for the per-client cap on AI work: its address."""
-    return request.client.host if request.client is not None else None
+    """Who sent a request, for the per-client cap on AI work: its address (:meth:`RequestGuard.client`)."""
+    return request.app.state.guard.client(request.scope)

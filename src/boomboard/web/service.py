@@ -36,6 +36,7 @@ from . import analysis
 from .cascade import cascade_steps
 from .store import StaleGame, StoreUnavailable
 from .geometry import cell_contents, layout, move_gestures, winning_lines
+from .models import ModelShelf
 from .store import GameStore, StoredGame
 from .workers import LOAD_SECONDS, WORKER_MEMORY_BYTES, WorkerPool
 
@@ -209,17 +210,19 @@ class Session:
 
 
 def check_side(spec: str, game_string: str, position: str | None = None, solver_db=None,
-               limits: AgentLimits | None = None) -> str:
+               limits: AgentLimits | None = None, models: ModelShelf | None = None) -> str:
     """A side's spec, checked: ``human``, ``solver`` (with a table in
-    ``solver_db`` holding ``position``) or an agent (within ``limits``)."""
+    ``solver_db`` holding ``position``) or an agent (within ``limits``; a
+    learned one playing a model of ``models``, by name)."""
     if not isinstance(spec, str) or not spec.strip():
         raise ParameterError("each side must be 'human', 'solver' or an agent spec such as 'ai:time=1'")
     spec = spec.strip()
     kind, settings = parse_spec(spec)
     if kind != HUMAN:
-        make_agent(spec)  # raises ParameterError for bad settings
+        built = spec if models is None else models.resolve(spec)  # a learned model's name: its path
+        make_agent(built)  # raises ParameterError for bad settings
         if limits is not None:
-            limits.check(spec)
+            limits.check(built)
     if kind == SOLVER and not analysis.has_table(game_string, position, settings.get("db", solver_db)):
         where = "this position of " if position else ""
         raise ParameterError(f"the solver has no table for {where}{game_string}; choose 'human' or an AI "
@@ -241,11 +244,13 @@ class GameService:
     tried again) and its cached analyses."""
 
     def __init__(self, store: GameStore, workers: int = 2, processes: bool = True, solver_db=None,
-                 limits: AgentLimits | None = None, sessions_kept: int = SESSIONS_KEPT):
+                 limits: AgentLimits | None = None, sessions_kept: int = SESSIONS_KEPT,
+                 models: ModelShelf | None = None):
         if isinstance(sessions_kept, bool) or not isinstance(sessions_kept, int) or sessions_kept < 1:
             raise ParameterError(f"sessions_kept must be a positive integer, got {sessions_kept!r}")
         self.store = store
         self.limits = limits or AgentLimits()
+        self.models = models or ModelShelf()  # the learned models a side may name
         # per event loop (a semaphore belongs to one), per client
         self._client_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._client_load: dict[str | None, int] = {}  # a client's calls running or waiting
@@ -335,7 +340,8 @@ class GameService:
                                  or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]):
             raise ParameterError(f"'seed' must be an integer from -2**63 to 2**63-1, got {seed!r:.40}")
         state = game.new_initial_state() if not position else game.state_from_notation(position)
-        sides = [check_side(spec, str(game), position or None, self.solver_db, self.limits) for spec in players]
+        sides = [check_side(spec, str(game), position or None, self.solver_db, self.limits, self.models)
+                 for spec in players]
         if pace is None:
             pace = 0.6 if HUMAN not in sides else 0.0
         if not 0 <= pace <= 10:
@@ -507,7 +513,8 @@ class GameService:
             kind = side if side == SOLVER else parse_spec(side)[0]
             try:
                 action = await self.run_off_loop(analysis.choose_action, record.game, record.position,
-                                                 list(record.actions), self.limits.bounded(side),
+                                                 list(record.actions),
+                                                 self.models.resolve(self.limits.bounded(side)),
                                                  record.seed * 7919 + ply, self.solver_db,
                                                  cheap=kind in CHEAP_AGENTS, client=session.client)
             except Exception as problem:  # an agent's failure is shown on the page, not a dead server

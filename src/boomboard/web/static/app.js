@@ -364,7 +364,7 @@ class GamePage {
       if (event.key === "ArrowRight") this.goto(Math.min(length, this.state.ply + 1));
       return;
     }
-    if (event.key === "u") this.send("POST", `/api/games/${this.id}/undo`);
+    if (event.key === "u") this.send("POST", `/api/games/${this.id}/undo`, {});
     if (event.key === "f") { this.flip = !this.flip; this.render(); }
     if (event.key === "a") this.toggleAnalysis();
     if (event.key === "Escape") { this.selected = null; this.chooser = null; this.render(); }
@@ -516,7 +516,7 @@ class GamePage {
     const s = this.state;
     const buttons = [
       el("button", { id: "new-game", on: { click: () => { location.hash = `#/?game=${encodeURIComponent(s.game)}`; } }, text: "New game" }),
-      el("button", { id: "undo", title: "u", on: { click: () => this.send("POST", `/api/games/${this.id}/undo`) }, text: "Undo",
+      el("button", { id: "undo", title: "u", on: { click: () => this.send("POST", `/api/games/${this.id}/undo`, {}) }, text: "Undo",
         disabled: s.ply === 0 || !s.players.includes("human") }),
       el("button", { id: "resign", on: { click: () => { this.confirmResign = true; this.render(); } }, text: "Resign",
         disabled: !!s.outcome || !s.players.includes("human") || this.confirmResign }),
