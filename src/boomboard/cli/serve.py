@@ -66,6 +66,21 @@ def register(app: typer.Typer) -> None:
                                               help="the largest alpha-beta table allowed (2**bits entries)"),
         ai_per_client: int = typer.Option(1, "--ai-per-client", help="AI moves and analyses one client (an "
                                           "address) may have running at once; the others wait"),
+        max_body: int = typer.Option(65_536, "--max-body", help="the largest request body taken, in bytes "
+                                     "(larger: 413)"),
+        max_parameters: int = typer.Option(256, "--max-parameters", help="the most query parameters, and JSON "
+                                           "object members in a body, of one request (more: 400)"),
+        max_head: int = typer.Option(16_384, "--max-head", help="the largest request line and headers taken, "
+                                     "in bytes (larger: 431)"),
+        streams_per_client: int = typer.Option(8, "--streams-per-client", help="the most event streams one "
+                                               "client (an address) may hold open (more: 429)"),
+        max_streams: int = typer.Option(100, "--max-streams", help="the most event streams open at once, "
+                                        "all clients together (more: 503)"),
+        idle_timeout: float = typer.Option(10.0, "--idle-timeout", help="seconds a client may take to send "
+                                           "a request's head or body (longer: 408), or leave its answer "
+                                           "unread (longer: disconnected)"),
+        max_requests: int = typer.Option(48, "--max-requests", help="the most requests being answered at "
+                                         "once; more get 503 with Retry-After rather than a queue"),
     ) -> None:
         """Play, watch and analyse games in the browser (FastAPI and uvicorn; games kept in SQLite).
         Needs the web extra."""
@@ -73,6 +88,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn  # imported here: the other commands start faster without the web stack
 
         from ..web import create_app
+        from ..web.limits import ServerLimits, uvicorn_options
         from ..web.service import AgentLimits
 
         if not 0 <= port <= 65535:
@@ -82,6 +98,9 @@ def register(app: typer.Typer) -> None:
         limits = AgentLimits(time=ai_max_time, game_time=ai_max_game_time, depth=ai_max_depth,
                              simulations=ai_max_simulations, table_bits=ai_max_table_bits,
                              per_client=ai_per_client)
+        server_limits = ServerLimits(body_bytes=max_body, parameters=max_parameters, head_bytes=max_head,
+                                     streams_per_client=streams_per_client, streams=max_streams,
+                                     idle_timeout=idle_timeout, requests=max_requests)
         path = db or default_db_path()
         try:  # bound first, so that the address printed is the real one (port 0 included)
             listener = socket.create_server((host, port))
@@ -89,8 +108,9 @@ def register(app: typer.Typer) -> None:
             raise ParameterError(f"cannot listen on {host}:{port}: {problem.strerror or problem}") from None
         url = f"http://{host}:{listener.getsockname()[1]}/"
         web_app = create_app(path, arena_db=arena_db, solver_db=solver_db, workers=max(workers, 1),
-                             processes=workers > 0, limits=limits)
-        server = _Server(uvicorn.Config(web_app, log_level="warning", timeout_graceful_shutdown=1))
+                             processes=workers > 0, limits=limits, server_limits=server_limits)
+        server = _Server(uvicorn.Config(web_app, log_level="warning", timeout_graceful_shutdown=1,
+                                        **uvicorn_options(server_limits)))
         typer.echo(f"boomboard is serving at {url}  (games in {path}; Ctrl-C stops)")
         if open_browser:
             webbrowser.open(url)

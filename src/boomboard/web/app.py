@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import OrderedDict
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from ..core.params import format_value
 from ..registry import DEFAULT_GAME, registered_games
 from . import analysis, pages
 from .archive import Archive, open_arena_store
+from .limits import LIMIT_RESPONSES, RETRY_AFTER_SECONDS, RequestLimits, ServerLimits, StreamSlots, TooManyStreams
 from .service import SESSIONS_KEPT, AgentLimits, Busy, Conflict, GameService, NotFound
 from .store import GameStore
 
@@ -105,7 +107,8 @@ def _error(status: int, message: str) -> JSONResponse:
 
 def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None = None,
                solver_db: str | Path | None = None, workers: int = 2, processes: bool = True,
-               limits: AgentLimits | None = None, sessions_kept: int = SESSIONS_KEPT) -> FastAPI:
+               limits: AgentLimits | None = None, sessions_kept: int = SESSIONS_KEPT,
+               server_limits: ServerLimits | None = None) -> FastAPI:
     """The application, keeping its games in the SQLite file ``db_path``.
 
     The replay and tournament pages read the arena's records: ``arena`` is an
@@ -120,7 +123,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     each agent setting may ask, and the AI work one client may run at once).
     At most ``sessions_kept`` idle games are held in memory (besides those
     whose AI is thinking); the others are read back from ``db_path`` when
-    asked for (:class:`GameService`).
+    asked for (:class:`GameService`). Requests, event streams and slow clients
+    are held to ``server_limits`` (:class:`~boomboard.web.limits.ServerLimits`).
     """
     if solver_db is not None and not Path(solver_db).is_dir():
         raise ParameterError(f"{solver_db} is not a folder of solved tables (make them with: boomboard solve "
@@ -141,7 +145,10 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         service.close()
         store.close()
 
-    app = FastAPI(title="boomboard", lifespan=lifespan, responses=ERROR_RESPONSES)
+    app = FastAPI(title="boomboard", lifespan=lifespan, responses={**ERROR_RESPONSES, **LIMIT_RESPONSES})
+    server_limits = server_limits or ServerLimits()
+    app.add_middleware(RequestLimits, limits=server_limits)
+    streams = StreamSlots(server_limits)
     app.state.service = service
     app.state.archive = archive
 
@@ -154,6 +161,13 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         if isinstance(error, (Conflict, GameOverError)):
             return _error(409, str(error))
         return _error(400, str(error))
+
+    @app.exception_handler(TooManyStreams)
+    async def too_many_streams(request: Request, error: TooManyStreams):
+        response = _error(error.status, str(error))
+        if error.status == 503:
+            response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError):
@@ -252,21 +266,22 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     async def events(game_id: str, request: Request):
         """Server-sent events: the game as ``GET /api/games/ID`` gives it, sent
         at once whenever it changes (a move, the AI starting to think, the
-        end), so that the page need not poll. The stream ends with the game."""
+        end), so that the page need not poll. The stream ends with the game.
+        A client may hold a few streams, and the server a bounded number in
+        all (``ServerLimits``): past them, a 429 or a 503."""
         service.get(game_id)  # an unknown id is a 404 before the stream starts
+        slot = streams.open(_client(request))
 
         async def stream():
             seen = None
             quiet = 0.0
-            while True:
-                if await request.is_disconnected():
-                    return
+            while True:  # a client that goes away cancels this (StreamingResponse listens for it)
                 session = service.get(game_id)
                 record = session.record
-                mark = (len(record.actions), session.thinking, record.resigned, session.error, session.over)
+                mark = (tuple(record.actions), session.thinking, record.resigned, session.error, session.over)
                 if mark != seen:
                     seen, quiet = mark, 0.0
-                    yield f"data: {json.dumps(jsonable_encoder(service.describe(session)))}\n\n"
+                    yield _event(game_id, mark, session)
                     if session.over:
                         return
                 elif quiet >= 15:
@@ -275,8 +290,21 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
                 await asyncio.sleep(0.05)
                 quiet += 0.05
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return _HeldStream(slot, stream(), media_type="text/event-stream",
+                           headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    # The last event of each game streamed: the streams watching one game
+    # share its encoding (at most one game per open stream is worth keeping).
+    events_sent: OrderedDict[str, tuple[tuple, str]] = OrderedDict()
+
+    def _event(game_id: str, mark: tuple, session) -> str:
+        kept = events_sent.get(game_id)
+        if kept is None or kept[0] != mark:
+            kept = events_sent[game_id] = (mark, f"data: {json.dumps(jsonable_encoder(service.describe(session)))}\n\n")
+        events_sent.move_to_end(game_id)
+        while len(events_sent) > server_limits.streams:
+            events_sent.popitem(last=False)
+        return kept[1]
 
     @app.post("/api/games/{game_id}/moves")
     async def play(game_id: str, request: Move):
@@ -359,6 +387,20 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         return Response(archive.rating_chart(tournament_id), media_type="image/png")
 
     return app
+
+
+class _HeldStream(StreamingResponse):
+    """A streamed answer that holds an event-stream slot until it ends, however it ends."""
+
+    def __init__(self, slot, content, **options):
+        super().__init__(content, **options)
+        self.slot = slot
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.slot.release()
 
 
 def _source(source: str) -> str:
