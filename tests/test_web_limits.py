@@ -9,6 +9,7 @@ Every wait is on the condition itself, with a deadline of tens of seconds."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
@@ -24,13 +25,13 @@ from fastapi.testclient import TestClient  # noqa: E402
 from boomboard.cli.serve import register  # noqa: E402
 from boomboard.core.errors import ParameterError  # noqa: E402
 from boomboard.web import analysis, create_app  # noqa: E402
-from boomboard.web.limits import ServerLimits, uvicorn_options  # noqa: E402
+from boomboard.web.limits import ARRIVED, RequestLimits, ServerLimits, uvicorn_options  # noqa: E402
 from boomboard.web.service import AgentLimits  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEADLINE = 60.0  # seconds to wait for a condition on a loaded machine
 SMALL = ServerLimits(body_bytes=1_000, parameters=20, head_bytes=2_000, streams_per_client=2, streams=3,
-                     idle_timeout=1.0, requests=2)
+                     idle_timeout=1.0, requests=2, wait_seconds=0.5)
 NEW_GAME = {"game": "kaboom", "players": ["human", "human"]}
 
 
@@ -292,3 +293,61 @@ def test_past_the_requests_limit_the_server_sheds_load_with_a_503_and_retry_afte
         thread.join(DEADLINE)
     assert [status for status, _, _ in answers] == [200, 200]
     assert request(server, "GET", "/api/catalog")[0] == 200
+
+
+def test_a_request_that_waited_past_the_limit_for_its_turn_is_shed_with_a_503():
+    answered = []
+
+    async def app(scope, receive, send):
+        answered.append(scope["path"])
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def call(waited: float) -> list[dict]:
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        async def receive():
+            return {"type": "http.disconnect"}
+
+        scope = {"type": "http", "path": f"/waited-{waited}", "query_string": b"", "headers": [],
+                 ARRIVED: asyncio.get_running_loop().time() - waited}
+        await RequestLimits(app, SMALL)(scope, receive, send)
+        return sent
+
+    shed = asyncio.run(call(waited=5.0))
+    assert shed[0]["status"] == 503 and (b"retry-after", b"1") in shed[0]["headers"]
+    assert b"waited over 0.5 s" in shed[1]["body"] and b"--max-wait" in shed[1]["body"]
+    assert asyncio.run(call(waited=0.0))[0]["status"] == 204
+    assert answered == ["/waited-0.0"]  # the app never saw the request that waited too long
+
+
+def test_the_server_stamps_when_each_request_was_read_and_answers_without_delay():
+    stamps = []
+
+    async def app(scope, receive, send):
+        if scope["type"] == "lifespan":
+            return
+        stamps.append(scope.get(ARRIVED))
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    server = LiveServer(app, SMALL)
+    try:
+        before = time.monotonic()
+        with server.connect() as kept:  # two requests on one connection: each is stamped
+            for _ in range(2):
+                kept.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                answer = b""
+                while b"\r\n\r\n" not in answer:
+                    answer += kept.recv(4096)
+                assert answer.startswith(b"HTTP/1.1 204")
+            assert len(stamps) == 2 and all(before <= stamp <= time.monotonic() for stamp in stamps)
+            protocol = wait_for(lambda: next(iter(server.server.server_state.connections), None), "a connection")
+            connection = protocol.transport.get_extra_info("socket")
+            # no Nagle delay: an answer on a kept connection is sent at once, not after the client's ACK
+            assert connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+    finally:
+        server.close()

@@ -81,6 +81,8 @@ def register(app: typer.Typer) -> None:
                                            "unread (longer: disconnected)"),
         max_requests: int = typer.Option(48, "--max-requests", help="the most requests being answered at "
                                          "once; more get 503 with Retry-After rather than a queue"),
+        max_wait: float = typer.Option(0.5, "--max-wait", help="the longest, in seconds, a request may wait "
+                                       "for its turn; longer: 503 with Retry-After rather than a later answer"),
     ) -> None:
         """Play, watch and analyse games in the browser (FastAPI and uvicorn; games kept in SQLite).
         Needs the web extra."""
@@ -100,10 +102,10 @@ def register(app: typer.Typer) -> None:
                              per_client=ai_per_client)
         server_limits = ServerLimits(body_bytes=max_body, parameters=max_parameters, head_bytes=max_head,
                                      streams_per_client=streams_per_client, streams=max_streams,
-                                     idle_timeout=idle_timeout, requests=max_requests)
+                                     idle_timeout=idle_timeout, requests=max_requests, wait_seconds=max_wait)
         path = db or default_db_path()
         try:  # bound first, so that the address printed is the real one (port 0 included)
-            listener = socket.create_server((host, port))
+            listener = socket.create_server((host, port), backlog=2048)
         except OSError as problem:
             raise ParameterError(f"cannot listen on {host}:{port}: {problem.strerror or problem}") from None
         url = f"http://{host}:{listener.getsockname()[1]}/"

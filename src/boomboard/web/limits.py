@@ -18,11 +18,13 @@ serve`` option that sets it:
   long is disconnected;
 - more than ``streams_per_client`` event streams of one client is a 429,
   more than ``streams`` in all a 503;
-- more than ``requests`` requests being answered at once is a 503 with
+- a request that has waited ``wait_seconds`` in the server's queue (from
+  the moment its head was read to the moment the app gets to it), or that
+  comes while ``requests`` requests are being answered, is a 503 with
   ``Retry-After``: an answer in a few milliseconds rather than one after
-  seconds in a queue (a request counts from the end of its body to the
-  start of its answer, so neither a slow body nor an event stream holds a
-  place).
+  seconds in a queue (a request counts as being answered from the end of
+  its body to the start of its answer, so neither a slow body nor an event
+  stream holds a place).
 
 :class:`RequestLimits` is the ASGI middleware that applies the request
 limits (``create_app`` adds it), :class:`StreamSlots` counts the event
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from dataclasses import dataclass, fields
 
 from ..core.errors import BoomboardError, ParameterError
@@ -45,10 +48,14 @@ MAX_STREAMS_PER_CLIENT = 8  # a few tabs of one browser
 MAX_STREAMS = 100
 IDLE_TIMEOUT = 10.0
 MAX_REQUESTS = 48
+MAX_WAIT_SECONDS = 0.5
 RETRY_AFTER_SECONDS = 1
 KEEP_ALIVE_SECONDS = 5  # uvicorn's default: an idle connection between two requests
 # on a refusal whose request may not have been read to its end: the rest is not worth reading
 CLOSE = ((b"connection", b"close"),)
+# The scope's key for the event loop's time at which the request's head was
+# read (set by the protocol of uvicorn_options; absent elsewhere, e.g. in tests).
+ARRIVED = "boomboard.arrived"
 
 
 @dataclass(frozen=True)
@@ -63,10 +70,11 @@ class ServerLimits:
     streams: int = MAX_STREAMS
     idle_timeout: float = IDLE_TIMEOUT
     requests: int = MAX_REQUESTS
+    wait_seconds: float = MAX_WAIT_SECONDS
 
     OPTIONS = {"body_bytes": "--max-body", "parameters": "--max-parameters", "head_bytes": "--max-head",
                "streams_per_client": "--streams-per-client", "streams": "--max-streams",
-               "idle_timeout": "--idle-timeout", "requests": "--max-requests"}
+               "idle_timeout": "--idle-timeout", "requests": "--max-requests", "wait_seconds": "--max-wait"}
 
     def __post_init__(self):
         for limit in fields(self):
@@ -166,12 +174,15 @@ class RequestLimits:
             return
         limits = self.limits
         try:  # a slow body waits here without holding a place among the requests being answered
+            arrived = scope.get(ARRIVED)
+            if arrived is not None and asyncio.get_running_loop().time() - arrived > limits.wait_seconds:
+                raise self._busy(f"this request waited over {limits.wait_seconds:g} s for its turn, the most the "
+                                 f"server lets one wait ({limits.option('wait_seconds')})")
             self._check_query(scope["query_string"])
             receive = await self._read_body(scope, receive)
             if self.working >= limits.requests:
-                raise Refusal(503, f"the server is busy: {limits.requests} requests are being answered, its "
-                                   f"limit ({limits.option('requests')}); retry in {RETRY_AFTER_SECONDS} s",
-                              ((b"retry-after", str(RETRY_AFTER_SECONDS).encode()),))
+                raise self._busy(f"{limits.requests} requests are being answered, the server's limit "
+                                 f"({limits.option('requests')})")
         except Refusal as refusal:
             await send_refusal(send, refusal)
             return
@@ -192,6 +203,11 @@ class RequestLimits:
             await self.app(scope, receive, send_and_count)
         finally:
             done()
+
+    @staticmethod
+    def _busy(why: str) -> Refusal:
+        return Refusal(503, f"the server is busy: {why}; retry in {RETRY_AFTER_SECONDS} s",
+                       ((b"retry-after", str(RETRY_AFTER_SECONDS).encode()),))
 
     def _check_query(self, query: bytes) -> None:
         count = query.count(b"&") + 1 if query else 0
@@ -281,9 +297,13 @@ LIMIT_RESPONSES = {
 def uvicorn_options(limits: ServerLimits) -> dict:
     """``uvicorn.Config``'s options for ``limits``: the HTTP protocol that
     applies the head size and the idle timeouts (only the connection sees a
-    head before it is whole, and a client that stopped reading)."""
+    head before it is whole, and a client that stopped reading), and stamps
+    each request with the time its head was read; and asyncio's own event
+    loop, not uvloop, which under load left connections waiting seconds to
+    be accepted (190 in the listen queue at 800 requests a second, see
+    docs/benchmarks.md) where asyncio's accepts them at once."""
     return {"http": _limited_protocol(limits), "h11_max_incomplete_event_size": limits.head_bytes,
-            "timeout_keep_alive": KEEP_ALIVE_SECONDS}
+            "timeout_keep_alive": KEEP_ALIVE_SECONDS, "loop": "asyncio"}
 
 
 def _raw_refusal(status: int, reason: str, message: str) -> bytes:
@@ -301,14 +321,22 @@ def _limited_protocol(limits: ServerLimits):
     class LimitedH11Protocol(H11Protocol):
         """uvicorn's HTTP/1.1 protocol, with a request head held to
         ``head_bytes`` (431) and to ``idle_timeout`` seconds from its first
-        byte or the connection's start (408), and a connection cut when its
-        client reads nothing of the answer for ``idle_timeout`` seconds."""
+        byte or the connection's start (408), a connection cut when its
+        client reads nothing of the answer for ``idle_timeout`` seconds, and
+        each request's scope stamped with the time its head was read
+        (``ARRIVED``), from which :class:`RequestLimits` sees its wait."""
 
         head_timer: asyncio.TimerHandle | None = None
         write_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
+            connection = transport.get_extra_info("socket")
+            if connection is not None and connection.family in (socket.AF_INET, socket.AF_INET6):
+                # asyncio sets this only on sockets made with proto=IPPROTO_TCP, which the listener
+                # of socket.create_server is not: without it each answer on a kept connection
+                # waited about 40 ms for the client's delayed ACK (Nagle's algorithm)
+                connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self.head_timer = self.loop.call_later(limits.idle_timeout, self.head_too_slow)
 
         def data_received(self, data: bytes) -> None:
@@ -319,7 +347,11 @@ def _limited_protocol(limits: ServerLimits):
                                 f"the request's head (request line and headers) is over {limits.head_bytes:,} "
                                 f"bytes, the most the server takes ({limits.option('head_bytes')})")
                     return
+            starting = self.conn.their_state is h11.IDLE
+            arrived = self.loop.time()
             super().data_received(data)
+            if starting and self.conn.their_state is not h11.IDLE and self.scope is not None:
+                self.scope[ARRIVED] = arrived  # read before its task first runs: the task sees it
             if self.conn.their_state is not h11.IDLE:
                 self.cancel_head_timer()
             elif self.head_timer is None and not self.transport.is_closing():
