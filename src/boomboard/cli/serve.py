@@ -106,6 +106,23 @@ def register(app: typer.Typer) -> None:
         trusted_proxies: list[str] = typer.Option([], "--trusted-proxy", help="a proxy's address or network "
                                                   "(repeatable) whose X-Forwarded-For names the client; "
                                                   "otherwise a client is its connection's address"),
+        max_body: int = typer.Option(65_536, "--max-body", help="the largest request body taken, in bytes "
+                                     "(larger: 413)"),
+        max_parameters: int = typer.Option(256, "--max-parameters", help="the most query parameters, and JSON "
+                                           "object members in a body, of one request (more: 400)"),
+        max_head: int = typer.Option(16_384, "--max-head", help="the largest request line and headers taken, "
+                                     "in bytes (larger: 431)"),
+        streams_per_client: int = typer.Option(8, "--streams-per-client", help="the most event streams one "
+                                               "client (an address) may hold open (more: 429)"),
+        max_streams: int = typer.Option(100, "--max-streams", help="the most event streams open at once, "
+                                        "all clients together (more: 503)"),
+        idle_timeout: float = typer.Option(10.0, "--idle-timeout", help="seconds a client may take to send "
+                                           "a request's head or body (longer: 408), or leave its answer "
+                                           "unread (longer: disconnected)"),
+        max_requests: int = typer.Option(48, "--max-requests", help="the most requests being answered at "
+                                         "once; more get 503 with Retry-After rather than a queue"),
+        max_wait: float = typer.Option(0.5, "--max-wait", help="the longest, in seconds, a request may wait "
+                                       "for its turn; longer: 503 with Retry-After rather than a later answer"),
     ) -> None:
         """Play, watch and analyse games in the browser (FastAPI and uvicorn; games kept in SQLite).
         Needs the web extra."""
@@ -114,6 +131,7 @@ def register(app: typer.Typer) -> None:
 
         from ..web import create_app
         from ..web.guard import RequestGuard
+        from ..web.limits import ServerLimits, uvicorn_options
         from ..web.service import AgentLimits
 
         if not 0 <= port <= 65535:
@@ -123,18 +141,22 @@ def register(app: typer.Typer) -> None:
                              simulations=ai_max_simulations, table_bits=ai_max_table_bits,
                              per_client=ai_per_client)
         guard = RequestGuard.for_server(host, allowed_hosts, trusted_proxies)
+        server_limits = ServerLimits(body_bytes=max_body, parameters=max_parameters, head_bytes=max_head,
+                                     streams_per_client=streams_per_client, streams=max_streams,
+                                     idle_timeout=idle_timeout, requests=max_requests, wait_seconds=max_wait)
         path = db or default_db_path()
         check_not_the_arena_db(path, arena_db)
         try:  # bound first, so that the address printed is the real one (port 0 included)
-            listener = socket.create_server((host, port))
+            listener = socket.create_server((host, port), backlog=2048)
         except OSError as problem:
             raise ParameterError(f"cannot listen on {host}:{port}: {problem.strerror or problem}") from None
         url = f"http://{host}:{listener.getsockname()[1]}/"
         web_app = create_app(path, arena_db=arena_db, solver_db=solver_db, workers=max(workers, 1),
-                             processes=workers > 0, limits=limits, guard=guard, models=models)
+                             processes=workers > 0, limits=limits, guard=guard, models=models,
+                             server_limits=server_limits)
         # proxy_headers off: uvicorn would take X-Forwarded-For from any local client; the guard reads it
         server = _Server(uvicorn.Config(web_app, log_level="warning", timeout_graceful_shutdown=1,
-                                        proxy_headers=False))
+                                        proxy_headers=False, **uvicorn_options(server_limits)))
         typer.echo(f"boomboard is serving at {url}  (games in {path}; Ctrl-C stops)")
         if open_browser:
             webbrowser.open(url)

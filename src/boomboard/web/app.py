@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import OrderedDict
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ from . import analysis, pages
 from .archive import Archive, open_arena_store
 from .guard import GuardMiddleware, RequestGuard
 from .models import ModelShelf
+from .limits import LIMIT_RESPONSES, RETRY_AFTER_SECONDS, RequestLimits, ServerLimits, StreamSlots, TooManyStreams
 from .service import SESSIONS_KEPT, AgentLimits, Busy, Conflict, GameService, NotFound
 from .store import GameStore, StoreUnavailable
 
@@ -149,6 +151,15 @@ class PNG(Response):
     media_type = "image/png"
 
 
+def _error_responses() -> dict:
+    """The schema's error answers: the app's own and the server limits', a 503
+    for either reason."""
+    responses = {**LIMIT_RESPONSES, **ERROR_RESPONSES}
+    responses[503] = {**ERROR_RESPONSES[503], "description": ERROR_RESPONSES[503]["description"] + "; or "
+                      + LIMIT_RESPONSES[503]["description"]}
+    return responses
+
+
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -156,7 +167,8 @@ def _error(status: int, message: str) -> JSONResponse:
 def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None = None,
                solver_db: str | Path | None = None, workers: int = 2, processes: bool = True,
                limits: AgentLimits | None = None, sessions_kept: int = SESSIONS_KEPT,
-               guard: RequestGuard | None = None, models: str | Path | None = None) -> FastAPI:
+               guard: RequestGuard | None = None, models: str | Path | None = None,
+               server_limits: ServerLimits | None = None) -> FastAPI:
     """The application, keeping its games in the SQLite file ``db_path``.
 
     The replay and tournament pages read the arena's records: ``arena`` is an
@@ -178,7 +190,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     refuses changes from other sites' pages and changes without a JSON body.
     A ``learned`` side names one of the models the app offers
     (:class:`~boomboard.web.models.ModelShelf`: those shipped, and those in
-    the folder ``models``), never a path.
+    the folder ``models``), never a path. Requests, event streams and slow
+    clients are held to ``server_limits`` (:class:`~boomboard.web.limits.ServerLimits`).
     """
     if solver_db is not None and not Path(solver_db).is_dir():
         raise ParameterError(f"{solver_db} is not a folder of solved tables (make them with: boomboard solve "
@@ -200,12 +213,15 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         service.close()
         store.close()
 
-    app = FastAPI(title="boomboard", lifespan=lifespan, responses=ERROR_RESPONSES)
+    app = FastAPI(title="boomboard", lifespan=lifespan, responses=_error_responses())
+    server_limits = server_limits or ServerLimits()
+    streams = StreamSlots(server_limits)
     app.state.service = service
     app.state.archive = archive
     guard = guard or RequestGuard()
     app.state.guard = guard
     app.add_middleware(GuardMiddleware, guard=guard)
+    app.add_middleware(RequestLimits, limits=server_limits)  # added last, so outermost: it sees every request first
 
     @app.exception_handler(BoomboardError)
     async def boomboard_error(request: Request, error: BoomboardError):
@@ -218,6 +234,13 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         if isinstance(error, (Conflict, GameOverError)):
             return _error(409, str(error))
         return _error(400, str(error))
+
+    @app.exception_handler(TooManyStreams)
+    async def too_many_streams(request: Request, error: TooManyStreams):
+        response = _error(error.status, str(error))
+        if error.status == 503:
+            response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError):
@@ -318,21 +341,22 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     async def events(game_id: str, request: Request):
         """Server-sent events: the game as ``GET /api/games/ID`` gives it, sent
         at once whenever it changes (a move, the AI starting to think, the
-        end), so that the page need not poll. The stream ends with the game."""
+        end), so that the page need not poll. The stream ends with the game.
+        A client may hold a few streams, and the server a bounded number in
+        all (``ServerLimits``): past them, a 429 or a 503."""
         service.get(game_id)  # an unknown id is a 404 before the stream starts
+        slot = streams.open(_client(request))
 
         async def stream():
             seen = None
             quiet = 0.0
-            while True:
-                if await request.is_disconnected():
-                    return
+            while True:  # a client that goes away cancels this (StreamingResponse listens for it)
                 session = service.get(game_id)
                 record = session.record
-                mark = (len(record.actions), session.thinking, record.resigned, session.error, session.over)
+                mark = (tuple(record.actions), session.thinking, record.resigned, session.error, session.over)
                 if mark != seen:
                     seen, quiet = mark, 0.0
-                    yield f"data: {json.dumps(jsonable_encoder(service.describe(session)))}\n\n"
+                    yield _event(game_id, mark, session)
                     if session.over:
                         return
                 elif quiet >= 15:
@@ -341,7 +365,20 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
                 await asyncio.sleep(0.05)
                 quiet += 0.05
 
-        return EventStream(stream(), headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return _HeldStream(slot, stream(), headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    # The last event of each game streamed: the streams watching one game
+    # share its encoding (at most one game per open stream is worth keeping).
+    events_sent: OrderedDict[str, tuple[tuple, str]] = OrderedDict()
+
+    def _event(game_id: str, mark: tuple, session) -> str:
+        kept = events_sent.get(game_id)
+        if kept is None or kept[0] != mark:
+            kept = events_sent[game_id] = (mark, f"data: {json.dumps(jsonable_encoder(service.describe(session)))}\n\n")
+        events_sent.move_to_end(game_id)
+        while len(events_sent) > server_limits.streams:
+            events_sent.popitem(last=False)
+        return kept[1]
 
     @app.post("/api/games/{game_id}/moves", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def play(game_id: str, request: Move):
@@ -425,6 +462,20 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         return PNG(archive.rating_chart(tournament_id))
 
     return app
+
+
+class _HeldStream(EventStream):
+    """A streamed answer that holds an event-stream slot until it ends, however it ends."""
+
+    def __init__(self, slot, content, **options):
+        super().__init__(content, **options)
+        self.slot = slot
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.slot.release()
 
 
 def _source(source: str) -> str:
