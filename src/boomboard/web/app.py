@@ -67,7 +67,7 @@ class NewGame(BaseModel):
     model_config = ConfigDict(strict=True)  # "seed": "5" or true is a malformed request, not a seed
 
     game: str = Field(description="a game name or game string, e.g. 'kaboom' or 'jump61(size=3)'",
-                      examples=["kaboom", "jump61(size=3)"])
+                      examples=[DEFAULT_GAME])
     params: dict[str, Any] = Field(default_factory=dict)
     players: list[str] = Field(default_factory=lambda: ["human", "ai:time=0.5"], min_length=2, max_length=2,
                                examples=[["human", "human"], ["human", "random"]])
