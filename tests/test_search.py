@@ -218,19 +218,10 @@ def test_alphabeta_scores_match_a_reference_negamax(game_name):
 
 SEARCH_PACKAGE = Path(alphabeta.__file__).parent
 LONGEST_FUNCTION, MOST_POSITIONAL_PARAMETERS = 80, 10
-# Over the limits still (issue 36, item 5). The compiled alpha-beta loop keeps
-# its every-node work in one function (its rarer steps are functions of their
-# own): numba counts two atomic references for each array a call passes, and
-# with the every-node steps split out Jump61 searched about half the nodes a
-# second, their calls compiled or inlined. The MCTS simulation with its tree
-# in two 2D arrays and settings in two arrays ran 4 to 8% fewer HExplocus
-# simulations a second, so it still takes its arrays one by one.
-KNOWN_TOO_BIG = {"negamax.py search_depth", "uct.py _expand", "uct.py simulate"}
 
 
 def test_search_functions_are_short_and_take_few_positional_parameters():
-    """No function in boomboard/search/ over 80 lines or 10 positional
-    parameters, but those known (and each of them still is: the list shrinks)."""
+    """No function in boomboard/search/ over 80 lines or 10 positional parameters."""
     too_big = set()
     for path in sorted(SEARCH_PACKAGE.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -239,7 +230,7 @@ def test_search_functions_are_short_and_take_few_positional_parameters():
                 positional = len(node.args.posonlyargs) + len(node.args.args)
                 if lines > LONGEST_FUNCTION or positional > MOST_POSITIONAL_PARAMETERS:
                     too_big.add(f"{path.name} {node.name}")
-    assert too_big == KNOWN_TOO_BIG
+    assert too_big == set()
 
 
 NO_JIT_SEARCH_SCRIPT = """

@@ -39,6 +39,7 @@ from boomboard.core.layout import OUTSIDE, PLAYER, PLY, STATUS, STATUS_TIE, mix6
 from boomboard.jit import njit
 from boomboard.search.clock import cpu_nanoseconds
 from boomboard.search.scores import INFINITY, MATE_BOUND, WIN
+from boomboard.search.tree import BORROWING, SearchTree
 from boomboard.kernel_interface import apply_action, encode, evaluate, is_explosive, legal_actions, position_key
 
 MAX_PLY = 100
@@ -58,6 +59,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 #                           by depth; killers[ply, 0..1]: the ply's last cut-off moves
 #   endgames = (spec, keys, entries)   the endgame tables (see _probe)
 #   stats, options, frames  int64 arrays named by their slots and columns, below
+# search_depth gathers them (but params and endgames) in one record for its
+# step functions, a :class:`boomboard.search.tree.SearchTree`.
 #
 # ``options``: the settings of one iteration, written by the driver
 # (:meth:`boomboard.search.alphabeta.AlphaBeta.search`), read-only here.
@@ -206,8 +209,6 @@ def _table_score(result, ply):
     return 0
 
 
-# What the search loop does next with the node at ``ply``.
-_ENTER, _NEXT_CHILD, _RETURN = 0, 1, 2
 # How the current child of a node is being searched (_PASS: the null move,
 # the child is the node itself with the other player to move).
 _FULL_WINDOW, _NULL_WINDOW, _RESEARCH, _REDUCED, _PASS = 0, 1, 2, 3, 4
@@ -247,6 +248,17 @@ def _pick_next(moves, order, ply, i, n):
     return action
 
 
+
+# The step functions below keep the books: they call none of the game's
+# kernels, the loop does (see boomboard.search.tree.BORROWING).
+
+# What the search loop does next with the node at ``ply``. _take_back
+# answers one of the last three as well: search its current child again
+# (see _set_up_search_again), set up its moves after a null move that did not
+# cut it off, or remember its result (see _remember), then return it.
+_ENTER, _NEXT_CHILD, _RETURN, _SEARCH_AGAIN, _MOVES_AFTER_NULL, _FINISHED = 0, 1, 2, 3, 4, 5
+
+
 @njit(cache=True)
 def search_depth(params, stack, moves, order, path_keys, table, ordering, stats, options, endgames):
     """One iteration of iterative deepening from ``stack[0]`` to
@@ -257,48 +269,35 @@ def search_depth(params, stack, moves, order, path_keys, table, ordering, stats,
     Negamax written as a loop over an explicit stack of frames, one per ply
     (numba's disk cache cannot hold recursive functions: numba issue #6061).
     Each pass does one step for the node at ``ply``: enter it (score it at
-    once, or set up its moves), search its next child, or take a child's
-    value back. What every node does, and the transposition table's probe
-    and store, stay in this loop; what fewer nodes do (quiescence, the null
-    move, re-searches, move generation) is a function of its own: numba
-    counts two atomic references per array passed in a call, too slow there.
+    once, or set up its moves), search its next child (:func:`_open_child`),
+    or take a child's value back (:func:`_take_back`). The loop makes every
+    call into the game's kernels; the step functions keep the books.
     """
-    tt_keys, tt_data = table
     history, killers = ordering
     probe_spec, probe_keys, probe_entries = endgames
     for i in range(history.shape[0]):
         history[i] >>= 2  # older iterations count less
-    timespec = np.zeros(2, np.int64)  # what the clock writes into (see clock.new_timespec)
     frames = np.zeros((MAX_PLY + 1, FRAME_COLUMNS), np.int64)
     frames[0, ALPHA], frames[0, BETA], frames[0, DEPTH] = -INFINITY, INFINITY, options[ITERATION_DEPTH]
-    earlier, action_limit, deadline_ns = options[EARLIER_POSITIONS], options[ACTION_LIMIT], options[DEADLINE_NS]
-    root_margin, reductions, null_move = options[ROOT_MARGIN], options[REDUCTIONS], options[NULL_MOVE]
+    tree = SearchTree(stack, moves, order, frames, path_keys, table[0], table[1], history, killers, stats, options,
+                      np.zeros(2, np.int64))
     ply, step, value = 0, _ENTER, 0
     while True:
         if step == _ENTER:
-            step = _RETURN  # unless the node's moves are to be searched
             s = stack[ply]
-            stats[NODES] += 1
-            if stats[NODES] >= stats[NODE_LIMIT] or (
-                    deadline_ns > 0 and stats[NODES] & 1023 == 0
-                    and cpu_nanoseconds(options[CLOCK_FUNCTION], options[CLOCK_KIND], timespec) >= deadline_ns):
-                stats[ABORTED] = 1
-                value = 0
+            step, value = _RETURN, 0  # unless the node's moves are to be searched
+            if _out_of_budget(tree):
                 continue
             if s[STATUS] != 0:
                 value = _terminal_score(s, ply)
                 continue
             key = position_key(s, params)
-            path_keys[earlier + ply] = key
-            if ply > 0 and ((options[CHECK_REPETITION] and _repeats(path_keys, earlier + ply, key))
-                            or (action_limit > 0 and s[PLY] >= action_limit)):
-                value = -options[CONTEMPT] if ply % 2 == 0 else options[CONTEMPT]  # a tie by history
+            tie, value = _tie_by_history(tree, ply, key, s[PLY])
+            if tie:
                 continue
             if ply > 0 and probe_keys.shape[0] > 0:
-                result = _probe(probe_spec, s, params, probe_keys, probe_entries)
-                if result != NOT_IN_TABLES and (action_limit <= 0 or s[PLY] + abs(result) <= action_limit) \
-                        and ply + abs(result) < WIN - MATE_BOUND:
-                    value = _table_score(result, ply)
+                value = _endgame_score(probe_spec, s, params, probe_keys, probe_entries, ply, options[ACTION_LIMIT])
+                if value != NOT_IN_TABLES:
                     continue
             depth = frames[ply, DEPTH]
             if ply >= MAX_PLY - 1 or depth <= -options[QUIESCENCE]:
@@ -309,91 +308,181 @@ def search_depth(params, stack, moves, order, path_keys, table, ordering, stats,
                 else:
                     value = frames[ply, BEST]
             else:
-                slot = key & np.uint64(tt_keys.shape[0] - 1)
-                frames[ply, HASH_MOVE] = -1
-                if tt_keys[slot] == key:
-                    entry = tt_data[slot]
-                    frames[ply, HASH_MOVE] = (entry & MOVE_BITS) - 1
-                    settled, value = _table_bound(entry, ply, depth, frames[ply, ALPHA], frames[ply, BETA])
-                    if settled:
-                        continue
-                if null_move > 0 and _tries_null_move(params, stack, ply, frames, null_move):
-                    ply += 1
-                    step = _ENTER
+                settled, value = _probe_table(tree, ply, key)
+                if settled:
+                    continue
+                if options[NULL_MOVE] > 0 and _tries_null_move(params, stack, ply, frames, options[NULL_MOVE]):
+                    ply, step = ply + 1, _ENTER
                 else:
                     _generate(params, s, moves, order, ply, killers, history, frames)
                     step = _NEXT_CHILD
-
-        elif step == _NEXT_CHILD:
-            i = frames[ply, INDEX]
-            action = _pick_next(moves, order, ply, i, frames[ply, COUNT])
-            frames[ply, ACTION] = action
+        elif step == _NEXT_CHILD or step == _SEARCH_AGAIN:  # play the child at ply + 1 (one copy of the game's move)
+            if step == _NEXT_CHILD:
+                action = _open_child(tree, ply)
+            else:
+                action = _set_up_search_again(frames, options, ply)
             stack[ply + 1, :] = stack[ply]
             apply_action(stack[ply + 1], params, action)
-            depth = frames[ply, DEPTH]
-            frames[ply + 1, DEPTH] = depth - 1
-            if i == 0:
-                frames[ply, PHASE] = _FULL_WINDOW
-                frames[ply + 1, ALPHA], frames[ply + 1, BETA] = -frames[ply, BETA], -frames[ply, ALPHA]
-            else:
-                frames[ply, PHASE] = _NULL_WINDOW
-                lower = _lower_bound(ply, frames[ply, ALPHA], root_margin)
-                frames[ply + 1, ALPHA], frames[ply + 1, BETA] = -lower - 1, -lower
-                if (reductions > 0 and ply > 0 and i >= LATE_MOVE and depth >= REDUCIBLE_DEPTH
-                        and not is_explosive(stack[ply], params, action)):
-                    frames[ply, PHASE] = _REDUCED
-                    frames[ply + 1, DEPTH] = depth - 1 - reductions
-            ply += 1
-            step = _ENTER
-
+            if step == _NEXT_CHILD and _reducible(tree, ply) and not is_explosive(stack[ply], params, action):
+                _reduce(tree, ply)
+            ply, step = ply + 1, _ENTER
         else:  # _RETURN: the node at ply is done with ``value``
             if ply == 0:
                 return value
             ply -= 1
-            if stats[ABORTED]:
-                continue  # the value passes up unchanged: the driver ignores it
-            score = -value
-            phase = frames[ply, PHASE]
-            if phase == _PASS:
-                if _null_move_cuts(params, stack[ply], moves, order, ply, frames, killers, history, score):
-                    value = score if score < MATE_BOUND else frames[ply, BETA]
-                else:
-                    step = _NEXT_CHILD
-                continue
-            lower = _lower_bound(ply, frames[ply, ALPHA], root_margin)
-            if (phase == _REDUCED and score > lower) or (phase == _NULL_WINDOW and lower < score < frames[ply, BETA]):
-                _search_again(params, stack, ply, frames, lower)
-                ply += 1
-                step = _ENTER
-                continue
-            action = frames[ply, ACTION]
-            if ply == 0 and root_margin > 0 and phase != _NULL_WINDOW:
-                stats[ROOT_SCORES + action] = score
-            if score > frames[ply, BEST]:
-                frames[ply, BEST], frames[ply, BEST_MOVE] = score, action
-                if ply == 0:
-                    stats[BEST_ACTION], stats[BEST_SCORE] = action, score
-            if score > frames[ply, ALPHA]:
-                frames[ply, ALPHA] = score
-            frames[ply, INDEX] += 1
-            cutoff = frames[ply, ALPHA] >= frames[ply, BETA]
-            if not (cutoff or frames[ply, INDEX] == frames[ply, COUNT]):
+            step, value = _take_back(frames, stats, options, ply, value)
+            if step == _MOVES_AFTER_NULL:
+                _generate(params, stack[ply], moves, order, ply, killers, history, frames)
                 step = _NEXT_CHILD
-                continue
-            value, depth = frames[ply, BEST], frames[ply, DEPTH]
-            if depth <= 0:
-                continue  # a quiescence node: no tables, no killers
-            if cutoff:  # the move becomes the ply's first killer and gains history
-                if action != killers[ply, 0]:
-                    killers[ply, 1] = killers[ply, 0]
-                    killers[ply, 0] = action
-                history[action] += depth * depth
-            key = path_keys[earlier + ply]
-            slot = key & np.uint64(tt_keys.shape[0] - 1)
-            if tt_keys[slot] != key or (tt_data[slot] >> _DEPTH_SHIFT) & 255 <= depth:  # keep deeper searches
-                tt_keys[slot] = key
-                tt_data[slot] = _table_entry(frames[ply, BEST_MOVE], value, frames[ply, ORIGINAL_ALPHA],
-                                             frames[ply, BETA], depth, ply)
+            elif step == _FINISHED:
+                _remember(tree, ply)
+                step = _RETURN
+
+
+@njit(**BORROWING)
+def _out_of_budget(tree):
+    """Count a node; whether the search is out of nodes or time (then it stops:
+    ``stats[ABORTED]``). The clock is read every 1024 nodes."""
+    stats, options = tree.stats, tree.options
+    stats[NODES] += 1
+    deadline_ns = options[DEADLINE_NS]
+    if stats[NODES] >= stats[NODE_LIMIT] or (
+            deadline_ns > 0 and stats[NODES] & 1023 == 0
+            and cpu_nanoseconds(options[CLOCK_FUNCTION], options[CLOCK_KIND], tree.timespec) >= deadline_ns):
+        stats[ABORTED] = 1
+        return True
+    return False
+
+
+@njit(**BORROWING)
+def _tie_by_history(tree, ply, key, plies_played):
+    """Record the key of the node at ``ply``; whether it is a tie by history
+    (below the root, a repetition or the action limit) and what that tie
+    is worth to its player (see ``options[CONTEMPT]``)."""
+    options, path_keys = tree.options, tree.path_keys
+    earlier, action_limit = options[EARLIER_POSITIONS], options[ACTION_LIMIT]
+    path_keys[earlier + ply] = key
+    if ply > 0 and ((options[CHECK_REPETITION] and _repeats(path_keys, earlier + ply, key))
+                    or (action_limit > 0 and plies_played >= action_limit)):
+        return True, -options[CONTEMPT] if ply % 2 == 0 else options[CONTEMPT]
+    return False, 0
+
+
+@njit(cache=True)
+def _endgame_score(spec, s, params, keys, entries, ply, action_limit):
+    """The score of ``s`` at ``ply`` from the endgame tables (see :func:`_probe`),
+    or :data:`NOT_IN_TABLES`: also when the tables' result would pass the
+    action limit or the scores' range."""
+    result = _probe(spec, s, params, keys, entries)
+    if result != NOT_IN_TABLES and (action_limit <= 0 or s[PLY] + abs(result) <= action_limit) \
+            and ply + abs(result) < WIN - MATE_BOUND:
+        return _table_score(result, ply)
+    return NOT_IN_TABLES
+
+
+@njit(**BORROWING)
+def _probe_table(tree, ply, key):
+    """Look up the node at ``ply`` in the transposition table: note its hash
+    move, and return whether the entry settles its value, and that value."""
+    frames, tt_keys = tree.frames, tree.tt_keys
+    slot = key & np.uint64(tt_keys.shape[0] - 1)
+    frames[ply, HASH_MOVE] = -1
+    if tt_keys[slot] != key:
+        return False, 0
+    entry = tree.tt_data[slot]
+    frames[ply, HASH_MOVE] = (entry & MOVE_BITS) - 1
+    return _table_bound(entry, ply, frames[ply, DEPTH], frames[ply, ALPHA], frames[ply, BETA])
+
+
+@njit(**BORROWING)
+def _open_child(tree, ply):
+    """Set up the next child of the node at ``ply``, best-ordered first, and
+    return the action leading to it (the loop plays it at ``ply + 1``): the
+    first with the node's full window, the others with a null window."""
+    frames = tree.frames
+    i = frames[ply, INDEX]
+    action = _pick_next(tree.moves, tree.order, ply, i, frames[ply, COUNT])
+    frames[ply, ACTION] = action
+    frames[ply + 1, DEPTH] = frames[ply, DEPTH] - 1
+    if i == 0:
+        frames[ply, PHASE] = _FULL_WINDOW
+        frames[ply + 1, ALPHA], frames[ply + 1, BETA] = -frames[ply, BETA], -frames[ply, ALPHA]
+    else:
+        frames[ply, PHASE] = _NULL_WINDOW
+        lower = _lower_bound(ply, frames[ply, ALPHA], tree.options[ROOT_MARGIN])
+        frames[ply + 1, ALPHA], frames[ply + 1, BETA] = -lower - 1, -lower
+    return action
+
+
+@njit(**BORROWING)
+def _reducible(tree, ply):
+    """Whether the current child of the node at ``ply`` is late enough to be
+    reduced, if it explodes nothing (see :func:`_set_up_search_again`)."""
+    frames, reductions = tree.frames, tree.options[REDUCTIONS]
+    return (reductions > 0 and ply > 0 and frames[ply, INDEX] >= LATE_MOVE
+            and frames[ply, DEPTH] >= REDUCIBLE_DEPTH)
+
+
+@njit(**BORROWING)
+def _reduce(tree, ply):
+    """Search the current child of the node at ``ply`` shallower first."""
+    frames = tree.frames
+    frames[ply, PHASE] = _REDUCED
+    frames[ply + 1, DEPTH] = frames[ply, DEPTH] - 1 - tree.options[REDUCTIONS]
+
+
+@njit(**BORROWING)
+def _take_back(frames, stats, options, ply, value):
+    """The current child of the node at ``ply`` returned ``value``: what the
+    loop does next with the node, and the value it passes on. (It takes three
+    arrays of the tree rather than the tree: LLVM then inlines it.)"""
+    if stats[ABORTED]:
+        return _RETURN, value  # the value passes up unchanged: the driver ignores it
+    score = -value
+    phase = frames[ply, PHASE]
+    if phase == _PASS:  # a null move cuts the node off if even it reaches beta
+        if score >= frames[ply, BETA]:
+            return _RETURN, score if score < MATE_BOUND else frames[ply, BETA]
+        return _MOVES_AFTER_NULL, value
+    lower = _lower_bound(ply, frames[ply, ALPHA], options[ROOT_MARGIN])
+    if (phase == _REDUCED and score > lower) or (phase == _NULL_WINDOW and lower < score < frames[ply, BETA]):
+        return _SEARCH_AGAIN, value
+    action = frames[ply, ACTION]
+    if ply == 0 and options[ROOT_MARGIN] > 0 and phase != _NULL_WINDOW:
+        stats[ROOT_SCORES + action] = score
+    if score > frames[ply, BEST]:
+        frames[ply, BEST], frames[ply, BEST_MOVE] = score, action
+        if ply == 0:
+            stats[BEST_ACTION], stats[BEST_SCORE] = action, score
+    if score > frames[ply, ALPHA]:
+        frames[ply, ALPHA] = score
+    frames[ply, INDEX] += 1
+    cutoff = frames[ply, ALPHA] >= frames[ply, BETA]
+    if not (cutoff or frames[ply, INDEX] == frames[ply, COUNT]):
+        return _NEXT_CHILD, value
+    if frames[ply, DEPTH] > 0:  # not a quiescence node, which leaves the tables and killers alone
+        return _FINISHED, frames[ply, BEST]
+    return _RETURN, frames[ply, BEST]
+
+
+@njit(**BORROWING)
+def _remember(tree, ply):
+    """The node at ``ply`` is done: a move that cut it off becomes the ply's
+    first killer and gains history; the transposition table keeps its result
+    (unless it holds a deeper search of the same position)."""
+    frames, killers, tt_keys, tt_data = tree.frames, tree.killers, tree.tt_keys, tree.tt_data
+    action, depth = frames[ply, ACTION], frames[ply, DEPTH]
+    if frames[ply, ALPHA] >= frames[ply, BETA]:
+        if action != killers[ply, 0]:
+            killers[ply, 1] = killers[ply, 0]
+            killers[ply, 0] = action
+        tree.history[action] += depth * depth
+    key = tree.path_keys[tree.options[EARLIER_POSITIONS] + ply]
+    slot = key & np.uint64(tt_keys.shape[0] - 1)
+    if tt_keys[slot] != key or (tt_data[slot] >> _DEPTH_SHIFT) & 255 <= depth:
+        tt_keys[slot] = key
+        tt_data[slot] = _table_entry(frames[ply, BEST_MOVE], frames[ply, BEST], frames[ply, ORIGINAL_ALPHA],
+                                     frames[ply, BETA], depth, ply)
 
 
 @njit(cache=True)
@@ -461,7 +550,7 @@ def _tries_null_move(params, stack, ply, frames, null_move):
     whose evaluation already reaches beta first lets the other player move
     twice, searched R plies shallower with a null window: if even that fails
     to bring the score below beta, the node is cut off without searching a
-    move (see :func:`_null_move_cuts`). Only for games without zugzwang,
+    move (see :func:`_take_back`). Only for games without zugzwang,
     where moving never hurts: the other player's free move is then a bound
     on what any of its real moves could do.
     """
@@ -478,17 +567,6 @@ def _tries_null_move(params, stack, ply, frames, null_move):
 
 
 @njit(cache=True)
-def _null_move_cuts(params, s, moves, order, ply, frames, killers, history, score):
-    """The null move of the node at ``ply`` (position ``s``) scored ``score``:
-    whether that cuts the node off (the other player's free move did not help
-    it); if not, the node's moves are set up."""
-    if score >= frames[ply, BETA]:
-        return True
-    _generate(params, s, moves, order, ply, killers, history, frames)
-    return False
-
-
-@njit(cache=True)
 def _generate(params, s, moves, order, ply, killers, history, frames):
     """Set up the node at ``ply`` (position ``s``) to search its moves, best-ordered first."""
     n = legal_actions(s, params, moves[ply])
@@ -498,12 +576,13 @@ def _generate(params, s, moves, order, ply, killers, history, frames):
     frames[ply, ORIGINAL_ALPHA] = frames[ply, ALPHA]
 
 
-@njit(cache=True)
-def _search_again(params, stack, ply, frames, lower):
-    """Set up the current child of the node at ``ply`` at ``ply + 1`` again
-    (its score beat ``lower``, the score a move must beat: see :func:`_lower_bound`):
+@njit(**BORROWING)
+def _set_up_search_again(frames, options, ply):
+    """Set up the current child of the node at ``ply`` to be searched again
+    (its score beat the score a move must beat: see :func:`_lower_bound`):
     a reduced move to the full depth, still with a null window; a null-window
-    move with the full window.
+    move with the full window. Returns its action: the loop plays it at
+    ``ply + 1`` again.
 
     Late move reductions (``options[REDUCTIONS]`` > 0, as chess engines do):
     a late move that explodes nothing (see :data:`LATE_MOVE`) is first
@@ -514,8 +593,7 @@ def _search_again(params, stack, ply, frames, lower):
     window only if it beats the best so far (or comes near it, at the root,
     with a root margin).
     """
-    stack[ply + 1, :] = stack[ply]
-    apply_action(stack[ply + 1], params, frames[ply, ACTION])
+    lower = _lower_bound(ply, frames[ply, ALPHA], options[ROOT_MARGIN])
     frames[ply + 1, DEPTH] = frames[ply, DEPTH] - 1
     if frames[ply, PHASE] == _REDUCED:
         frames[ply, PHASE] = _NULL_WINDOW
@@ -523,3 +601,4 @@ def _search_again(params, stack, ply, frames, lower):
     else:
         frames[ply, PHASE] = _RESEARCH
         frames[ply + 1, ALPHA], frames[ply + 1, BETA] = -frames[ply, BETA], -lower
+    return frames[ply, ACTION]

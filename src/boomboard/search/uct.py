@@ -11,18 +11,22 @@ import numpy as np
 from boomboard.core.layout import PLAYER, PLY, STATUS, STATUS_TIE
 from boomboard.jit import njit
 from boomboard.kernel_interface import apply_action, evaluate, legal_actions
+from boomboard.search.tree import BORROWING
 
 # slots of the stats array
 N_NODES, SIMULATIONS = 0, 1
 
 
-@njit(cache=True)
-def _expand(params, s, node, first_child, n_children, action, parent, visits, values, stats, buffer):
-    n = legal_actions(s, params, buffer)
+@njit(**BORROWING)
+def _expand(tree, stats, buffer, node, n):
+    """Give ``node`` its ``n`` children, the actions in ``buffer[:n]`` in a
+    random order (so ties between unvisited children are fair); False if the
+    tree is full (the simulation then goes on from ``node`` without growing it)."""
+    first_child, n_children, action, parent, visits, values = tree
     start = stats[N_NODES]
     if start + n > first_child.shape[0]:
-        return False  # the tree is full: keep simulating from here without growing it
-    for i in range(n - 1, 0, -1):  # a random order, so ties between unvisited children are fair
+        return False
+    for i in range(n - 1, 0, -1):
         j = np.random.randint(i + 1)
         buffer[i], buffer[j] = buffer[j], buffer[i]
     for i in range(n):
@@ -39,11 +43,44 @@ def _expand(params, s, node, first_child, n_children, action, parent, visits, va
     return True
 
 
+@njit(**BORROWING)
+def _select(first_child, n_children, visits, values, node, exploration):
+    """The child of ``node`` with the best UCB1 bound (an unvisited one first).
+    (It takes four arrays of the tree rather than the tree: LLVM then inlines it.)"""
+    best = first_child[node]
+    best_bound = -1e300
+    log_parent = math.log(visits[node] + 1.0)
+    for child in range(first_child[node], first_child[node] + n_children[node]):
+        if visits[child] == 0:
+            return child
+        bound = values[child] / visits[child] + exploration * math.sqrt(log_parent / visits[child])
+        if bound > best_bound:
+            best_bound = bound
+            best = child
+    return best
+
+
+@njit(**BORROWING)
+def _back_up(visits, values, path, depth, root_player, last_player, value):
+    """Count the simulation's ``value`` (for ``last_player``, to move where it
+    stopped) in every node of ``path[:depth + 1]``: each node keeps the results
+    of the player whose move led to it (turns alternate, so the root's player
+    moved into odd depths)."""
+    for i in range(depth + 1):
+        mover = root_player if i % 2 == 1 else 1 - root_player
+        visits[path[i]] += 1
+        values[path[i]] += value if mover == last_player else -value
+
+
 @njit(cache=True)
-def simulate(params, root, n_simulations, seed, exploration, playout_plies, evaluation_scale,
-             action_limit, first_child, n_children, action, parent, visits, values, stats, scratch, buffer,
-             path):
-    """Run ``n_simulations`` more simulations on the tree rooted at node 0."""
+def simulate(params, root, tree, settings, stats, scratch, buffer, path, n_simulations, seed):
+    """Run ``n_simulations`` more simulations on the tree rooted at node 0
+    (the arrays of a :class:`~boomboard.search.tree.UctTree`, as a plain
+    tuple), with :class:`~boomboard.search.tree.UctSettings` ``settings``,
+    also as a plain tuple; ``scratch``, ``buffer`` and ``path`` are working
+    space (a position, legal actions, the nodes walked)."""
+    first_child, n_children, action, _, visits, values = tree
+    exploration, playout_plies, evaluation_scale, action_limit = settings
     np.random.seed(seed)
     for _ in range(n_simulations):
         scratch[:] = root
@@ -54,39 +91,19 @@ def simulate(params, root, n_simulations, seed, exploration, playout_plies, eval
             if first_child[node] < 0:
                 if node != 0 and visits[node] == 0:
                     break
-                if not _expand(params, scratch, node, first_child, n_children, action, parent, visits,
-                               values, stats, buffer):
+                if not _expand(tree, stats, buffer, node, legal_actions(scratch, params, buffer)):
                     break
-            best = first_child[node]
-            best_bound = -1e300
-            log_parent = math.log(visits[node] + 1.0)
-            for child in range(first_child[node], first_child[node] + n_children[node]):
-                if visits[child] == 0:
-                    best = child
-                    break
-                bound = values[child] / visits[child] + exploration * math.sqrt(log_parent / visits[child])
-                if bound > best_bound:
-                    best_bound = bound
-                    best = child
-            node = best
+            node = _select(first_child, n_children, visits, values, node, exploration)
             apply_action(scratch, params, action[node])
             depth += 1
             path[depth] = node
-
         for _ in range(playout_plies):
             if scratch[STATUS] != 0 or (action_limit > 0 and scratch[PLY] >= action_limit):
                 break
             n = legal_actions(scratch, params, buffer)
             apply_action(scratch, params, buffer[np.random.randint(n)])
         value = _leaf_value(params, scratch, action_limit, evaluation_scale)
-        # ``value`` is for the player to move where the simulation stopped;
-        # each node keeps the results of the player whose move led to it
-        # (turns alternate, so the root's player moved into odd depths).
-        last_player = scratch[PLAYER]
-        for i in range(depth + 1):
-            mover = root[PLAYER] if i % 2 == 1 else 1 - root[PLAYER]
-            visits[path[i]] += 1
-            values[path[i]] += value if mover == last_player else -value
+        _back_up(visits, values, path, depth, root[PLAYER], scratch[PLAYER], value)
         stats[SIMULATIONS] += 1
 
 
