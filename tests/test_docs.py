@@ -110,3 +110,19 @@ def test_each_rules_example_plays_and_shows_a_cascade(name):
     action = state.string_to_action(move)
     assert len(cascade_steps(game, state.array, action)) >= 2
     assert "<!--" not in rules_html(name) and "<pre" in rules_html(name)
+
+
+NUMBER_WORDS = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def test_the_help_headline_and_the_docs_name_every_game():
+    from boomboard.cli.main import app
+    from boomboard.registry import registered_games
+
+    titles = [info.title for info in registered_games()]
+    headline = re.search(r"\((.*)\)", app.info.help).group(1)
+    assert headline.split(", ") == titles
+    api = (ROOT / "docs" / "api.md").read_text()
+    listed = re.search(r"boomboard\.game_names\(\) +# (\[.*\])", api).group(1)
+    assert listed == repr(game_names())
+    assert f"**New game** lists the {NUMBER_WORDS[len(titles)]} games" in (ROOT / "docs" / "web.md").read_text()
