@@ -117,7 +117,7 @@ def test_each_rules_example_plays_and_shows_a_cascade(name):
     assert "<!--" not in rules_html(name) and "<pre" in rules_html(name)
 
 
-# The figures the README quotes, each beside the link
+# The figures the README (and the solver's pages) quote, each beside the link
 # to the section whose table they come from. A claim: the file that quotes
 # it, a pattern over that file's text (whitespace folded to single spaces)
 # whose groups are the quoted figures and the link, and the function that
@@ -183,6 +183,17 @@ def _vector_speed(tables):
     return _span_in_millions([row for row in rows if "(reference)" not in row["game"]], column)
 
 
+def _kaboom_solve(tables):
+    """The default board's dense solve with the passes built ahead, as
+    `boomboard compile` runs it: CPU seconds (each run's, which must round
+    alike) and MB on disk."""
+    (row,) = [row for row in _table_with(tables, "game", "CPU s", "disk MB", "numba loaded")
+              if row["game"] == "kaboom@dense"]
+    runs = {f"{float(seconds):.1f}" for seconds in row["CPU s"].split("/")}
+    assert len(runs) == 1, f"the runs differ when rounded: {row['CPU s']}"
+    return (runs.pop(), row["disk MB"])
+
+
 LINK = r"\[[^\]]+\]\((?P<link>[^)\s]+)\)"
 QUOTED_FIGURES = [
     ("README.md",
@@ -192,6 +203,10 @@ QUOTED_FIGURES = [
     ("README.md", r"the compiled alpha-beta searches (\S+) to (\S+) million nodes a second on one core \(" + LINK,
      _search_speed),
     ("README.md", r"(\S+) to (\S+) million steps per second with observations: " + LINK, _vector_speed),
+    ("README.md", r"solves Kaboom's default board \((\S+) CPU s, (\S+) MB on disk: " + LINK, _kaboom_solve),
+    ("docs/solver.md", r"Kaboom 4x4 with a bomb each \((\S+) CPU seconds and (\S+) MB on disk: " + LINK,
+     _kaboom_solve),
+    ("docs/solved.md", r"(\S+) CPU s and (\S+) MB on disk \(" + LINK, _kaboom_solve),
 ]
 
 
