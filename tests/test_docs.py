@@ -13,7 +13,8 @@ from boomboard.game_rules import rules_markdown
 from boomboard.registry import game_names
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]
+README = ROOT / "README.md"
+DOCS = sorted((ROOT / "docs").rglob("*.md")) + [README]
 
 # Words from the project's history that mean nothing to a reader of the docs.
 JARGON = [
@@ -41,21 +42,25 @@ def test_docs_link_only_inside_the_repository(path):
 
 
 
-def _heading_anchors(path: Path) -> set[str]:
-    """The anchors a Markdown renderer gives the headings of ``path`` (as
-    GitHub does: lower case, punctuation dropped, spaces as hyphens, a
-    repeated heading numbered)."""
-    anchors: set[str] = set()
+def _headings(path: Path) -> list[tuple[int, str, int]]:
+    """Each heading of ``path`` as (line index, the anchor a Markdown renderer
+    gives it, its level). Anchors as GitHub makes them: lower case,
+    punctuation dropped, spaces as hyphens, a repeated heading numbered."""
+    headings = []
     seen: dict[str, int] = {}
     in_code = False
-    for line in path.read_text().splitlines():
+    for index, line in enumerate(path.read_text().splitlines()):
         in_code ^= line.startswith("```")
-        heading = re.match(r"#{1,6} (.*)", line)
+        heading = re.match(r"(#{1,6}) (.*)", line)
         if heading and not in_code:
-            slug = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower()).replace(" ", "-")
-            anchors.add(f"{slug}-{seen[slug]}" if slug in seen else slug)
+            slug = re.sub(r"[^\w\- ]", "", heading.group(2).strip().lower()).replace(" ", "-")
+            headings.append((index, f"{slug}-{seen[slug]}" if slug in seen else slug, len(heading.group(1))))
             seen[slug] = seen.get(slug, 0) + 1
-    return anchors
+    return headings
+
+
+def _heading_anchors(path: Path) -> set[str]:
+    return {anchor for _, anchor, _ in _headings(path)}
 
 
 @pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
@@ -110,3 +115,142 @@ def test_each_rules_example_plays_and_shows_a_cascade(name):
     action = state.string_to_action(move)
     assert len(cascade_steps(game, state.array, action)) >= 2
     assert "<!--" not in rules_html(name) and "<pre" in rules_html(name)
+
+
+# The figures the README (and the solver's pages) quote, each beside the link
+# to the section whose table they come from. A claim: the file that quotes
+# it, a pattern over that file's text (whitespace folded to single spaces)
+# whose groups are the quoted figures and the link, and the function that
+# makes the same figures from the linked section's tables.
+
+def _section_tables(path: Path, anchor: str) -> list[list[dict[str, str]]]:
+    """The Markdown tables under the heading ``anchor`` of ``path`` (up to the
+    next heading of its level or above), each as its rows keyed by column."""
+    lines = path.read_text().splitlines()
+    headings = _headings(path)
+    found = [(index, level) for index, name, level in headings if name == anchor]
+    assert found, f"{path.name} has no section #{anchor}"
+    start, level = found[0]
+    end = next((index for index, _, other in headings if index > start and other <= level), len(lines))
+    tables, block = [], []
+    for line in lines[start:end] + [""]:
+        if line.startswith("|"):
+            block.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+        elif block:
+            tables.append([dict(zip(block[0], row)) for row in block[2:]])
+            block = []
+    return tables
+
+
+def _table_with(tables: list[list[dict[str, str]]], *columns: str) -> list[dict[str, str]]:
+    """The section's first table with these columns (a section lists its
+    latest run first, older runs after it)."""
+    for rows in tables:
+        if rows and all(column in rows[0] for column in columns):
+            return rows
+    raise AssertionError(f"no table with the columns {columns}")
+
+
+def _count(cell: str) -> int:
+    return int(cell.replace(",", ""))
+
+
+def _millions(*counts: int) -> tuple[str, ...]:
+    return tuple(f"{count / 1e6:.2f}" for count in counts)
+
+
+def _span_in_millions(rows: list[dict[str, str]], column: str) -> tuple[str, ...]:
+    counts = [_count(row[column]) for row in rows]
+    return _millions(min(counts), max(counts))
+
+
+def _rules_speed(tables):
+    rows = _table_with(tables, "game", "python State (actions/s)", "compiled (actions/s)")
+    games = [row for row in rows if "(reference)" not in row["game"]]
+    (reference,) = [row for row in rows if "(reference)" in row["game"]]
+    return (_span_in_millions(games, "python State (actions/s)") + _span_in_millions(games, "compiled (actions/s)")
+            + _millions(_count(reference["python State (actions/s)"])))
+
+
+def _search_speed(tables):
+    rows = _table_with(tables, "game", "position", "alpha-beta nodes/s")
+    return _span_in_millions([row for row in rows if row["position"] == "start"], "alpha-beta nodes/s")
+
+
+def _vector_speed(tables):
+    column = "vector (4096 envs, steps/s)"
+    rows = _table_with(tables, "game", column)
+    return _span_in_millions([row for row in rows if "(reference)" not in row["game"]], column)
+
+
+def _kaboom_solve(tables):
+    """The default board's dense solve with the passes built ahead, as
+    `boomboard compile` runs it: CPU seconds (each run's, which must round
+    alike) and MB on disk."""
+    (row,) = [row for row in _table_with(tables, "game", "CPU s", "disk MB", "numba loaded")
+              if row["game"] == "kaboom@dense"]
+    runs = {f"{float(seconds):.1f}" for seconds in row["CPU s"].split("/")}
+    assert len(runs) == 1, f"the runs differ when rounded: {row['CPU s']}"
+    return (runs.pop(), row["disk MB"])
+
+
+LINK = r"\[[^\]]+\]\((?P<link>[^)\s]+)\)"
+QUOTED_FIGURES = [
+    ("README.md",
+     r"(\S+) to (\S+) million actions per second through the Python `State`, (\S+) to (\S+) million in compiled"
+     r" loops, against (\S+) million for OpenSpiel's C\+\+ `connect_four` stepped from Python, measured in the"
+     r" same run \(" + LINK, _rules_speed),
+    ("README.md", r"the compiled alpha-beta searches (\S+) to (\S+) million nodes a second on one core \(" + LINK,
+     _search_speed),
+    ("README.md", r"(\S+) to (\S+) million steps per second with observations: " + LINK, _vector_speed),
+    ("README.md", r"solves Kaboom's default board \((\S+) CPU s, (\S+) MB on disk: " + LINK, _kaboom_solve),
+    ("docs/solver.md", r"Kaboom 4x4 with a bomb each \((\S+) CPU seconds and (\S+) MB on disk: " + LINK,
+     _kaboom_solve),
+    ("docs/solved.md", r"(\S+) CPU s and (\S+) MB on disk \(" + LINK, _kaboom_solve),
+]
+
+
+def _folded(path: Path) -> str:
+    return " ".join(path.read_text().split())
+
+
+@pytest.mark.parametrize("quoted_in, pattern, from_tables", QUOTED_FIGURES,
+                         ids=[f"{quoted_in}-{from_tables.__name__.strip('_')}" for quoted_in, _, from_tables in QUOTED_FIGURES])
+def test_quoted_figures_equal_the_table_they_link(quoted_in, pattern, from_tables):
+    """A figure quoted in a summary is the figure of the table its link leads
+    to, at the precision quoted: rerunning a benchmark into the table, or
+    editing the sentence alone, fails here until the two agree again."""
+    path = ROOT / quoted_in
+    matches = list(re.finditer(pattern, _folded(path)))
+    assert len(matches) == 1, f"{quoted_in}: expected one sentence matching {pattern!r}, found {len(matches)}"
+    quoted = matches[0]
+    name, anchor = quoted.group("link").split("#")
+    tables = _section_tables((path.parent / name).resolve(), anchor)
+    figures, expected = quoted.groups()[:-1], from_tables(tables)
+    assert figures == expected, f"{quoted_in} quotes {figures}, its table {quoted.group('link')} gives {expected}"
+
+
+def test_every_speed_figure_in_the_readme_is_checked():
+    """Each "N million" the README quotes is part of a sentence checked above,
+    so a new figure cannot go in unchecked."""
+    text = _folded(README)
+    checked = [m.span() for quoted_in, pattern, _ in QUOTED_FIGURES if quoted_in == "README.md"
+               for m in re.finditer(pattern, text)]
+    for figure in re.finditer(r"[\d.]+ million", text):
+        assert any(start <= figure.start() < end for start, end in checked), f"unchecked: {figure.group(0)}"
+
+
+NUMBER_WORDS = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def test_the_help_headline_and_the_docs_name_every_game():
+    from boomboard.cli.main import app
+    from boomboard.registry import registered_games
+
+    titles = [info.title for info in registered_games()]
+    headline = re.search(r"\((.*)\)", app.info.help).group(1)
+    assert headline.split(", ") == titles
+    api = (ROOT / "docs" / "api.md").read_text()
+    listed = re.search(r"boomboard\.game_names\(\) +# (\[.*\])", api).group(1)
+    assert listed == repr(game_names())
+    assert f"**New game** lists the {NUMBER_WORDS[len(titles)]} games" in (ROOT / "docs" / "web.md").read_text()

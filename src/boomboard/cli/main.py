@@ -14,7 +14,7 @@ from .. import __version__
 from ..core.errors import BoomboardError
 
 app = typer.Typer(
-    help="boomboard: chain-reaction board games (Expendibots, Jump61, Kaboom, Explocus, HExplocus).",
+    help="boomboard: chain-reaction board games (Expendibots, Jump61, Kaboom, Explocus, HExplocus, Chain Reaction).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
