@@ -83,9 +83,14 @@ class TerminalGame:
     def run(self) -> Outcome | None:
         """Play to the end; returns the outcome, or ``None`` if the person quit."""
         self.show_board()
-        self.players = [self._seat(player, side) for player, side in enumerate(self.sides)]
+        self.players = []
         try:
+            for player, side in enumerate(self.sides):
+                self.players.append(self._seat(player, side))
             return self._play_out()
+        except KeyboardInterrupt:  # at a prompt or during an AI's move (its process is ended already)
+            self.console.print("\nGame stopped (Ctrl-C).")
+            raise  # the command exits with 130, as after any Ctrl-C
         finally:
             for player in self.players:
                 if hasattr(player, "close"):
@@ -120,9 +125,6 @@ class TerminalGame:
         except StopPlaying:
             self.console.print("Game stopped.")
             return None
-        except KeyboardInterrupt:  # at a prompt or during an AI's move (its process is ended already)
-            self.console.print("\nGame stopped (Ctrl-C).")
-            raise  # the command exits with 130, as after any Ctrl-C
         outcome = self.state.outcome()
         self.console.print(Text(outcome.describe(self.game.player_names), style="bold green"))
         return outcome

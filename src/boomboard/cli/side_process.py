@@ -40,14 +40,18 @@ class AgentInChild:
         self.last_thinking = ""
         # Blocked while forking: a Ctrl-C then waits for the terminal (it is
         # pending there) instead of reaching the child before it ignores Ctrl-C.
+        self.process = context.Process(target=_serve, args=(child_end, agent, game, player), daemon=True,
+                                       name=f"boomboard {agent.name} agent")
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            self.process = context.Process(target=_serve, args=(child_end, agent, game, player), daemon=True,
-                                           name=f"boomboard {agent.name} agent")
             self.process.start()
         finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-        child_end.close()
+            child_end.close()
+            try:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a pending Ctrl-C is raised here
+            except KeyboardInterrupt:
+                self.close()
+                raise
 
     def observe(self, state: State, action: int) -> None:
         self._send(("observe", state, action))
