@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 from rich.console import Console
@@ -193,3 +194,35 @@ def test_help_shows_flags_as_flags_not_as_options_taking_a_value():
 def test_a_missing_extra_says_how_to_install_it_both_ways():
     message = str(boomboard.MissingExtraError("openspiel", "boomboard.openspiel"))
     assert "pip install 'boomboard[openspiel]'" in message and "scripts/setup openspiel" in message
+
+
+def test_ctrl_c_during_the_ais_move_stops_at_once_in_one_line():
+    # A minute of search for the AI's first move: a Ctrl-C taken only when the
+    # search returns would leave the AI's move printed before the line that says so.
+    import signal
+
+    import psutil
+
+    env = {**os.environ, "COLUMNS": "120", "TERM": "dumb", "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-m", "boomboard", "play", "kaboom", "--rows", "6", "--cols", "7",
+               "--x", "alphabeta:time=60", "--o", "human"]
+    # a session of its own: Ctrl-C goes to the whole group, as a terminal sends it
+    game = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, start_new_session=True)
+    try:
+        searching = psutil.Process(game.pid)
+        deadline = time.monotonic() + 120  # starting (and compiling, the first time) takes a while under load
+        while not searching.children() and game.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # polling for the AI's process, not waiting for an amount of work
+        assert searching.children(), "the AI's move did not start in a process of its own"
+        agent = searching.children()[0]
+        os.killpg(game.pid, signal.SIGINT)
+        out, err = game.communicate(timeout=50)  # well under the search's minute of CPU
+    finally:
+        if game.poll() is None:
+            game.kill()
+    assert game.returncode == 130, err
+    assert out.rstrip().endswith("Game stopped (Ctrl-C).") and "X plays" not in out
+    # nothing on standard error but, on a machine's first game, the notice that it compiles
+    assert all(line.startswith("boomboard: compiling") for line in err.splitlines()), err
+    assert not agent.is_running() or agent.status() == psutil.STATUS_ZOMBIE

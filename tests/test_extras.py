@@ -218,6 +218,30 @@ def test_an_installed_extra_passes_and_a_missing_module_is_named(monkeypatch):
         require_extra("web", "a typo", modules=("fastapy",))
 
 
+def test_the_web_page_says_a_learned_model_ships_and_which_extra_it_needs(monkeypatch, tmp_path):
+    pytest.importorskip("fastapi")
+    import importlib.util
+
+    from fastapi.testclient import TestClient
+
+    from boomboard.learn.checkpoint import packaged_model
+    from boomboard.web import create_app
+
+    shipped = "kaboom(rows=4,cols=4,connect=4,bombs=1,misere=false,superbomb=false)"
+    assert packaged_model(str(boomboard.load_game(shipped))) is not None and packaged_model("jump61") is None
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "jax" else real(name, *a))
+    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+        answer = client.get("/api/learned", params={"game": shipped}).json()
+        assert answer["model"] is False and answer["ships"] is True
+        assert answer["needs"] == ("the learned player needs the learn extra: pip install 'boomboard[learn]' "
+                                   "(from a clone: scripts/setup learn)")
+        assert client.get("/api/learned", params={"game": "jump61"}).json() == {
+            "model": False, "ships": False, "needs": None}
+    script = (Path(boomboard.__file__).parent / "web" / "static" / "app.js").read_text()
+    assert "a model ships for this game; ${needs}" in script  # the page shows that line in the side's option
+
+
 def _requirement_name(requirement: str) -> str:
     """``'pettingzoo[classic]>=1.24'`` -> ``'pettingzoo'``."""
     for stop in "[<>=!~; ":

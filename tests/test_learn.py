@@ -255,9 +255,11 @@ def test_the_web_app_offers_the_learned_player_where_a_model_ships(tmp_path):
     with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
         assert "learned" in {level["spec"] for level in client.get("/api/catalog").json()["levels"]}
         full = "kaboom(rows=4,cols=4,connect=4,bombs=1,misere=false,superbomb=false)"
-        assert client.get("/api/learned", params={"game": full}).json() == {"model": True}
+        assert client.get("/api/learned", params={"game": full}).json() == {"model": True, "ships": True,
+                                                                              "needs": None}
         for other in ("kaboom(rows=5)", "jump61", "no_such_game"):
-            assert client.get("/api/learned", params={"game": other}).json() == {"model": False}
+            assert client.get("/api/learned", params={"game": other}).json() == {"model": False, "ships": False,
+                                                                                   "needs": None}
 
 
 def test_the_search_step_plays_as_the_rules_do():

@@ -15,6 +15,7 @@ from ..core.game import Game
 from ..core.outcome import Outcome, Reason
 from ..core.state import State
 from .render import player_style, render_board
+from .side_process import in_child_if_possible
 
 HELP = """Commands on your turn:
   <move>           play a move in the game's notation (e.g. {example})
@@ -38,7 +39,9 @@ class TerminalGame:
 
     A side is an :class:`Agent` or the string ``"human"``. ``read_line`` asks a
     person for a line (it raises ``EOFError`` at the end of input), so tests
-    and scripts can drive the loop.
+    and scripts can drive the loop. Each agent plays in a child process
+    (:mod:`boomboard.cli.side_process`), so that Ctrl-C during its move
+    stops the game at once; :meth:`run` ends those processes.
     """
 
     def __init__(self, game: Game, sides: list[Agent | str], console: Console,
@@ -53,9 +56,7 @@ class TerminalGame:
         self.read_line = read_line
         self.state = state if state is not None else game.new_initial_state()
         self.resigned: int | None = None
-        for player, side in enumerate(sides):
-            if isinstance(side, Agent):
-                side.new_game(game, player)
+        self.players: list = []  # who moves for each side while the game runs: a person, an agent or its process
 
     def name(self, player: int) -> str:
         return self.game.player_names[player].capitalize()
@@ -82,6 +83,29 @@ class TerminalGame:
     def run(self) -> Outcome | None:
         """Play to the end; returns the outcome, or ``None`` if the person quit."""
         self.show_board()
+        self.players = []
+        try:
+            for player, side in enumerate(self.sides):
+                self.players.append(self._seat(player, side))
+            return self._play_out()
+        except KeyboardInterrupt:  # at a prompt or during an AI's move (its process is ended already)
+            self.console.print("\nGame stopped (Ctrl-C).")
+            raise  # the command exits with 130, as after any Ctrl-C
+        finally:
+            for player in self.players:
+                if hasattr(player, "close"):
+                    player.close()
+
+    def _seat(self, player: int, side: Agent | str):
+        """Who moves for ``player``: ``side`` itself, or the process it plays in."""
+        if not isinstance(side, Agent):
+            return side
+        in_child = in_child_if_possible(side, self.game, player)
+        if in_child is None:
+            side.new_game(self.game, player)
+        return in_child or side
+
+    def _play_out(self) -> Outcome | None:
         try:
             while not self.state.is_terminal():
                 player = self.state.current_player()
@@ -90,10 +114,10 @@ class TerminalGame:
                     if action is None:
                         return self.finish_resigned(player)
                 else:
-                    action = self.sides[player].choose_action(self.state.clone())
+                    action = self.players[player].choose_action(self.state.clone())
                     label = Text(f"{self.name(player)} plays ", style=player_style(self.game.player_names, player))
                     self.console.print(label + Text(self.move_text(action), style="bold"))
-                    thinking = getattr(self.sides[player], "last_thinking", "")
+                    thinking = getattr(self.players[player], "last_thinking", "")
                     if self.think and thinking:
                         self.console.print(f"  ({thinking})", style="dim", markup=False)
                 self.play(action)
@@ -106,8 +130,8 @@ class TerminalGame:
         return outcome
 
     def play(self, action: int) -> None:
-        for side in self.sides:
-            if isinstance(side, Agent):
+        for side in self.players:
+            if side != HUMAN:
                 side.observe(self.state.clone(), action)
         if self.animate:
             self.show_cascade(self.state.clone(), action)

@@ -20,8 +20,8 @@ import random
 
 from .. import solver
 from ..agents import make_agent
-from ..core.errors import BoomboardError
-from ..core.extras import extra_installed
+from ..core.errors import BoomboardError, MissingExtraError
+from ..core.extras import missing_modules
 from ..core.state import State
 from ..registry import game_names, load_game
 from ..search.alphabeta import AlphaBeta
@@ -66,17 +66,21 @@ def has_table(game_string: str, position: str | None = None, solver_db: SolverDb
     return solver_analysis(state, solver_db) is not None
 
 
-def has_learned_model(game_string: str) -> bool:
-    """Whether the ``learned`` agent can play this game without a path: the
-    learn extra is installed and a model for the game ships in the package."""
+def learned_model(game_string: str) -> dict:
+    """``{model, ships, needs}`` for the page's learned side: ``model``,
+    whether the ``learned`` agent can play this game without a path (a model
+    for it ships in the package and the learn extra is installed);
+    ``ships``, whether such a model ships; ``needs``, where one ships but
+    the extra is missing, the line that says which extra to install."""
     from ..learn.checkpoint import packaged_model
 
-    if not extra_installed("learn"):
-        return False
     try:
-        return packaged_model(str(load_game(game_string))) is not None
+        ships = packaged_model(str(load_game(game_string))) is not None
     except BoomboardError:
-        return False
+        ships = False
+    missing = missing_modules("learn")
+    needs = str(MissingExtraError("learn", "the learned player", missing)) if ships and missing else None
+    return {"model": ships and not missing, "ships": ships, "needs": needs}
 
 
 def _remoteness(value: str, remoteness: int) -> int | None:

@@ -303,9 +303,11 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
 
     @app.get("/api/learned")
     async def learned_model(game: str):
-        """Whether a trained model ships for this game (and the learn extra is
-        installed): the page offers the learned player as a side only then."""
-        return {"model": await service.run_off_loop(analysis.has_learned_model, game, cheap=True)}
+        """Whether a trained model ships for this game and the learn extra is
+        installed (``model``): the page offers the learned player as a side
+        only then; else whether one ships (``ships``), and if so which extra
+        to install (``needs``, one line)."""
+        return await service.run_off_loop(analysis.learned_model, game, cheap=True)
 
     @app.get("/api/catalog")
     async def catalog():

@@ -669,10 +669,13 @@ async function newGamePage(query) {
       if (!table && option.selected) option.parentElement.value = "ai:time=0.5";
     }
     // The learned net likewise, only where a model for this game and its parameters ships.
-    const { model } = await api("GET", `/api/learned?game=${encodeURIComponent(game)}`).catch(() => ({ model: false }));
+    const { model, needs } = await api("GET", `/api/learned?game=${encodeURIComponent(game)}`)
+      .catch(() => ({ model: false, needs: null }));
     for (const option of sidesBox.querySelectorAll('option[value="learned"]')) {
       option.disabled = !model;
+      // A model that ships but cannot play here lacks only the learn extra: the option says which to install.
       option.textContent = model ? "Learned net (self-play, 64 simulations a move)"
+        : needs ? `Learned net (a model ships for this game; ${needs})`
         : "Learned net (none ships for this game; train one with boomboard train)";
       if (!model && option.selected) option.parentElement.value = "ai:time=0.5";
     }
