@@ -10,7 +10,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -25,6 +24,7 @@ from boomboard.web.analysis import rebuild  # noqa: E402
 from boomboard.web import service  # noqa: E402
 from boomboard.web.service import Conflict, GameService  # noqa: E402
 from boomboard.web.store import GameStore  # noqa: E402
+from web_helpers import wait_for  # noqa: E402
 
 KABOOM = boomboard.load_game("kaboom")
 
@@ -52,15 +52,6 @@ def stored_moves(db, game_id) -> list[str]:
     return rebuild("kaboom", None, stored_actions(db, game_id)).history_strings()
 
 
-def wait_until(client, game_id, condition, seconds=120.0) -> dict:
-    """Poll a game until ``condition(state)`` holds (a budget no loaded machine exhausts)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/games/{game_id}").json()
-        if condition(state):
-            return state
-        time.sleep(0.05)
-    raise AssertionError(f"timed out; last state: ply {state['ply']}, error {state['error']!r}")
 
 
 # -- two servers on one database ---------------------------------------------------------
@@ -196,11 +187,11 @@ def test_an_ai_move_the_disk_cannot_take_waits_shown_as_such_and_is_played_once_
         disk.room = 1  # the new game is stored; the AI's first move is not
         game = client.post("/api/games", json={"game": "kaboom", "players": ["random", "human"], "pace": 0})
         game_id = game.json()["id"]
-        waiting = wait_until(client, game_id, lambda state: state["ply"] or "disk is full" in state["error"])
+        waiting = wait_for(client, game_id, lambda state: state["ply"] or "disk is full" in state["error"])
         assert waiting["ply"] == 0 and waiting["thinking"] and f"every {service.STORE_RETRY_SECONDS:g} s" in waiting["error"]
         assert stored_actions(db, game_id) == []
         disk.room = None
-        played = wait_until(client, game_id, lambda state: state["ply"] == 1 and not state["thinking"])
+        played = wait_for(client, game_id, lambda state: state["ply"] == 1 and not state["thinking"])
         assert played["error"] == ""
         assert stored_actions(db, game_id) == played["actions"]
 

@@ -26,6 +26,7 @@ from boomboard.arena.store import open_store  # noqa: E402
 from boomboard.web import create_app  # noqa: E402
 from boomboard.web.service import AgentLimits, GameService  # noqa: E402
 from boomboard.web.store import GameStore  # noqa: E402
+from web_helpers import assert_error  # noqa: E402
 
 
 @pytest.fixture
@@ -35,11 +36,6 @@ def client(tmp_path):
         yield client
 
 
-def assert_error(response, status, *words):
-    assert response.status_code == status, response.text
-    message = response.json()["error"]
-    for word in words:
-        assert word in message, message
 
 
 # -- item 1: limits on every agent setting ----------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from types import SimpleNamespace
 
 import pytest
@@ -14,6 +13,7 @@ import boomboard  # noqa: E402
 from boomboard.web import analysis, create_app  # noqa: E402
 from boomboard.web.geometry import cell_contents  # noqa: E402
 from web_fakes import FakeArena, FakeSolver  # noqa: E402
+from web_helpers import assert_error, wait_for  # noqa: E402
 
 
 @pytest.fixture
@@ -33,27 +33,12 @@ def new_game(client, game="kaboom", players=("human", "random"), **extra):
     return response.json()
 
 
-def wait_for(client, game_id, condition, seconds=120.0):
-    """Poll a game (as the page does) until ``condition(state)``: a budget a
-    loaded machine cannot exhaust, returning as soon as the condition holds."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/games/{game_id}").json()
-        if condition(state):
-            return state
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting; last state: ply {state['ply']}, thinking {state['thinking']}")
 
 
 def human_turn(state):
     return not state["thinking"] and (state["outcome"] or state["players"][state["to_move"]] == "human")
 
 
-def assert_error(response, status, *words):
-    assert response.status_code == status, response.text
-    message = response.json()["error"]
-    for word in words:
-        assert word in message, message
 
 
 # -- catalog and new games ----------------------------------------------------------------

@@ -16,14 +16,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import boomboard
 from boomboard.agents.search_agents import GreedyAgent
+from web_helpers import serving  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
@@ -50,18 +49,8 @@ READY = ("() => window.page && window.page.state && !window.page.animating && "
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """``boomboard serve`` on a free port; yields its address."""
-    folder = tmp_path_factory.mktemp("web")
-    process = subprocess.Popen([sys.executable, "-m", "boomboard", "serve", "--port", "0",
-                                "--db", str(folder / "web.sqlite3"), "--workers", "1"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    line = process.stdout.readline()
-    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-    if not match:
-        process.kill()
-        pytest.fail(f"boomboard serve did not print its address: {line!r}")
-    yield match.group(0)
-    process.terminate()
-    process.wait(timeout=10)
+    with serving(tmp_path_factory.mktemp("web"), "--workers", "1") as address:
+        yield address
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import re
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
@@ -23,15 +20,11 @@ from boomboard.core.errors import ParameterError  # noqa: E402
 from boomboard.learn.checkpoint import PACKAGED  # noqa: E402
 from boomboard.web import create_app  # noqa: E402
 from boomboard.web.guard import RequestGuard, served_hosts  # noqa: E402
+from web_helpers import assert_error, serving  # noqa: E402
 
 ADDRESS = "http://127.0.0.1:8000"
 
 
-def assert_error(response, status, *words):
-    assert response.status_code == status, response.text
-    message = response.json()["error"]
-    for word in words:
-        assert word in message, message
 
 
 @pytest.fixture
@@ -265,23 +258,9 @@ SLOW_AI = "alphabeta:depth=30,time=300"  # holds its client's only slot far long
 def server(tmp_path_factory):
     """``boomboard serve`` on a free port, one AI at a time per client, the proxy at 127.0.0.2 trusted;
     yields its port."""
-    folder = tmp_path_factory.mktemp("guard")
-    process = subprocess.Popen([sys.executable, "-m", "boomboard", "serve", "--port", "0", "--workers", "1",
-                                "--db", str(folder / "web.sqlite3"), "--ai-per-client", "1",
-                                "--ai-max-time", "300", "--trusted-proxy", PROXY],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    line = process.stdout.readline()
-    match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-    if not match:
-        process.kill()
-        pytest.fail(f"boomboard serve did not print its address: {line!r}")
-    yield int(match.group(1))
-    process.terminate()
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    with serving(tmp_path_factory.mktemp("guard"), "--workers", "1", "--ai-per-client", "1",
+                 "--ai-max-time", "300", "--trusted-proxy", PROXY) as address:
+        yield int(address.rsplit(":", 1)[1].rstrip("/"))
 
 
 def call(port, method, path, body=None, headers=None, source="127.0.0.1"):

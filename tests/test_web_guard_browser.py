@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import subprocess
-import sys
 import threading
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from web_helpers import serving  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
@@ -76,18 +74,8 @@ class HostilePage(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("guard-browser")
-    process = subprocess.Popen([sys.executable, "-m", "boomboard", "serve", "--port", "0", "--workers", "0",
-                                "--db", str(folder / "web.sqlite3")],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    line = process.stdout.readline()
-    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-    if not match:
-        process.kill()
-        pytest.fail(f"boomboard serve did not print its address: {line!r}")
-    yield match.group(0)
-    process.terminate()
-    process.wait(timeout=30)
+    with serving(tmp_path_factory.mktemp("guard-browser"), "--workers", "0") as address:
+        yield address
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,7 @@ from boomboard.core.errors import ParameterError  # noqa: E402
 from boomboard.web import analysis, create_app  # noqa: E402
 from boomboard.web.limits import ARRIVED, RequestLimits, ServerLimits, uvicorn_options  # noqa: E402
 from boomboard.web.service import AgentLimits  # noqa: E402
+from web_helpers import assert_error  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEADLINE = 60.0  # seconds to wait for a condition on a loaded machine
@@ -35,11 +36,6 @@ SMALL = ServerLimits(body_bytes=1_000, parameters=20, head_bytes=2_000, streams_
 NEW_GAME = {"game": "kaboom", "players": ["human", "human"]}
 
 
-def assert_refused(response, status, *words):
-    assert response.status_code == status, response.text
-    message = response.json()["error"]
-    for word in words:
-        assert word in message, message
 
 
 @pytest.fixture
@@ -52,7 +48,7 @@ def client(tmp_path):
 
 def test_a_body_past_the_limit_is_a_413_from_its_length_or_as_it_streams(client):
     big = json.dumps({**NEW_GAME, "position": "x" * 2_000})
-    assert_refused(client.post("/api/games", content=big, headers={"content-type": "application/json"}),
+    assert_error(client.post("/api/games", content=big, headers={"content-type": "application/json"}),
                    413, "over 1,000 bytes", "--max-body")
 
     def chunks():  # no Content-Length: counted as it comes
@@ -60,22 +56,22 @@ def test_a_body_past_the_limit_is_a_413_from_its_length_or_as_it_streams(client)
             yield b" " * 100
 
     response = client.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
-    assert_refused(response, 413, "--max-body")
+    assert_error(response, 413, "--max-body")
     assert client.post("/api/games", json=NEW_GAME).status_code == 201  # a small body is taken
 
 
 def test_a_fifty_megabyte_body_is_refused_by_the_default_limit(tmp_path):
     body = b'{"game": "kaboom", "position": "' + b"x" * 50_000_000 + b'"}'
     with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
-        assert_refused(client.post("/api/games", content=body, headers={"content-type": "application/json"}),
+        assert_error(client.post("/api/games", content=body, headers={"content-type": "application/json"}),
                        413, "65,536 bytes", "--max-body")
 
 
 def test_too_many_query_parameters_or_json_members_are_a_400_naming_the_limit(client):
     query = "&".join(f"k{i}=1" for i in range(21))
-    assert_refused(client.get(f"/api/games?{query}"), 400, "21 parameters", "at most 20", "--max-parameters")
+    assert_error(client.get(f"/api/games?{query}"), 400, "21 parameters", "at most 20", "--max-parameters")
     params = {f"k{i}": 1 for i in range(30)}
-    assert_refused(client.post("/api/games", json={**NEW_GAME, "params": params}), 400, "object members",
+    assert_error(client.post("/api/games", json={**NEW_GAME, "params": params}), 400, "object members",
                    "at most 20", "--max-parameters")
     assert client.get("/api/games?limit=5&offset=0").status_code == 200
 
@@ -83,7 +79,7 @@ def test_too_many_query_parameters_or_json_members_are_a_400_naming_the_limit(cl
 def test_json_nested_too_deeply_is_a_400(tmp_path):
     body = "[" * 30_000 + "]" * 30_000  # under the size limit, past Python's recursion limit
     with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
-        assert_refused(client.post("/api/analysis", content=body, headers={"content-type": "application/json"}),
+        assert_error(client.post("/api/analysis", content=body, headers={"content-type": "application/json"}),
                        400, "nested too deeply")
 
 
