@@ -13,9 +13,9 @@ also copied to DIR (``BOOMBOARD_SCREENSHOTS=docs/images`` makes the docs' pictur
 
 from __future__ import annotations
 
+import json
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -62,15 +62,29 @@ def browser():
         chromium.close()
 
 
-def _shots(tmp_path: Path, page, name: str, docs: bool = True) -> None:
-    """Save a screenshot; those for the documentation (``docs``) also go to
-    ``$BOOMBOARD_SCREENSHOTS`` when it is set."""
-    path = tmp_path / f"{name}.png"
-    page.screenshot(path=str(path))
+# Screenshots at phone and desktop sizes go to $BOOMBOARD_ARTIFACTS (default
+# build/screenshots, which CI keeps); BOOMBOARD_SCREENSHOTS=docs/images also
+# copies the documentation's pictures there.
+ARTIFACTS = Path(os.environ.get("BOOMBOARD_ARTIFACTS", Path(__file__).resolve().parent.parent / "build" / "screenshots"))
+SIZES = {"desktop": {"width": 1100, "height": 760}, "phone": {"width": 390, "height": 844}}
+
+
+def _artifact(page, name: str, docs: bool = False) -> None:
+    """Keep the whole page as ``name``.png in the artifacts; one for the
+    documentation (``docs``) also goes to ``$BOOMBOARD_SCREENSHOTS`` when it is
+    set, as the screen shows it (the page's first screenful)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
     target = os.environ.get("BOOMBOARD_SCREENSHOTS")
     if target and docs:
         Path(target).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(target) / path.name)
+        page.screenshot(path=str(Path(target) / f"{name}.png"))
+
+
+def _shots(tmp_path: Path, page, name: str, docs: bool = True) -> None:
+    """Save a screenshot with the artifacts; those for the documentation (``docs``)
+    also go to ``$BOOMBOARD_SCREENSHOTS`` when it is set."""
+    _artifact(page, name, docs=docs)
 
 
 def _click_gesture(page, gesture: dict, layout: dict) -> None:
@@ -244,7 +258,6 @@ def test_tournament_standings_rating_chart_and_arena_replays(arena_server, brows
     rows = page.locator("table.standings tr")
     assert rows.count() == 3 and "ai" in rows.nth(1).inner_text() and "120 ± 80" in rows.nth(1).inner_text()
     assert page.locator("svg.rating-chart .dot").count() == 2
-    _shots(tmp_path, page, "tournament")
     page.goto(f"{arena_server}#/tournaments/2")  # infinite ratings: shown as such, not drawn
     page.wait_for_function("() => document.querySelectorAll('table.standings tr').length === 3"
                            " && document.querySelector('table.standings').innerText.includes('±∞')")
@@ -316,11 +329,6 @@ def test_count_chooser_boom_button_and_an_animated_detonation(server, browser, t
 
 
 # -- the first ten minutes, game by game ---------------------------------------------------
-# Screenshots at phone and desktop sizes go to $BOOMBOARD_ARTIFACTS (default
-# build/screenshots, which CI keeps); BOOMBOARD_SCREENSHOTS=docs/images also
-# copies the documentation's pictures there.
-ARTIFACTS = Path(os.environ.get("BOOMBOARD_ARTIFACTS", Path(__file__).resolve().parent.parent / "build" / "screenshots"))
-SIZES = {"desktop": {"width": 1100, "height": 760}, "phone": {"width": 390, "height": 844}}
 # A position a few moves into a small variant of each game, shared as a link.
 SHARED = [
     ("expendibots", "expendibots", '{"white": [[2, 3, 3], [1, 0, 0]], "black": [[1, 6, 6], [1, 5, 2]]}'),
@@ -329,16 +337,6 @@ SHARED = [
     ("explocus", "explocus(size=4)", None),
     ("hexplocus", "hexplocus(side=3)", None),
 ]
-
-
-def _artifact(page, name: str, docs: bool = False) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path))
-    target = os.environ.get("BOOMBOARD_SCREENSHOTS")
-    if target and docs:
-        Path(target).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(target) / path.name)
 
 
 def _shared_position(game_string: str, position: str | None) -> str:
@@ -364,7 +362,6 @@ def test_rules_shared_link_chart_and_resign(server, browser, name, game_string, 
         page.wait_for_function("() => /step 2 of/.test(document.getElementById('example-caption').textContent)",
                                timeout=20_000)
         assert page.locator(".example .cell.boom").count() >= 1
-        _artifact(page, f"rules-{name}-{size}", docs=size == "desktop")
         if size == "phone":
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= viewport["width"], f"the rules page is {width}px wide on a phone"
@@ -450,4 +447,192 @@ def test_watch_ai_vs_ai_plays_the_chosen_sides_and_offers_no_undo(server, browse
     page.wait_for_function("() => window.page && window.page.state")
     assert page.evaluate("window.page.state.players") == ["random", "greedy"]
     assert page.is_disabled("#undo") and page.is_disabled("#resign")
+    page.close()
+
+
+# -- the layout: whole names, a scale, nothing cut off or pushed below the fold -----------------
+WIDE = {"width": 1280, "height": 800}
+
+
+def _start_both_human(page, server, game: str) -> str:
+    """A game of ``game``'s default variant, a person on both sides, from the
+    new-game page; returns its id."""
+    page.goto(f"{server}#/?game={game}")
+    page.select_option("#game-select", game)
+    page.select_option("#side-0", "human")
+    page.select_option("#side-1", "human")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"#/game/"))
+    page.wait_for_function(READY)
+    return page.url.rsplit("/", 1)[1]
+
+
+def _boxes(page, selector: str) -> list[dict]:
+    return page.evaluate(f"""() => [...document.querySelectorAll({selector!r})].map((e) => {{
+        const r = e.getBoundingClientRect();
+        return {{ text: e.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom }};
+    }})""")
+
+
+def _no_sideways_scroll(page, viewport: dict, what: str) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"], f"{what} is {width}px wide on a {viewport['width']}px screen"
+
+
+def test_board_labels_stay_inside_a_phone_screen(server, browser):
+    # A label must not touch the board's edge: 4 px to spare keeps a phone's wider font in view.
+    spare = 4
+    page = browser.new_page(viewport=SIZES["phone"])
+    for game in [g[0] for g in GAMES]:
+        _start_both_human(page, server, game)
+        board = _boxes(page, "svg.board")[0]
+        assert board["left"] >= 0 and board["right"] <= SIZES["phone"]["width"], (game, board)
+        labels = _boxes(page, "svg.board text.label")
+        assert labels, game
+        for label in labels:
+            room = min(label["left"] - board["left"], board["right"] - label["right"],
+                       label["top"] - board["top"], board["bottom"] - label["bottom"])
+            assert room >= spare, f"{game}: label {label['text']!r} has {room:.1f}px to the board's edge"
+    page.close()
+
+
+def test_a_shared_finished_game_offers_no_play_from_here(server, browser):
+    from urllib.parse import quote
+
+    state = boomboard.load_game("kaboom").new_initial_state()
+    for move in "ABABABA":  # X fills column A: four in a row
+        state.play(move)
+    assert state.is_terminal()
+    page = browser.new_page(viewport=SIZES["desktop"])
+    page.goto(f"{server}#/position?game=kaboom&position={quote(state.to_notation())}")
+    page.wait_for_function("() => window.page && window.page.state && window.page.state.outcome !== null")
+    assert "X wins" in page.inner_text("#status")
+    assert page.locator("#play-from-here").count() == 0 and page.locator("#play-both").count() == 0
+    assert page.locator("#analysis").is_visible()  # still there to be analysed
+    page.close()
+
+
+def _read_scale(ticks: list[dict], x: float) -> float:
+    """The value at screen position ``x`` on a scale whose first and last tick labels are ``ticks``."""
+    first, last = ticks[0], ticks[-1]
+    x0, x1 = (first["left"] + first["right"]) / 2, (last["left"] + last["right"]) / 2
+    return float(first["text"]) + (x - x0) * (float(last["text"]) - float(first["text"])) / (x1 - x0)
+
+
+def test_tournament_chart_shows_whole_names_on_a_labelled_elo_scale(arena_server, browser):
+    from web_fakes import LONG_NAMES, FakeArena
+
+    expected = {s.agent: s.elo for s in FakeArena().standings(3)}
+    for size, viewport in SIZES.items():
+        page = browser.new_page(viewport=viewport)
+        page.goto(f"{arena_server}#/tournaments")
+        page.wait_for_selector('a[href="#/tournaments/3"]')
+        _artifact(page, f"tournaments-{size}")
+        page.click('a[href="#/tournaments/3"]')
+        page.wait_for_selector("svg.rating-chart .dot")
+        assert page.locator(".rating-chart .agent-name").all_text_contents() == LONG_NAMES
+        chart = _boxes(page, "svg.rating-chart")[0]
+        scale = _boxes(page, "svg.rating-chart .scale")[0]
+        for name in _boxes(page, "svg.rating-chart .agent-name"):  # whole, and clear of the plot
+            assert chart["left"] <= name["left"] and name["right"] <= scale["left"], name
+        ticks = _boxes(page, "svg.rating-chart .tick-label")
+        values = [float(t["text"]) for t in ticks]
+        assert len(values) >= 3 and values == sorted(values) and values[0] <= -190.8 and values[-1] >= 190.8
+        # the scale reads each dot's Elo back (each agent's row: its dot, at the rating the store gave)
+        dots = _boxes(page, "svg.rating-chart .dot")
+        tolerance = (values[-1] - values[0]) / 100
+        for name, dot in zip(LONG_NAMES, dots):
+            assert abs(_read_scale(ticks, (dot["left"] + dot["right"]) / 2) - expected[name]) <= tolerance, (name, dot)
+        _no_sideways_scroll(page, viewport, "the tournament page")
+        _artifact(page, f"tournament-{size}")
+        if size == "desktop":
+            _artifact(page, "tournament", docs=True)
+        page.close()
+
+
+@pytest.mark.parametrize("game", [g[0] for g in GAMES])
+def test_move_list_and_analysis_both_above_the_fold(server, browser, game):
+    """At 1280x800 with the analysis open, the move list and the analysis are
+    both in view; the live game is also kept as screenshots at every size."""
+    page = browser.new_page(viewport=WIDE)
+    game_id = _start_both_human(page, server, game)
+    for ply in range(2):  # two moves typed, so that the move list has something to show
+        page.fill("#move-input", page.evaluate("window.page.state.legal[0].text"))
+        page.press("#move-input", "Enter")
+        page.wait_for_function(f"() => window.page.state.ply === {ply + 1}")
+        page.wait_for_function(READY)
+    page.click("#analysis")
+    page.wait_for_selector("svg.chart", timeout=90_000)
+    moves = _boxes(page, "#move-list")[0]
+    analysis = _boxes(page, ".analysis")[0]
+    assert moves["bottom"] <= WIDE["height"], f"the move list ends at {moves['bottom']}px, below the fold"
+    assert analysis["top"] <= WIDE["height"] / 2, f"the analysis starts at {analysis['top']}px"
+    _no_sideways_scroll(page, WIDE, "the game page")
+    _artifact(page, f"game-{game}-wide")
+    page.close()
+    for size, viewport in SIZES.items():
+        page = browser.new_page(viewport=viewport)
+        page.goto(f"{server}#/game/{game_id}")
+        page.wait_for_function(READY)
+        page.click("#analysis")
+        page.wait_for_selector("svg.chart", timeout=90_000)
+        _no_sideways_scroll(page, viewport, "the game page")
+        _artifact(page, f"game-{game}-{size}")
+        page.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_page_at_phone_and_desktop_sizes(server, browser, size):
+    """The pages not kept by the tests above, as CI artifacts in build/screenshots:
+    the new-game form, a watched game and its replay, a shared position, the
+    games list and each game's rules; none scrolls sideways."""
+    from urllib.parse import quote
+
+    viewport = SIZES[size]
+    page = browser.new_page(viewport=viewport)
+    page.goto(f"{server}#/?game=kaboom")
+    page.wait_for_selector("#start")
+    _no_sideways_scroll(page, viewport, "the new-game page")
+    _artifact(page, f"new-game-{size}")
+
+    page.select_option("#game-select", "jump61")
+    page.fill("#param-size", "3")
+    page.select_option("#side-0", "random")
+    page.select_option("#side-1", "greedy")
+    page.click("#watch")
+    page.wait_for_url(re.compile(r"#/game/"))
+    game_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_function("() => window.page && window.page.state && window.page.state.ply >= 1 && !window.page.animating")
+    _no_sideways_scroll(page, viewport, "the watch page")
+    _artifact(page, f"watch-{size}")
+    page.wait_for_function("() => window.page.state.outcome !== null && !window.page.animating", timeout=90_000)
+
+    page.goto(f"{server}#/replay/web/{game_id}?ply=2")
+    page.wait_for_function("() => window.page && window.page.source === 'web' && window.page.state"
+                           " && window.page.state.ply === 2 && !window.page.animating")
+    page.click("#analysis")
+    page.wait_for_selector("svg.chart", timeout=90_000)
+    _no_sideways_scroll(page, viewport, "the replay page")
+    _artifact(page, f"replay-{size}")
+
+    shared = _shared_position("kaboom", None)
+    page.goto(f"{server}#/position?game=kaboom&position={quote(shared)}")
+    page.wait_for_function(f"() => window.page && window.page.source === 'position' && window.page.state"
+                           f" && window.page.state.position === {json.dumps(shared)}")
+    page.wait_for_selector("svg.chart", timeout=90_000)
+    _no_sideways_scroll(page, viewport, "a shared position")
+    _artifact(page, f"shared-position-{size}")
+
+    page.goto(f"{server}#/games")
+    page.wait_for_selector(".game-list li")
+    _no_sideways_scroll(page, viewport, "the games page")
+    _artifact(page, f"games-{size}")
+
+    for game in [g[0] for g in GAMES]:
+        page.goto(f"{server}rules/{game}")
+        page.wait_for_selector(".rules-text h3")
+        page.wait_for_function("() => /step 2 of/.test(document.getElementById('example-caption').textContent)",
+                               timeout=20_000)
+        _no_sideways_scroll(page, viewport, f"the rules of {game}")
+        _artifact(page, f"rules-{game}-{size}", docs=size == "desktop" and game == "kaboom")
     page.close()

@@ -25,6 +25,9 @@ class FakeSolver:
         return Analysis("win", 3, moves)
 
 
+LONG_NAMES = ["alphabeta:depth=5,seed=3", "mcts:simulations=2000,seed=3", "random"]
+
+
 class FakeArena:
     """The arena store's public interface (issue 5), with the real store's
     record types (``boomboard.arena.store``) and fixed figures: one game, and
@@ -53,10 +56,15 @@ class FakeArena:
         return [TournamentRecord(1, "kaboom", ["ai", "random"], "match", {"games": 2}, "1970-01-01T00:00:00+00:00",
                                  None, 2, 2),
                 TournamentRecord(2, "kaboom", ["ai", "random"], "match", {"games": 2}, "1970-01-01T00:00:00+00:00",
-                                 None, 2, 2)]
+                                 None, 2, 2),
+                TournamentRecord(3, "kaboom", LONG_NAMES, "round-robin", {"games": 4}, "1970-01-01T00:00:00+00:00",
+                                 None, 6, 6)]
 
     def standings(self, tournament_id):
         if tournament_id == 2:  # one side won every game: the real store's ratings are infinite
             return [Standing("ai", 2, 2, 0, 0, 2.0, float("inf"), float("inf")),
                     Standing("random", 2, 0, 0, 2, 0.0, float("-inf"), float("inf"))]
+        if tournament_id == 3:  # agent specs as long as people write them
+            return [Standing(LONG_NAMES[0], 4, 3, 0, 1, 3.0, 190.8, 95.3), Standing(LONG_NAMES[1], 4, 2, 0, 2, 2.0, 0.0, 90.0),
+                    Standing(LONG_NAMES[2], 4, 1, 0, 3, 1.0, -190.8, 95.3)]
         return [Standing("ai", 2, 2, 0, 0, 2.0, 120.0, 80.0), Standing("random", 2, 0, 0, 2, 0.0, -120.0, 80.0)]

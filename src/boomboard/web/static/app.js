@@ -86,10 +86,16 @@ function hexPoints(x, y, r) {
 
 // The least box around the cells and their labels: on a phone a board that
 // fills the screen wastes no width on margins, so its cells are as big as they can be.
+// A label (drawn 0.38 cells high there) keeps room for a phone's wider fonts and
+// a gap to the screen's edge: a glyph at the very edge reads as cut off.
 function tightBox(layout) {
   const xs = [], ys = [];
   for (const c of layout.cells) { xs.push(c.x - 0.6, c.x + 0.6); ys.push(c.y - 0.6, c.y + 0.6); }
-  for (const l of layout.labels) { xs.push(l.x - 0.2, l.x + 0.2); ys.push(l.y - 0.25, l.y + 0.25); }
+  for (const l of layout.labels) {
+    const halfWidth = 0.14 * l.text.length + 0.2;
+    xs.push(l.x - halfWidth, l.x + halfWidth);
+    ys.push(l.y - 0.35, l.y + 0.35);
+  }
   const x = Math.min(...xs), y = Math.min(...ys);
   return [x, y, Math.max(...xs) - x, Math.max(...ys) - y];
 }
@@ -560,10 +566,12 @@ class GamePage {
   }
 
   positionControls() {
-    return el("div", { class: "controls" }, el("p", { class: "note", text: "A shared position. Analyse it, or play on from it." }),
+    const over = !!this.state.outcome; // a finished game has no move left to play from it
+    return el("div", { class: "controls" }, el("p", { class: "note",
+      text: over ? "A shared position: the game is over." : "A shared position. Analyse it, or play on from it." }),
       el("div", { class: "buttons" },
-        el("button", { id: "play-from-here", class: "primary", on: { click: () => this.playFromHere(["human", "ai:time=0.5"]) }, text: "Play from here against the AI" }),
-        el("button", { id: "play-both", on: { click: () => this.playFromHere(["human", "human"]) }, text: "Play both sides" }),
+        over ? null : el("button", { id: "play-from-here", class: "primary", on: { click: () => this.playFromHere(["human", "ai:time=0.5"]) }, text: "Play from here against the AI" }),
+        over ? null : el("button", { id: "play-both", on: { click: () => this.playFromHere(["human", "human"]) }, text: "Play both sides" }),
         el("button", { id: "flip", on: { click: () => { this.flip = !this.flip; this.render(); } }, text: "Flip" }),
         el("button", { id: "analysis", "aria-pressed": String(this.analysisOn), on: { click: () => this.toggleAnalysis() }, text: this.analysisOn ? "Hide analysis" : "Analysis" }),
         this.shareButton()));
@@ -762,21 +770,50 @@ function eloText(s) {
   return `${Math.round(s.elo)} ± ${s.elo_error === null ? "∞" : Math.round(s.elo_error || 0)}`;
 }
 
+// The width of `text` drawn at `px` pixels in the page's own font (the chart's name column fits its longest name).
+function textWidth(text, px) {
+  const context = (textWidth.canvas = textWidth.canvas || document.createElement("canvas")).getContext("2d");
+  context.font = `${px}px ${getComputedStyle(document.body).fontFamily}`;
+  return context.measureText(text).width;
+}
+
+// Round Elo steps (1, 2 or 5 times a power of ten) from below `low` to above `high`, about five of them.
+function eloTicks(low, high) {
+  const rough = Math.max(high - low, 5) / 5; // whole Elo points at least
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((f) => f * power).find((s) => s >= rough);
+  const ticks = [];
+  for (let v = Math.floor(low / step) * step; v <= Math.ceil(high / step) * step + step / 2; v += step) ticks.push(v);
+  return ticks;
+}
+
+// Each agent's Elo as a dot with its 95% interval, on a labelled Elo scale;
+// whole agent names in a column as wide as the longest (drawn at `font` px: .rating-chart text).
 function ratingChart(standings) {
-  const width = 320, rowHeight = 22, pad = 90;
+  const font = 12, rowHeight = 24, plot = 260, left = 6, gap = 12, right = 18, axisHeight = 38;
+  const pad = left + Math.ceil(Math.max(40, ...standings.map((s) => textWidth(s.agent, font)))) + gap;
+  const width = pad + plot + right, top = rowHeight * standings.length;
   const finite = (s) => s.elo !== null;
   const half = (s) => (s.elo_error === null ? 0 : s.elo_error || 0);
   const elos = standings.filter(finite).flatMap((s) => [s.elo - half(s), s.elo + half(s)]);
-  const low = Math.min(...elos, 0), high = Math.max(...elos, 0);
-  const x = (v) => pad + (width - pad - 10) * (v - low) / Math.max(high - low, 1);
-  const svg = el("svg:svg", { viewBox: `0 0 ${width} ${rowHeight * standings.length + 10}`, class: "rating-chart", role: "img", "aria-label": "ratings" });
-  svg.append(el("svg:line", { x1: x(0), x2: x(0), y1: 0, y2: rowHeight * standings.length, class: "axis" }));
+  const ticks = eloTicks(Math.min(...elos, 0), Math.max(...elos, 0));
+  const low = ticks[0], high = ticks[ticks.length - 1];
+  const x = (v) => pad + plot * (v - low) / (high - low);
+  const svg = el("svg:svg", { viewBox: `0 0 ${width} ${top + axisHeight}`, width, height: top + axisHeight,
+    class: "rating-chart", role: "img", "aria-label": "Elo ratings with their 95% intervals" });
+  svg.append(el("svg:line", { x1: x(0), x2: x(0), y1: 0, y2: top, class: "axis" }));
+  svg.append(el("svg:line", { x1: pad, x2: pad + plot, y1: top + 2, y2: top + 2, class: "scale" }));
+  for (const v of ticks) {
+    svg.append(el("svg:line", { x1: x(v), x2: x(v), y1: top + 2, y2: top + 6, class: "tick" }));
+    svg.append(el("svg:text", { x: x(v), y: top + 19, class: "chart-label tick-label", "text-anchor": "middle", text: String(v) }));
+  }
+  svg.append(el("svg:text", { x: pad + plot / 2, y: top + 35, class: "chart-label", "text-anchor": "middle", text: "Elo (dot: rating; bar: 95% interval)" }));
   standings.forEach((s, i) => {
-    const y = 14 + i * rowHeight;
-    svg.append(el("svg:text", { x: 2, y: y + 4, class: "chart-label", text: s.agent.slice(0, 14) }));
+    const y = 13 + i * rowHeight;
+    svg.append(el("svg:text", { x: pad - gap, y: y + 4, class: "chart-label agent-name", "text-anchor": "end", text: s.agent }));
     if (!finite(s)) return;  // no point to draw for an infinite rating
     svg.append(el("svg:line", { x1: x(s.elo - half(s)), x2: x(s.elo + half(s)), y1: y, y2: y, class: "error-bar" }));
-    svg.append(el("svg:circle", { cx: x(s.elo), cy: y, r: 4, class: "dot" }));
+    svg.append(el("svg:circle", { cx: x(s.elo), cy: y, r: 4, class: "dot" }, el("svg:title", { text: `${s.agent}: ${eloText(s)}` })));
   });
   return svg;
 }
