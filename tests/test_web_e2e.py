@@ -262,6 +262,7 @@ def test_tournament_standings_rating_chart_and_arena_replays(arena_server, brows
     page.wait_for_function("() => document.querySelectorAll('table.standings tr').length === 3"
                            " && document.querySelector('table.standings').innerText.includes('±∞')")
     assert page.locator("svg.rating-chart .dot").count() == 0
+    assert page.locator("svg.rating-chart .tick-label").count() >= 2 and "NaN" not in page.inner_html("svg.rating-chart")
     page.goto(f"{arena_server}#/tournaments/1")
     page.wait_for_selector("table.standings")
     page.click('a[href="#/replay/arena/7"]')

@@ -782,8 +782,9 @@ function eloTicks(low, high) {
   const rough = Math.max(high - low, 5) / 5; // whole Elo points at least
   const power = 10 ** Math.floor(Math.log10(rough));
   const step = [1, 2, 5, 10].map((f) => f * power).find((s) => s >= rough);
+  const first = Math.floor(low / step) * step, last = Math.max(Math.ceil(high / step) * step, first + step);
   const ticks = [];
-  for (let v = Math.floor(low / step) * step; v <= Math.ceil(high / step) * step + step / 2; v += step) ticks.push(v);
+  for (let v = first; v <= last + step / 2; v += step) ticks.push(v);
   return ticks;
 }
 
