@@ -14,6 +14,7 @@ from urllib.parse import quote
 import pytest
 
 pytest.importorskip("fastapi")
+import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import boomboard  # noqa: E402
@@ -91,7 +92,7 @@ def test_solved_and_finished_positions_have_no_search_line(client, monkeypatch):
 
 CHROMIUM = Path("/usr/bin/chromium")
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-ARTIFACTS = Path(os.environ.get("BOOMBOARD_ARTIFACTS", "build/screenshots"))
+ARTIFACTS = Path(os.environ.get("BOOMBOARD_ARTIFACTS", Path(__file__).resolve().parent.parent / "build" / "screenshots"))
 GAME = "jump61(size=3)"
 SHOWN = ("() => window.page && window.page.state && !window.page.animating"
          " && window.page.analysis && window.page.analysis.moves")
@@ -120,10 +121,8 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
-def finished_game(address: str) -> tuple[str, list[int]]:
-    """A game of two humans, six moves played through the API, left unfinished; its id and actions."""
-    import httpx
-
+def played_game(address: str) -> tuple[str, list[int]]:
+    """A game of two humans with six moves played through the API (not over); its id and actions."""
     with httpx.Client(base_url=address, timeout=60) as http:
         game = http.post("/api/games", json={"game": GAME, "players": ["human", "human"]}).json()
         for move in ["1 1", "3 3", "1 3", "3 1", "2 2", "1 2"]:
@@ -133,8 +132,6 @@ def finished_game(address: str) -> tuple[str, list[int]]:
 
 
 def stored(address: str, game_id: str) -> list[int]:
-    import httpx
-
     return httpx.get(f"{address}api/games/{game_id}", timeout=60).json()["actions"]
 
 
@@ -152,8 +149,8 @@ def try_side_line(page, moves: int) -> list[int]:
     return page.evaluate("window.page.state.actions")
 
 
-def test_a_side_line_from_a_replay_leaves_the_game_as_it_was(server, browser):
-    game_id, actions = finished_game(server)
+def test_a_side_line_from_a_replay_leaves_the_game_as_it_was(browser, server):
+    game_id, actions = played_game(server)
     page = browser.new_page(viewport=SIZES["desktop"])
     page.goto(f"{server}#/replay/web/{game_id}?ply=2")
     page.wait_for_function("() => window.page && window.page.state && window.page.state.ply === 2")
@@ -190,7 +187,7 @@ def test_a_side_line_from_a_replay_leaves_the_game_as_it_was(server, browser):
     page.close()
 
 
-def test_a_side_line_from_a_shared_link(server, browser):
+def test_a_side_line_from_a_shared_link(browser, server):
     state = boomboard.load_game(GAME).new_initial_state()
     for move in ["1 1", "3 3"]:
         state.play(move)
@@ -213,9 +210,7 @@ def test_a_side_line_from_a_shared_link(server, browser):
     page.close()
 
 
-def test_a_side_line_from_a_live_game_plays_nothing_in_it(server, browser):
-    import httpx
-
+def test_a_side_line_from_a_live_game_plays_nothing_in_it(browser, server):
     game = httpx.post(f"{server}api/games", json={"game": GAME, "players": ["human", "human"]}, timeout=60).json()
     page = browser.new_page(viewport=SIZES["desktop"])
     page.goto(f"{server}#/game/{game['id']}")

@@ -520,7 +520,8 @@ class GamePage {
       return el("div", { class: "buttons explore" }, el("button", { id: "explore", title: "try moves here without playing them in the game",
         on: { click: () => this.startSideline() }, text: "Try a side line" }));
     }
-    return el("div", { class: "explore" }, el("div", { class: "buttons" }, this.sidelineGestures()),
+    const gestures = this.sidelineGestures();
+    return el("div", { class: "explore" }, gestures.length ? el("div", { class: "buttons" }, gestures) : null,
       el("p", { class: "note", text: "Moves played here go into a side line; the game stays as it is." }));
   }
 
