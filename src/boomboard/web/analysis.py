@@ -89,18 +89,22 @@ def _remoteness(value: str, remoteness: int) -> int | None:
 
 
 def analyse(game_string: str, position: str | None, actions: list[int], solver_db: SolverDb = None) -> dict:
-    """``{source, value, remoteness, score, moves: [{id, text, value, remoteness, score}]}``
-    for the player to move; ``source`` is ``"solver"`` or ``"search"``."""
+    """``{source, value, remoteness, score, moves: [{id, text, value, remoteness, score}], pv, depth}``
+    for the player to move; ``source`` is ``"solver"`` or ``"search"``. A
+    search's answer also gives the line it expects (``pv``: ``[{id, text}]``
+    from this position, its best move first) and how deep it looked
+    (``depth``, in plies from this position); elsewhere ``pv`` is empty and
+    ``depth`` ``None``."""
     state = rebuild(game_string, position, actions)
     if state.is_terminal():
         return {"source": "rules", "value": _terminal_value(state, state.player_to_move()), "remoteness": 0,
-                "score": None, "moves": []}
+                "score": None, "moves": [], "pv": [], "depth": None}
     exact = solver_analysis(state, solver_db)
     if exact is not None:
         moves = [{"id": int(m.action), "text": m.notation, "value": m.value,
                   "remoteness": _remoteness(m.value, m.remoteness), "score": None} for m in exact.moves]
         return {"source": "solver", "value": exact.value, "remoteness": _remoteness(exact.value, exact.remoteness),
-                "score": None, "moves": moves}
+                "score": None, "moves": moves, "pv": [], "depth": None}
     return _search_analysis(state)
 
 
@@ -117,6 +121,7 @@ def _search_analysis(state: State) -> dict:
     legal = state.legal_actions()
     per_move = max(2_000, SEARCH_NODES // len(legal))
     moves = []
+    searched = {}  # each searched move's search result, for the expected line after the best
     for action in legal:
         child = state.child(action)
         entry = {"id": action, "text": state.action_to_string(action), "value": None, "remoteness": None,
@@ -124,7 +129,7 @@ def _search_analysis(state: State) -> dict:
         if child.is_terminal():
             entry.update(value=_terminal_value(child, mover), remoteness=0)
         else:
-            result = searcher.search(child, depth=SEARCH_DEPTH, nodes=per_move)
+            result = searched[action] = searcher.search(child, depth=SEARCH_DEPTH, nodes=per_move)
             forced = result.forced_result  # for the opponent, who moves in the child
             if forced is not None:
                 entry.update(value="lose" if forced > 0 else "win", remoteness=abs(forced))
@@ -133,7 +138,24 @@ def _search_analysis(state: State) -> dict:
         moves.append(entry)
     best = max(moves, key=_preference)
     return {"source": "search", "value": best["value"], "score": best["score"],
-            "remoteness": None if best["remoteness"] is None else best["remoteness"] + 1, "moves": moves}
+            "remoteness": None if best["remoteness"] is None else best["remoteness"] + 1, "moves": moves,
+            **_expected_line(state, best["id"], searched.get(best["id"]))}
+
+
+def _expected_line(state: State, best: int, result) -> dict:
+    """``{pv, depth}``: the best move, then the line its own search expects
+    (the search the terminal's ``think`` shows for an AI move, read the same
+    way), cut where the game would end or a move is not legal (the table it
+    comes from knows nothing of the game's history); ``depth`` counts the best
+    move too. A best move that ends the game has a line of one move."""
+    line = state.clone()
+    pv = []
+    for action in [best, *(result.principal_variation if result is not None else [])]:
+        if line.is_terminal() or action not in line.legal_actions():
+            break
+        pv.append({"id": int(action), "text": line.action_to_string(action)})
+        line.apply_action(action)
+    return {"pv": pv, "depth": 1 if result is None else result.depth + 1}
 
 
 def _preference(move: dict) -> tuple:

@@ -190,6 +190,19 @@ function evalBar(value, names, colours) {
     el("span", { class: "eval-side", style: `width:${100 - share}%;background:${colours[1]}`, text: `${100 - share}%` }));
 }
 
+// Move numbers for a line of moves (buttons) from a position `ply` plies into the game, as
+// the move list numbers them: "3." before the first player's move, "3…" where a line starts
+// with the second's; each move kept on one line with its number. The sides alternate, as the
+// move list has them.
+function withMoveNumbers(buttons, ply, toMove) {
+  const first = toMove === null || toMove === undefined ? null : (((toMove - ply) % 2) + 2) % 2; // who moved first in the game
+  return buttons.map((button, i) => {
+    const place = ply + i + first; // its place in the move list's pairs
+    const number = first === null ? "" : place % 2 === 0 ? `${Math.floor(place / 2) + 1}.` : i === 0 ? `${Math.floor(place / 2) + 1}…` : "";
+    return el("span", { class: "line-move" }, number ? el("span", { class: "move-number", text: number }) : null, button);
+  });
+}
+
 // ---- the game page (play, watch, replay) ----------------------------------------------
 
 class GamePage {
@@ -212,6 +225,7 @@ class GamePage {
     this.message = "";
     this.alive = true;
     this.ply = ply;
+    this.sideline = null; // the side line shown, if any (see exploring())
     this.keys = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keys);
     if (source === "position") this.analysisOn = true;
@@ -280,6 +294,7 @@ class GamePage {
   // and one older than the state shown is stale (events and answers race);
   // an undo or a replay's step may go back.
   show(state, onward = false) {
+    if (this.keepMainLine(state, onward)) return this.showing || Promise.resolve();
     this.showing = (this.showing || Promise.resolve()).then(() => {
       const now = this.state;
       if (onward && now && now.id === state.id) {
@@ -331,11 +346,13 @@ class GamePage {
   play(move) {
     this.bombMode = false;
     this.chooser = null;
+    if (this.exploring()) return this.playSideline(move);
     return this.send("POST", `/api/games/${this.id}/moves`, { move });
   }
 
   humanToMove() {
     const s = this.state;
+    if (this.exploring()) return !!s && s.legal.length > 0 && !this.animating;
     return this.live && s && s.to_move !== null && s.players[s.to_move] === "human" && !this.animating;
   }
 
@@ -362,8 +379,180 @@ class GamePage {
 
   chooseCount(moves) { this.chooser = moves; this.render(); }
 
+  // ---- side lines: moves tried from the position shown, never played in the game ----
+  // A side line lives in the page: its positions come from the server's stateless
+  // POST /api/position (the game's start and the actions since), so the game on
+  // the server never changes. `branch` is the main-line state it starts from,
+  // `main` the game's latest (a live game goes on meanwhile), `line` one state a
+  // move tried, `at` how many of them are shown.
+
+  // Whether a move played now goes into a side line: always on a replay or a
+  // shared position, in a live game once "Try a side line" is chosen.
+  exploring() { return !this.live || this.sideline !== null; }
+
+  startSideline() {
+    this.sideline = { branch: this.state, main: this.state, line: [], at: 0, analyses: new Map() };
+    this.selected = null;
+    this.chooser = null;
+    this.render();
+  }
+
+  // A move picked on the board, in the analysis or typed (its id, or its text).
+  playSideline(move) {
+    const legal = this.state.legal;
+    const wanted = String(move).trim().toLowerCase();
+    const gesture = legal.find((m) => m.id === move) || legal.find((m) => m.text.toLowerCase() === wanted);
+    if (!gesture) { this.fail(new Error(`not a legal move here: ${move}`)); return Promise.resolve(); }
+    return this.extendSideline([gesture.id]);
+  }
+
+  // Plays `ids` on from the position shown: moves already next in the side line
+  // are stepped through; from the first that differs, the side line is replaced.
+  async extendSideline(ids) {
+    const side = this.sideline;
+    const s = this.state;
+    const at = side ? side.at : 0;
+    const ahead = side ? side.line.slice(at) : [];
+    let same = 0;
+    while (same < ids.length && same < ahead.length && ahead[same].actions[s.actions.length + same] === ids[same]) same += 1;
+    if (same === ids.length) { this.stepSideline(at + same); return; }
+    try {
+      this.message = "";
+      const states = await Promise.all(ids.map((_, i) => api("POST", "/api/position",
+        { game: s.game, position: s.start, actions: [...s.actions, ...ids.slice(0, i + 1)] })));
+      if (this.sideline !== side || this.state !== s || !this.alive) return; // the page moved on meanwhile
+      const next = side || { branch: s, main: s, line: [], at: 0, analyses: new Map() };
+      // the game's sides stay named: a side line only tries moves for them
+      next.line = [...next.line.slice(0, at), ...states.map((state) => ({ ...state, players: next.branch.players }))];
+      next.at = next.line.length;
+      this.sideline = next;
+      this.selected = null;
+      await this.show(next.line[next.at - 1]);
+    } catch (error) { this.fail(error); }
+  }
+
+  stepSideline(at) {
+    const side = this.sideline;
+    if (!side || at < 0 || at > side.line.length || at === side.at) return;
+    side.at = at;
+    this.selected = null;
+    this.chooser = null;
+    this.show(at === 0 ? side.branch : side.line[at - 1]);
+  }
+
+  backToMainLine() {
+    const main = this.sideline.main;
+    this.sideline = null;
+    this.selected = null;
+    this.chooser = null;
+    this.message = "";
+    return this.show(main);
+  }
+
+  // While a side line is shown, a live game's own new states (its events and
+  // polls) are kept for the way back rather than shown.
+  keepMainLine(state, onward) {
+    const side = this.sideline;
+    if (!side || !this.live || !onward || state.id !== this.id) return false;
+    if (state.ply >= side.main.ply) side.main = state;
+    this.render();
+    return true;
+  }
+
+  // Keys within a side line: ← and → step through it (u steps back, never
+  // undoing the game), Esc returns to the main line.
+  sidelineKey(event) {
+    const side = this.sideline;
+    if (!side || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return false;
+    if (event.key === "ArrowLeft" || event.key === "u") this.stepSideline(side.at - 1);
+    else if (event.key === "ArrowRight") this.stepSideline(side.at + 1);
+    else if (event.key === "Escape" && !this.selected && !this.chooser) this.backToMainLine();
+    else return false;
+    return true;
+  }
+
+  // A side line's analysis: any line is analysed by POST /api/analysis; each
+  // position's is kept, so stepping back and forth asks again for none.
+  async refreshSidelineAnalysis() {
+    const s = this.state;
+    const analyses = this.sideline.analyses;
+    const key = JSON.stringify([s.start, s.actions]);
+    if (analyses.has(key)) { this.analysis = analyses.get(key); this.render(); return; }
+    this.analysis = { loading: true };
+    this.render();
+    try {
+      const analysis = await api("POST", "/api/analysis", { game: s.game, position: s.start, actions: s.actions });
+      analyses.set(key, analysis);
+      if (this.state === s) this.analysis = analysis;
+    } catch (error) {
+      if (this.state === s) { this.analysis = null; this.message = error.message; }
+    }
+    this.render();
+  }
+
+  // The search's expected line (from the position shown) and its depth; a
+  // click on a move plays the line up to it into a side line.
+  engineLine(a) {
+    if (!a || !a.pv || !a.pv.length) return null;
+    const s = this.state;
+    const moves = a.pv.map((m, i) => el("button", { class: "pv-move", title: "try this line up to here in a side line",
+      on: { click: () => this.extendSideline(a.pv.slice(0, i + 1).map((p) => p.id)) }, text: m.text }));
+    return el("p", { class: "engine-line" }, el("span", { text: `Engine line (depth ${a.depth}): ` }),
+      withMoveNumbers(moves, s.ply, s.to_move));
+  }
+
+  // The buttons a move may need besides the board (a bomb, a pass, a boom) on a board that explores.
+  sidelineGestures() {
+    const s = this.state;
+    if (!this.humanToMove()) return [];
+    const buttons = [];
+    if (s.legal.some((m) => m.kind === "bomb")) {
+      buttons.push(el("button", { id: "bomb-mode", "aria-pressed": String(this.bombMode), class: this.bombMode ? "on" : "",
+        on: { click: () => { this.bombMode = !this.bombMode; this.render(); } }, text: this.bombMode ? "Dropping bombs" : "Drop a bomb" }));
+    }
+    const pass = s.legal.find((m) => m.kind === "pass");
+    if (pass) buttons.push(el("button", { id: "pass", on: { click: () => this.play(pass.id) }, text: "Pass" }));
+    for (const m of s.legal.filter((g) => g.kind === "boom" && g.from === this.selected)) {
+      buttons.push(el("button", { class: "boom", id: "boom", on: { click: () => this.play(m.id) }, text: `Boom ${m.from}` }));
+    }
+    return buttons;
+  }
+
+  // Under a page's own controls: a live game's way into a side line; a replay's
+  // or shared position's gesture buttons, its board exploring already.
+  exploreBar() {
+    if (this.sideline || !this.state || !this.state.legal.length) return null;
+    if (this.live) {
+      return el("div", { class: "buttons explore" }, el("button", { id: "explore", title: "try moves here without playing them in the game",
+        on: { click: () => this.startSideline() }, text: "Try a side line" }));
+    }
+    const gestures = this.sidelineGestures();
+    return el("div", { class: "explore" }, gestures.length ? el("div", { class: "buttons" }, gestures) : null,
+      el("p", { class: "note", text: "Moves played here go into a side line; the game stays as it is." }));
+  }
+
+  // The side line's controls, in place of the page's own while it is shown.
+  sidelineControls() {
+    const side = this.sideline;
+    const steps = side.line.map((state, i) => el("button", { class: `side-move${i + 1 === side.at ? " current" : ""}`,
+      "data-step": i + 1, on: { click: () => this.stepSideline(i + 1) }, text: state.moves[state.moves.length - 1].text }));
+    return el("div", { class: "controls sideline" },
+      el("p", { class: "note", id: "sideline-moves" },
+        `Side line from ${this.source === "position" ? "the shared position" : "ply " + side.branch.ply} (the game is unchanged): `,
+        steps.length ? withMoveNumbers(steps, side.branch.ply, side.branch.to_move) : "play a move on the board or in the analysis."),
+      el("div", { class: "buttons" },
+        el("button", { id: "sideline-back", on: { click: () => this.stepSideline(side.at - 1) }, text: "‹", "aria-label": "back in the side line", disabled: side.at === 0 }),
+        el("button", { id: "sideline-forward", on: { click: () => this.stepSideline(side.at + 1) }, text: "›", "aria-label": "forward in the side line",
+          disabled: side.at === side.line.length }),
+        el("button", { id: "main-line", class: "primary", title: "Esc", on: { click: () => this.backToMainLine() }, text: "Back to the main line" }),
+        el("button", { id: "flip", on: { click: () => { this.flip = !this.flip; this.render(); } }, text: "Flip" }),
+        el("button", { id: "analysis", "aria-pressed": String(this.analysisOn), on: { click: () => this.toggleAnalysis() }, text: this.analysisOn ? "Hide analysis" : "Analysis" }),
+        this.shareButton(), this.sidelineGestures()));
+  }
+
   onKey(event) {
     if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+    if (this.sidelineKey(event)) return;
     if (!this.live) {
       const length = this.state ? this.state.length : 0;
       if (event.key === "ArrowLeft") this.goto(Math.max(0, this.state.ply - 1));
@@ -382,6 +571,7 @@ class GamePage {
 
   goto(ply) {
     this.ply = ply;
+    this.sideline = null;
     api("GET", `/api/replay/${this.source}/${this.id}?ply=${ply}`).then((s) => this.show(s), (e) => this.fail(e));
   }
 
@@ -392,6 +582,7 @@ class GamePage {
 
   // Live games are analysed by id (the server caches it); a replay sends its line.
   async refreshAnalysis() {
+    if (this.sideline) return this.refreshSidelineAnalysis();
     const s = this.state;
     const ply = s.ply;
     this.analysis = { loading: true };
@@ -510,7 +701,8 @@ class GamePage {
       el("p", { class: `status ${s.outcome ? "over" : ""}`, id: "status", text: status }),
       this.message ? el("p", { class: "error", role: "alert", text: this.message }) : null,
       s.error ? el("p", { class: "error", text: s.error }) : null,
-      this.live ? this.controls() : this.source === "position" ? this.positionControls() : this.replayControls(),
+      this.sideline ? this.sidelineControls() : this.live ? this.controls() : this.source === "position" ? this.positionControls() : this.replayControls(),
+      this.exploreBar(),
       this.shareOpen ? this.sharePanel() : null,
       this.chooser ? this.countChooser() : null,
       this.analysisOn ? this.analysisPanel() : null,
@@ -617,6 +809,7 @@ class GamePage {
     return el("div", { class: "analysis" },
       el("p", { class: "headline" }, el("strong", { text: `Analysis (${head}): ` }), summary),
       headline === null ? null : evalBar(headline, names, pieceColours(s)),
+      this.engineLine(a),
       el("p", { class: "note", text: SCALE_NOTE }),
       el("div", { class: "legend" },
         el("span", {}, el("i", { style: `background:${relativeColour({ score: 0 }, 0)}` }), "best"),
@@ -628,12 +821,12 @@ class GamePage {
         el("button", { class: "value-move", style: `border-color:${relativeColour(m, bestValue) || "#999"}`, disabled: !this.humanToMove(),
           on: { click: () => this.play(m.id) }, text: `${rank(m) === bestRank ? "★ " : ""}${m.text}` }), el("span", { text: describeValue(m) })))),
       this.values ? el("div", { class: "chart-box" }, el("p", { class: "note", text: `${capital(names[0])}'s expected score along the game; click a point to see that position.` }),
-        valueChart(this.values, names, s.ply, (ply) => this.pickPly(ply))) : null);
+        valueChart(this.values, names, this.sideline ? this.sideline.branch.ply : s.ply, (ply) => this.pickPly(ply))) : null);
   }
 
   // Numbered in pairs, as game records are read: "1. A B", "2. C D".
   moveList() {
-    const s = this.state;
+    const s = this.sideline ? this.sideline.main : this.state; // the game's moves, a side line or not
     const moves = s.moves.slice();
     const firstMover = moves.length && moves[0].player !== null && moves[0].player !== undefined ? moves[0].player : 0;
     const cells = firstMover === 1 ? [null, ...moves] : moves;
