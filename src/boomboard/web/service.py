@@ -479,6 +479,14 @@ class GameService:
         session.record = resigned
         return session
 
+    def delete(self, game_id: str) -> None:
+        """Remove a game from the store and from memory, its AI stopped."""
+        session = self.sessions.pop(game_id, None)
+        if session is not None:
+            self._stop(session)
+        if not self.store.delete(game_id):
+            raise NotFound(f"no game with id {game_id!r}")
+
     # -- moves --------------------------------------------------------------------
     def _apply(self, session: Session, action: int) -> None:
         """Play ``action`` in ``session`` once it is stored (see :meth:`_commit`)."""
