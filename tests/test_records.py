@@ -3,10 +3,13 @@ every game, its errors, and ``boomboard games export/import``."""
 
 from __future__ import annotations
 
+import importlib
 import random
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -254,3 +257,25 @@ def test_games_alone_still_lists_the_catalogue_with_a_note_and_catalog_is_its_na
     assert "boomboard catalog" in old.stderr and catalog.stderr == ""
     helped = run("games", "--help")
     assert "import" in helped.stdout and "catalog" in helped.stdout
+
+
+# ---- the documentation ------------------------------------------------------------------
+
+DOCS = Path(__file__).parent.parent / "docs"
+
+
+def test_the_reference_example_is_a_record_written_as_boomboard_writes_it():
+    page = (DOCS / "records.md").read_text()
+    example = re.search(r"```text\n(.*?)```", page, re.S).group(1)
+    assert write_record(read_record(example)) == example
+
+
+@pytest.mark.parametrize("page", ["records.md", "configuration.md"])
+def test_the_limits_the_docs_give_are_the_modules(page):
+    text = (DOCS / page).read_text()
+    for dotted in sorted(set(re.findall(r"`(boomboard\.(?:records|web\.store)\.[A-Z_]+)`", text))):
+        module, _, name = dotted.rpartition(".")
+        value = getattr(importlib.import_module(module), name)
+        row = next(line for line in text.splitlines() if dotted in line and line.startswith("|"))
+        assert f"{value:,}" in row, (dotted, value, row)
+    assert "MAX_RECORD_CHARS" in text and "MAX_FILE_CHARS" in text

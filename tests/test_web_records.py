@@ -144,3 +144,14 @@ def test_records_written_by_the_web_app_are_the_records_module_s(client):
     state = played(client, "chain_reaction(rows=3,cols=3)", ["a1", "c3"])
     text = client.get(f"/api/archive/web/{state['id']}/record").text
     assert write_record(read_record(text)) == text
+
+
+def test_a_restarted_server_resumes_games_in_progress_but_not_abandoned_ones(db):
+    with TestClient(create_app(db, processes=False)) as client:
+        recent = played(client, "kaboom", [], players=("human", "human"))
+        old = played(client, "kaboom", [], players=("human", "human"))
+    _age(db, old["id"], ABANDONED_AFTER_SECONDS + 60)
+    with TestClient(create_app(db, processes=False)) as client:
+        assert recent["id"] in client.app.state.service.sessions
+        assert old["id"] not in client.app.state.service.sessions
+        assert client.get(f"/api/games/{old['id']}").json()["id"] == old["id"]  # opened, it is played on

@@ -260,7 +260,7 @@ WEB_DB_HELP = "The web app's games database (default: web.sqlite3 in the user's 
 def games_list(limit: int = typer.Option(20, help="How many (newest first)."),
                tournament: Optional[int] = typer.Option(None, help="Only this tournament's games."),
                db: Optional[Path] = _DB) -> None:
-    """List recorded games, newest first."""
+    """List the arena's recorded games, newest first."""
     from ..arena.store import open_store
     from ..registry import load_game
 
@@ -280,7 +280,7 @@ def games_list(limit: int = typer.Option(20, help="How many (newest first)."),
 
 @games_app.command("show")
 def games_show(game_id: int = typer.Argument(...), db: Optional[Path] = _DB) -> None:
-    """Show one game: agents, settings, every action with its time, result and reason."""
+    """Show one arena game: agents, settings, every action with its time, result and reason."""
     from ..arena.store import open_store
     from ..registry import load_game
 
@@ -309,8 +309,10 @@ def games_export(output: Optional[Path] = typer.Option(None, "--output", "-o", h
                  db: Optional[Path] = typer.Option(None, help="The database to read (default: the source's own)."),
                  json_lines: bool = typer.Option(False, "--json", help="The arena's former output: one JSON line a "
                                                  "game, with each move's time (arena only).")) -> None:
-    """Write games as game records (one after another, oldest first): the
-    game, its parameters, players, date and result, then its moves in the game's notation."""
+    """Write the arena's or the web app's games as game records, oldest first.
+
+    Each record holds the game, its parameters, players, date and result, then
+    its moves in the game's notation (docs/records.md)."""
     from ..records import write_record
 
     if source not in ("arena", "web"):
@@ -378,9 +380,11 @@ def _web_store(db: Optional[Path]):
 def games_import(files: list[Path] = typer.Argument(..., help="Files of game records ('-': standard input), "
                                                          "each at most 64,000,000 characters (MAX_FILE_CHARS)."),
                  db: Optional[Path] = typer.Option(None, help=WEB_DB_HELP)) -> None:
-    """Add the games of record files to the web app's games, to replay or
-    analyse there (its Games page); an unfinished game can be played on.
-    Every record is checked (game, parameters, each move) before any is added."""
+    """Add the games of game-record files to the web app's games.
+
+    They are listed on its Games page, to replay and analyse; an unfinished
+    game can be played on. Every record is checked (game, parameters, each
+    move, result) before any is added."""
     from ..records import MAX_FILE_CHARS, read_records
     from ..web.archive import stored_game
 

@@ -416,9 +416,12 @@ class GameService:
                     del self.sessions[game_id]
 
     def resume_all(self) -> int:
-        """Load every unfinished game (after a restart) and restart its AI; returns how many."""
+        """Load every game in progress (after a restart) and restart its AI;
+        returns how many. An abandoned game (no move for
+        :data:`~boomboard.web.store.ABANDONED_AFTER_SECONDS`) stays stored
+        until someone opens it."""
         count = 0
-        for record in self.store.recent(limit=10_000, finished=False):
+        for record in self.store.recent(limit=10_000, status="playing"):
             if record.id not in self.sessions:
                 try:
                     self.get(record.id)
