@@ -141,6 +141,7 @@ MALFORMED = [
                                                                                    "bad first position"]),
     ("bad date", edited({0: '[Game "kaboom"]\n[Date "27.11.2026"]'}), ["line 2", "expected Date YYYY.MM.DD"]),
     ("no tags at all", "hello\n", ["line 1, column 1", "expected a tag"]),
+    ("half a UTF-16 pair", edited({1: '[X "hu\ud800"]'}), ["line 2, column 7", "half of a UTF-16 pair"]),
     ("too many tags", "\n".join(f'[T{i} "v"]' for i in range(MAX_TAGS + 1)) + "\n", [f"at most {MAX_TAGS} tags"]),
 ]
 

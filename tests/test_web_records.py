@@ -86,6 +86,9 @@ def test_a_bad_record_is_a_400_that_says_where(client):
     text = '[Game "kaboom"]\n[Result "*"]\n\n1. A\n1... Q\n*\n'
     assert_error(client.post("/api/records/replay", json={"record": text}), 400, "line 5, column 6", "'Q'")
     assert_error(client.post("/api/records/replay", json={"record": '[Game "chess"]\n*\n'}), 400, "unknown game")
+    lone = '{"record": "[Game \\"kaboom\\"]\\n[X \\"\\ud800\\"]\\n\\n*\\n"}'  # JSON may name half a pair
+    response = client.post("/api/records/replay", content=lone, headers={"content-type": "application/json"})
+    assert_error(response, 400, "line 2, column 5", "UTF-16")
     good = '[Game "kaboom"]\n\n1. A\n*\n'
     assert_error(client.post("/api/records/replay", json={"record": good, "ply": 2}), 404, "ply must be 0..1")
     unfinished = client.post("/api/records/replay", json={"record": good}).json()

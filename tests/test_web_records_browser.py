@@ -5,6 +5,7 @@ Screenshots go to ``$BOOMBOARD_ARTIFACTS`` (default build/screenshots)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import urllib.request
@@ -123,4 +124,14 @@ def test_the_games_page_filters_and_deletes(server, browser):
     page.wait_for_function(f"() => !document.querySelector('.delete-game[data-id=\"{kaboom['id']}\"]')")
     listed = call(server, "GET", "/api/games?game=kaboom")["games"]
     assert kaboom["id"] not in {g["id"] for g in listed}
+    page.close()
+
+
+def test_a_damaged_or_invalid_record_link_says_what_is_wrong(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{server}#/record?r=%25%25%25")
+    page.wait_for_selector("text=this link's game record is damaged")
+    invalid = base64.urlsafe_b64encode(b'[Game "kaboom"]\n\n1. Q\n*\n').decode().rstrip("=")
+    page.goto(f"{server}#/record?r={invalid}")
+    page.wait_for_selector("text=line 3, column 4")
     page.close()

@@ -200,6 +200,12 @@ def read_records(text: str) -> list[GameRecord]:
     if len(text) > MAX_FILE_CHARS:
         raise RecordError(f"a file of game records may be at most {MAX_FILE_CHARS:,} characters "
                           f"(MAX_FILE_CHARS); got {len(text):,}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as problem:  # a lone surrogate, from JSON's "\ud800": no file could hold it
+        line = text.count("\n", 0, problem.start)
+        raise _error(line, problem.start - (text.rfind("\n", 0, problem.start) + 1),
+                     "a game record is Unicode text; this character is half of a UTF-16 pair") from None
     records: list[GameRecord] = []
     # split at line feeds only (a CR before one is dropped): a tag's value may hold any other character
     lines = [line.removesuffix("\r") for line in text.split("\n")]
