@@ -123,6 +123,7 @@ def edited(changes: dict[int, str | None] = None, extra: list[str] = ()) -> str:
 
 MALFORMED = [
     ("unknown game", edited({0: '[Game "chess"]'}), ["line 1, column 8", "unknown game 'chess'", "kaboom"]),
+    ("unknown game, indented", edited({0: '  [Game   "chess"]'}), ["line 1, column 12", "unknown game 'chess'"]),
     ("parameter out of range", edited({1: '[Parameters "rows=99"]\n[X "human"]'}),
      ["line 2, column 14", "'rows' must be <= 12"]),
     ("unknown parameter", edited({1: '[Parameters "depth=3"]\n[X "human"]'}), ["line 2", "unknown parameter(s) depth"]),

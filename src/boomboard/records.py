@@ -233,17 +233,17 @@ def _error(line: int, column: int, message: str) -> RecordError:
 
 def _read_one(lines: list[str], start: int) -> tuple[GameRecord, int]:
     """The record that starts at line ``start``, and the line after it."""
-    tags: dict[str, tuple[str, int]] = {}  # name -> (value, line)
+    tags: dict[str, tuple[str, int, int]] = {}  # name -> (value, line, the value's column)
     number = start
     while number < len(lines) and (lines[number].lstrip().startswith("[") or _skipped(lines[number])):
         line = lines[number]
         if not _skipped(line):
-            name, value = _parse_tag(line, number)
+            name, value, column = _parse_tag(line, number)
             if name in tags:
                 raise _error(number, 1, f"tag {name!r} given twice (first on line {tags[name][1] + 1})")
             if len(tags) == MAX_TAGS:
                 raise _error(number, 0, f"a record may have at most {MAX_TAGS} tags (MAX_TAGS)")
-            tags[name] = (value, number)
+            tags[name] = (value, number, column)
         number += 1
     if not tags:
         raise _error(start, 0, f"expected a tag such as [Game \"NAME\"] to start a record, got {lines[start].strip()!r:.60}")
@@ -269,7 +269,8 @@ def _read_one(lines: list[str], start: int) -> tuple[GameRecord, int]:
                  f"({', '.join(RESULTS)}) after its moves (from line {moves_from + 1})")
 
 
-def _parse_tag(line: str, number: int) -> tuple[str, str]:
+def _parse_tag(line: str, number: int) -> tuple[str, str, int]:
+    """A tag line's name, its value (unescaped) and the column where the value starts."""
     column = len(line) - len(line.lstrip())
     match = _TAG.match(line, column)
     if match is None:
@@ -291,12 +292,12 @@ def _parse_tag(line: str, number: int) -> tuple[str, str]:
         else:
             value.append(char)
             index += 1
-    return match.group(1), "".join(value)
+    return match.group(1), "".join(value), match.start(2)
 
 
 def _value_column(tags: dict, name: str) -> tuple[int, int]:
-    """Where a tag's value starts: its line, and the column after ``[Name "``."""
-    return tags[name][1], len(name) + 3
+    """Where a tag's value starts: its line and column."""
+    return tags[name][1], tags[name][2]
 
 
 def _game_from_tags(tags: dict, start: int) -> tuple[State, GameRecord]:
@@ -309,16 +310,16 @@ def _game_from_tags(tags: dict, start: int) -> tuple[State, GameRecord]:
         raise _error(*_value_column(tags, "Game"), str(problem)) from None
     if "Parameters" in tags:
         game = _with_parameters(game, tags)
-    position = tags.get("Position", (None, 0))[0]
+    position = tags.get("Position", (None,))[0]
     try:
         state = game.new_initial_state() if position is None else game.state_from_notation(position)
     except BoomboardError as problem:
         raise _error(*_value_column(tags, "Position"), f"bad first position: {problem}") from None
-    players = [tags.get(player.capitalize(), (UNKNOWN, 0))[0] for player in game.player_names]
+    players = [tags.get(player.capitalize(), (UNKNOWN,))[0] for player in game.player_names]
     own = set(_OWN_TAGS) | {player.capitalize() for player in game.player_names}
-    record = GameRecord(str(game), players, [], position, UNFINISHED, tags.get("Termination", ("", 0))[0],
+    record = GameRecord(str(game), players, [], position, UNFINISHED, tags.get("Termination", ("",))[0],
                         "" if tags.get("Event", (UNKNOWN,))[0] == UNKNOWN else tags["Event"][0],
-                        _played(tags), {key: value for key, (value, _) in tags.items() if key not in own})
+                        _played(tags), {key: value for key, (value, *_) in tags.items() if key not in own})
     return state, record
 
 
@@ -339,8 +340,8 @@ def _with_parameters(game, tags: dict):
 
 def _played(tags: dict) -> datetime | None:
     """When the game was played, from its Date and Time tags (UTC); ``None`` where unknown."""
-    date = tags.get("Date", (_UNKNOWN_DATE, 0))[0]
-    time_of_day = tags.get("Time", ("00:00:00", 0))[0]
+    date = tags.get("Date", (_UNKNOWN_DATE,))[0]
+    time_of_day = tags.get("Time", ("00:00:00",))[0]
     if "?" in date:
         return None
     try:
