@@ -36,6 +36,7 @@ ALLOWED = {
     "learn": BASE | {"core", "registry", "search", "solver", "agents", "observation", "vector", "ratings"},
     "openspiel": BASE | {"core", "registry", "search", "agents", "observation", "vector", "learn"},
     "pettingzoo": BASE | {"core", "registry", "observation"},
+    "records": {"core", "registry"},
     "arena": BASE | {"core", "games", "registry", "search", "agents", "learn", "ratings"},
 }
 # A module named in a string: "boomboard.solver.graph", or "boomboard.games.kaboom.game:Kaboom".

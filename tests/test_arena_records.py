@@ -91,15 +91,15 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_finished_games(tmp_path):
     assert kept >= 2 and store.count_games(status="playing") == 0
 
 
-def test_games_export_writes_one_json_record_per_line(tmp_path):
+def test_games_export_json_writes_one_json_record_per_line(tmp_path):
     db = tmp_path / "arena.sqlite3"
     done = subprocess.run([*BOOMBOARD, "match", "kaboom(rows=4,cols=5)", "random:seed=1", "random:seed=2",
                            "--games", "2", "--workers", "1", "--db", str(db), "--chart", str(tmp_path / "elo.png")],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert (tmp_path / "elo.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    export = subprocess.run([*BOOMBOARD, "games", "export", "--db", str(db)], capture_output=True, text=True,
-                            timeout=120)
+    export = subprocess.run([*BOOMBOARD, "games", "export", "--json", "--db", str(db)], capture_output=True,
+                            text=True, timeout=120)
     records = [json.loads(line) for line in export.stdout.splitlines()]
     assert [r["id"] for r in records] == [1, 2]
     for record in records:

@@ -1,5 +1,6 @@
-"""Arena commands: ``match``, ``tournament``, ``resume``, ``games list/show/export``
-and ``replay``; the protocol commands live in :mod:`boomboard.cli.protocols`."""
+"""Arena commands: ``match``, ``tournament``, ``resume``, ``replay`` and the
+recorded games' ``games list/show/export/import``; the protocol commands
+live in :mod:`boomboard.cli.protocols`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..core.errors import ParameterError
+from ..core.errors import BoomboardError, ParameterError
 from ..core.extras import require_extra
 from .render import shown_path
 
@@ -247,15 +248,19 @@ def standings(tournament_id: int = typer.Argument(...), db: Optional[Path] = _DB
     _report(open_store(db), tournament_id, None, chart)
 
 
-games_app = typer.Typer(help="The games and their parameters; list, show and export read the arena's recorded games.",
+games_app = typer.Typer(help="Recorded games: list and show the arena's; export the arena's or the web app's as "
+                             "game records (one text record per game, PGN-like: docs/records.md); import records "
+                             "into the web app. (The list of games boomboard plays is 'boomboard catalog'.)",
                         no_args_is_help=False, add_completion=False)
+SOURCE_HELP = "Whose games: 'arena' (the arena's database) or 'web' (the web app's)."
+WEB_DB_HELP = "The web app's games database (default: web.sqlite3 in the user's data directory, as boomboard serve)."
 
 
 @games_app.command("list")
 def games_list(limit: int = typer.Option(20, help="How many (newest first)."),
                tournament: Optional[int] = typer.Option(None, help="Only this tournament's games."),
                db: Optional[Path] = _DB) -> None:
-    """List recorded games, newest first."""
+    """List the arena's recorded games, newest first."""
     from ..arena.store import open_store
     from ..registry import load_game
 
@@ -275,7 +280,7 @@ def games_list(limit: int = typer.Option(20, help="How many (newest first)."),
 
 @games_app.command("show")
 def games_show(game_id: int = typer.Argument(...), db: Optional[Path] = _DB) -> None:
-    """Show one game: agents, settings, every action with its time, result and reason."""
+    """Show one arena game: agents, settings, every action with its time, result and reason."""
     from ..arena.store import open_store
     from ..registry import load_game
 
@@ -299,25 +304,116 @@ def games_show(game_id: int = typer.Argument(...), db: Optional[Path] = _DB) -> 
 
 @games_app.command("export")
 def games_export(output: Optional[Path] = typer.Option(None, "--output", "-o", help="File (default: standard output)."),
-                 tournament: Optional[int] = typer.Option(None, help="Only this tournament's games."),
-                 db: Optional[Path] = _DB) -> None:
-    """Write games as JSON lines (one game record per line), oldest first."""
+                 source: str = typer.Option("arena", help=SOURCE_HELP),
+                 tournament: Optional[int] = typer.Option(None, help="Only this tournament's games (arena)."),
+                 db: Optional[Path] = typer.Option(None, help="The database to read (default: the source's own)."),
+                 json_lines: bool = typer.Option(False, "--json", help="The arena's former output: one JSON line a "
+                                                 "game, with each move's time (arena only).")) -> None:
+    """Write the arena's or the web app's games as game records, oldest first.
+
+    Each record holds the game, its parameters, players, date and result, then
+    its moves in the game's notation (docs/records.md)."""
+    from ..records import write_record
+
+    if source not in ("arena", "web"):
+        raise ParameterError(f"--source must be arena or web; got {source!r}")
+    if json_lines and (source != "arena"):
+        raise ParameterError("--json writes the arena's records only (--source arena)")
+    if source == "arena":
+        from ..web.archive import arena_record
+
+        games = _arena_games(db, tournament)
+        records = [arena_record(game) for game in games]
+    else:
+        records = _web_games(db)
+    if json_lines:
+        text = "".join(game.to_json() + "\n" for game in games)
+    else:
+        text = "\n".join(write_record(record) for record in records)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        console.print(f"{len(records)} games written to {output}", markup=False)
+
+
+def _arena_games(db: Optional[Path], tournament: Optional[int]) -> list:
+    """The arena's games as it stores them, oldest first."""
     from ..arena.store import open_store
 
     store = open_store(db)
-    records, offset = [], 0
+    games, offset = [], 0
     while True:
         page = store.games(limit=500, offset=offset, tournament_id=tournament)
-        records += page
+        games += page
         offset += len(page)
         if len(page) < 500:
             break
-    lines = "".join(record.to_json() + "\n" for record in reversed(records))
-    if output is None:
-        sys.stdout.write(lines)
-    else:
-        output.write_text(lines)
-        console.print(f"{len(records)} games written to {output}")
+    return list(reversed(games))
+
+
+def _web_games(db: Optional[Path]) -> list:
+    """The web app's games as records, oldest first."""
+    from ..web.archive import web_record
+
+    store = _web_store(db)
+    games, offset = [], 0
+    while True:
+        page = store.recent(limit=500, offset=offset)
+        games += page
+        offset += len(page)
+        if len(page) < 500:
+            break
+    return [web_record(game) for game in reversed(games)]
+
+
+def _web_store(db: Optional[Path]):
+    from ..web.store import GameStore
+    from .serve import check_not_the_arena_db, default_db_path
+
+    path = db or default_db_path()
+    check_not_the_arena_db(path, None)
+    return GameStore(path)
+
+
+@games_app.command("import")
+def games_import(files: list[Path] = typer.Argument(..., help="Files of game records ('-': standard input), "
+                                                         "each at most 64,000,000 characters (MAX_FILE_CHARS)."),
+                 db: Optional[Path] = typer.Option(None, help=WEB_DB_HELP)) -> None:
+    """Add the games of game-record files to the web app's games.
+
+    They are listed on its Games page, to replay and analyse; an unfinished
+    game can be played on. Every record is checked (game, parameters, each
+    move, result) before any is added."""
+    from ..records import MAX_FILE_CHARS, read_records
+    from ..web.archive import stored_game
+
+    records = []
+    for file in files:
+        text = _read_text(file, MAX_FILE_CHARS)
+        try:
+            records += read_records(text)
+        except BoomboardError as problem:
+            raise ParameterError(f"{'standard input' if str(file) == '-' else file}: {problem}") from None
+    store = _web_store(db)
+    for record in records:
+        store.add(stored_game(record))
+    console.print(f"{len(records)} games imported into {store.path}", markup=False)
+
+
+def _read_text(file: Path, limit: int) -> str:
+    """A file's text (``-``: standard input), refused past ``limit`` characters."""
+    try:
+        if str(file) == "-":
+            text = sys.stdin.read(limit + 1)
+        else:
+            with open(file, encoding="utf-8") as handle:
+                text = handle.read(limit + 1)
+    except (OSError, UnicodeDecodeError) as problem:
+        raise ParameterError(f"cannot read {file}: {getattr(problem, 'strerror', None) or problem}") from None
+    if len(text) > limit:
+        raise ParameterError(f"{file} holds more than {limit:,} characters (MAX_FILE_CHARS): split it")
+    return text
 
 
 def replay(game_id: int = typer.Argument(...), db: Optional[Path] = _DB,
@@ -367,19 +463,22 @@ def replay(game_id: int = typer.Argument(...), db: Optional[Path] = _DB,
 def register(app: typer.Typer) -> None:
     """Add the arena's commands to the ``boomboard`` app.
 
-    ``boomboard games`` keeps listing the game catalog when given no
-    subcommand; ``games list/show/export`` read the arena's records.
+    ``boomboard games`` alone still prints the catalogue (``boomboard
+    catalog``), with a note; its subcommands are for recorded games.
     """
     for command in (match, tournament, resume, standings, replay):
         app.command()(command)
-    catalog = next((c for c in app.registered_commands if (c.name or c.callback.__name__) == "games"), None)
+    catalog = next((c for c in app.registered_commands if (c.name or c.callback.__name__) == "catalog"), None)
     if catalog is not None:
-        app.registered_commands.remove(catalog)
 
         @games_app.callback(invoke_without_command=True)
         def games_root(ctx: typer.Context) -> None:
-            """The games and their parameters; subcommands read the arena's records."""
+            """Recorded games (list, show, export, import); alone, as before, the catalogue of games."""
             if ctx.invoked_subcommand is None:
+                # 'boomboard games' listed the games before it meant recorded games: scripts may still say it
+                Console(stderr=True, highlight=False).print(
+                    "note: the list of games is 'boomboard catalog'; 'boomboard games' is for recorded games "
+                    "(list, show, export, import)", markup=False)
                 catalog.callback()
 
     app.add_typer(games_app, name="games")

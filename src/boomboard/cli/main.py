@@ -24,8 +24,8 @@ GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
 @app.command()
-def games() -> None:
-    """List the games, their players and their parameters."""
+def catalog() -> None:
+    """List the games boomboard plays, their players and their parameters."""
     from ..registry import registered_games
 
     table = Table(title="boomboard games")
@@ -40,7 +40,7 @@ def games() -> None:
 
 @app.command(context_settings=GAME_OPTIONS,
              epilog="Game parameters and sides are options too: boomboard play kaboom --rows 5 --misere --o random. "
-                    "Run 'boomboard games' for each game's parameters.")
+                    "Run 'boomboard catalog' for each game's parameters.")
 def play(
     ctx: typer.Context,
     game: Optional[str] = typer.Argument(None, help="Game name, or name(key=value,...) (default: Kaboom)."),
@@ -137,7 +137,7 @@ def version() -> None:
 
 
 # The other jobs' commands live in their own modules and add themselves to
-# ``app`` (after the commands above: the arena extends ``games``).
+# ``app`` (after the commands above: ``games`` falls back on ``catalog``).
 from .arena import register as register_arena  # noqa: E402
 from .compile import compile_games  # noqa: E402
 from .learn import register as register_learn  # noqa: E402

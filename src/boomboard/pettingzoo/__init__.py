@@ -6,7 +6,7 @@ package is imported: ``from boomboard.pettingzoo import kaboom_v0`` and
 ``import boomboard.pettingzoo.kaboom_v0`` both work, as for PettingZoo's own
 games. Each module has ``env(**kwargs)`` (wrapped as PettingZoo's classic
 games are: an illegal action loses) and ``raw_env``; keyword arguments are
-the game's parameters (``boomboard games`` lists them) and ``render_mode``
+the game's parameters (``boomboard catalog`` lists them) and ``render_mode``
 (``"ansi"`` or ``"rgb_array"``). See :class:`~boomboard.pettingzoo.base.BoomboardEnv`
 for observations, actions and rewards, and ``docs/games/`` for the action ids.
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections import OrderedDict
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -38,14 +39,15 @@ except ImportError:
 from ..agents import agent_kinds
 from ..core.errors import BoomboardError, GameOverError, ParameterError
 from ..core.params import format_value
+from ..records import MAX_RECORD_CHARS
 from ..registry import DEFAULT_GAME, registered_games
 from . import analysis, pages
-from .archive import Archive, open_arena_store
+from .archive import Archive, open_arena_store, replay_record
 from .guard import GuardMiddleware, RequestGuard
 from .models import ModelShelf
 from .limits import LIMIT_RESPONSES, RETRY_AFTER_SECONDS, RequestLimits, ServerLimits, StreamSlots, TooManyStreams
 from .service import SESSIONS_KEPT, AgentLimits, Busy, Conflict, GameService, NotFound
-from .store import GameStore, StoreUnavailable
+from .store import ABANDONED_AFTER_SECONDS, GameStore, StoreUnavailable
 
 STATIC = Path(__file__).parent / "static"
 
@@ -91,6 +93,13 @@ class Line(BaseModel):
 def _check_line(line: Line) -> None:
     """Replay the line here first, so that a bad one is a 400 with the reason, not a worker's failure."""
     analysis.rebuild(line.game, line.position, line.actions)
+
+
+class RecordReplay(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    record: str = Field(description=f"one game record (docs/records.md), at most {MAX_RECORD_CHARS:,} characters")
+    ply: int | None = Field(None, ge=0, description="the moves to show played (default: all)")
 
 
 class Resign(BaseModel):
@@ -149,6 +158,10 @@ class EventStream(StreamingResponse):
 
 class PNG(Response):
     media_type = "image/png"
+
+
+class RecordText(Response):
+    media_type = "text/plain; charset=utf-8"
 
 
 def _error_responses() -> dict:
@@ -331,8 +344,18 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         return service.describe(session)
 
     @app.get("/api/games")
-    async def list_games(limit: int = 50, offset: int = 0):
-        return {"games": archive.list("web", _limit(limit), _offset(offset))}
+    async def list_games(limit: int = 50, offset: int = 0, game: str | None = None, status: str = "listed"):
+        """The games played here, last played first: of one ``game`` (any variant) where
+        given, and of a ``status``: ``listed`` (finished, and in progress but not
+        abandoned), ``finished``, ``playing`` or ``abandoned`` (unfinished, no move for 7 days)."""
+        return {"games": archive.list("web", _limit(limit), _offset(offset), game=game, status=status),
+                "abandoned_after": ABANDONED_AFTER_SECONDS}
+
+    @app.delete("/api/games/{game_id}")
+    async def delete_game(game_id: str):
+        """Remove a game played here (its AI stopped): for good."""
+        service.delete(game_id)
+        return {"deleted": game_id}
 
     @app.get("/api/games/{game_id}", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def get_game(game_id: str):
@@ -444,6 +467,20 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     @app.get("/api/archive/{source}")
     async def archive_list(source: str, limit: int = 50, offset: int = 0, tournament: str | None = None):
         return {"games": archive.list(_source(source), _limit(limit), _offset(offset), tournament)}
+
+    @app.get("/api/archive/{source}/{game_id}/record", response_class=RecordText,
+             responses=_errors_as_json("the game as a game record (text), to download"))
+    async def game_record(source: str, game_id: str):
+        """A stored game as a game record (docs/records.md), as a file to save."""
+        text = archive.record_text(_source(source), game_id)
+        name = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{source}-{game_id}")[:80]
+        return RecordText(text, headers={"content-disposition": f'attachment; filename="boomboard-{name}.txt"'})
+
+    @app.post("/api/records/replay")
+    async def replay_a_record(request: RecordReplay):
+        """A game record's position after ``ply`` moves (default: its end), as a replay
+        is shown: a record opened from a link or a file."""
+        return replay_record(request.record, request.ply)
 
     @app.get("/api/replay/{source}/{game_id}")
     async def replay(source: str, game_id: str, ply: int | None = None):

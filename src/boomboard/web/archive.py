@@ -12,21 +12,24 @@ interval (an agent that won or lost every game) as ``null``.
 from __future__ import annotations
 
 import math
+import secrets
 import tempfile
 import threading
 from dataclasses import asdict, is_dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ..arena import chart as arena_chart
+from ..agents import HUMAN
 from ..arena import store as arena_store
 from ..core.errors import BoomboardError, ParameterError
 from ..core.outcome import Outcome, Reason
+from ..records import GameRecord, read_record, result_token, write_record
 from .analysis import rebuild
 from .cascade import cascade_steps
-from .service import NotFound, describe_state
-from .store import GameStore
+from .service import NotFound, check_side, describe_state
+from .store import GameStore, StoredGame
 
 
 # matplotlib's pyplot keeps global state: one chart is drawn at a time
@@ -81,11 +84,14 @@ class Archive:
         self.games = games
         self.arena = arena
 
-    def list(self, source: str, limit: int = 50, offset: int = 0, tournament: Any = None) -> list[dict]:
+    def list(self, source: str, limit: int = 50, offset: int = 0, tournament: Any = None, *,
+             game: str | None = None, status: str | None = None) -> list[dict]:
+        """Stored games, newest first; web games only of ``game`` (any variant) and of a
+        ``status`` (:data:`boomboard.web.store.STATUSES`) where given."""
         if source == "web":
             return [{"id": r.id, "game": r.game, "players": r.players, "plies": len(r.actions),
                      "finished": r.finished, "updated": r.updated, "result": _web_result(r)}
-                    for r in self.games.recent(limit, offset)]
+                    for r in self.games.recent(limit, offset, game=game, status=status)]
         arena = self._arena()
         out = []
         tournament = None if tournament is None else _arena_id(tournament)
@@ -99,6 +105,22 @@ class Archive:
                         # an aborted game is over too: only one still being played is not
                         "finished": status != "playing"})
         return out
+
+    def record(self, source: str, game_id: str) -> GameRecord:
+        """A stored game as a game record (:mod:`boomboard.records`)."""
+        if source == "web":
+            stored = self.games.load(game_id)
+            if stored is None:
+                raise NotFound(f"no web game with id {game_id!r}")
+            return web_record(stored)
+        try:
+            plain = _plain(self._arena().game(_arena_id(game_id)))
+        except (LookupError, BoomboardError):
+            raise NotFound(f"no arena game with id {game_id!r}") from None
+        return arena_record(plain)
+
+    def record_text(self, source: str, game_id: str) -> str:
+        return write_record(self.record(source, game_id))
 
     def replay(self, source: str, game_id: str, ply: int | None = None) -> dict:
         """The position after ``ply`` actions of a stored game (default: the end),
@@ -122,26 +144,8 @@ class Archive:
             unfinished = _unfinished(plain.get("status", "done"), reason)
             if unfinished is not None:  # no result to show: the game was cut short, or is still on
                 winner, reason = None, ""
-        ply = len(actions) if ply is None else ply
-        if not 0 <= ply <= len(actions):
-            raise NotFound(f"ply must be 0..{len(actions)} for this game, got {ply}")
-        at_end = ply == len(actions)
-        state = rebuild(game, position, actions[:ply])
-        steps = []
-        if ply:
-            before = rebuild(game, position, actions[:ply - 1])
-            steps = cascade_steps(state.game, before.array, actions[ply - 1])
-        outcome = state.outcome()
-        if at_end and outcome is None:
-            outcome = _recorded_outcome(state, resigned, winner, reason)
-        full = rebuild(game, position, actions)
-        extra = {"id": game_id, "source": source, "thinking": False, "length": len(actions),
-                 "all_actions": list(actions)}
-        if at_end and outcome is None and unfinished is not None:
-            extra.update(caption=unfinished, to_move=None, legal=[])
-        described = describe_state(state, players, outcome, steps, extra=extra)
-        described["moves"] = [{"ply": i, "player": None, "text": t} for i, t in enumerate(full.history_strings())]
-        return described
+        extra = {"id": game_id, "source": source}
+        return _replay_at(game, position, actions, players, ply, (resigned, winner, reason, unfinished), extra)
 
     def tournaments(self) -> list[dict]:
         return [_plain(t) for t in self._arena().tournaments()]
@@ -167,6 +171,98 @@ class Archive:
         if self.arena is None:
             raise NotFound("no arena records: the arena's store could not be opened")
         return self.arena
+
+
+def _replay_at(game: str, position: str | None, actions: list[int], players: list[str], ply: int | None,
+               ending: tuple, extra: dict) -> dict:
+    """The position after ``ply`` of ``actions`` (default: all), described as
+    the page shows a replay, with the cascade of the action that led to it.
+    ``ending``: how the game ended where its rules did not end it, as
+    ``(resigned, winner, reason, unfinished)``: who resigned, who won and
+    why (a forfeit, time), or what to say of a game without a result."""
+    resigned, winner, reason, unfinished = ending
+    ply = len(actions) if ply is None else ply
+    if not 0 <= ply <= len(actions):
+        raise NotFound(f"ply must be 0..{len(actions)} for this game, got {ply}")
+    at_end = ply == len(actions)
+    state = rebuild(game, position, actions[:ply])
+    steps = []
+    if ply:
+        before = rebuild(game, position, actions[:ply - 1])
+        steps = cascade_steps(state.game, before.array, actions[ply - 1])
+    outcome = state.outcome()
+    if at_end and outcome is None:
+        outcome = _recorded_outcome(state, resigned, winner, reason)
+    full = rebuild(game, position, actions)
+    extra = {**extra, "thinking": False, "length": len(actions), "all_actions": list(actions)}
+    if at_end and outcome is None and unfinished is not None:
+        extra.update(caption=unfinished, to_move=None, legal=[])
+    described = describe_state(state, players, outcome, steps, extra=extra)
+    described["moves"] = [{"ply": i, "player": None, "text": t} for i, t in enumerate(full.history_strings())]
+    return described
+
+
+def replay_record(text: str, ply: int | None = None) -> dict:
+    """A game record's position after ``ply`` moves (default: the end), as
+    :meth:`Archive.replay` describes a stored game's; with the record
+    rewritten (``record``: its moves in the game's notation as written now)."""
+    record = read_record(text)
+    unfinished = None
+    if not record.finished:
+        unfinished = "Not finished: " + (record.termination or "the record has no result")
+    ending = (None, record.winner, record.termination or ("a tie" if record.finished else ""), unfinished)
+    extra = {"id": None, "source": "record", "record": write_record(record)}
+    return _replay_at(record.game, record.position, record.actions, record.players, ply, ending, extra)
+
+
+def web_record(stored: StoredGame) -> GameRecord:
+    """A web game as a record: its result is the rules' or a resignation's."""
+    state = rebuild(stored.game, stored.position, stored.actions)
+    outcome = state.outcome()
+    if outcome is None and stored.resigned is not None:
+        outcome = _recorded_outcome(state, stored.resigned, None, "")
+    result = result_token(outcome.winner, True) if outcome is not None else result_token(None, False)
+    return GameRecord(stored.game, list(stored.players), list(stored.actions), stored.position, result,
+                      outcome.describe(state.game.player_names) if outcome is not None else "",
+                      "boomboard web game", datetime.fromtimestamp(stored.created, UTC) if stored.created else None)
+
+
+def arena_record(game: Any) -> GameRecord:
+    """An arena game (as its store gives it, or as a dict) as a record: one cut
+    short (or still on) has no result, and says why."""
+    plain = game if isinstance(game, dict) else _plain(game)
+    status, reason = plain.get("status", "done"), plain.get("reason", "")
+    result = result_token(plain.get("winner"), status == "done")
+    tournament = plain.get("tournament_id")
+    event = f"boomboard arena, tournament {tournament}" if tournament is not None else "boomboard arena"
+    seconds = _seconds(plain.get("started"))
+    return GameRecord(plain["game"], list(plain["players"]), list(plain["actions"]), plain.get("position"), result,
+                      _unfinished(status, reason) or reason, event,
+                      None if seconds is None else datetime.fromtimestamp(seconds, UTC))
+
+
+def stored_game(record: GameRecord) -> StoredGame:
+    """A record as a new web game (a fresh id): one whose result its rules did
+    not reach is stored as the loser's resignation (a tie as a finished game).
+    A game not over is played on where it stopped: a side the web app cannot
+    play (``?``, an unknown agent) becomes ``human``."""
+    state = record.final_state()
+    resigned = None
+    if state.outcome() is None and record.winner is not None:
+        resigned = 1 - record.winner
+    players = list(record.players)
+    if not record.finished:
+        players = [_playable(side, record.game, record.position) for side in players]
+    return StoredGame(secrets.token_hex(6), record.game, players, list(record.actions), record.position,
+                      resigned, finished=record.finished,
+                      created=record.played.timestamp() if record.played is not None else 0.0)
+
+
+def _playable(side: str, game: str, position: str | None) -> str:
+    try:
+        return check_side(side, game, position)
+    except BoomboardError:
+        return HUMAN
 
 
 def _arena_id(text: Any) -> Any:

@@ -416,9 +416,12 @@ class GameService:
                     del self.sessions[game_id]
 
     def resume_all(self) -> int:
-        """Load every unfinished game (after a restart) and restart its AI; returns how many."""
+        """Load every game in progress (after a restart) and restart its AI;
+        returns how many. An abandoned game (no move for
+        :data:`~boomboard.web.store.ABANDONED_AFTER_SECONDS`) stays stored
+        until someone opens it."""
         count = 0
-        for record in self.store.recent(limit=10_000, finished=False):
+        for record in self.store.recent(limit=10_000, status="playing"):
             if record.id not in self.sessions:
                 try:
                     self.get(record.id)
@@ -478,6 +481,14 @@ class GameService:
         self._stop(session)
         session.record = resigned
         return session
+
+    def delete(self, game_id: str) -> None:
+        """Remove a game from the store and from memory, its AI stopped."""
+        session = self.sessions.pop(game_id, None)
+        if session is not None:
+            self._stop(session)
+        if not self.store.delete(game_id):
+            raise NotFound(f"no game with id {game_id!r}")
 
     # -- moves --------------------------------------------------------------------
     def _apply(self, session: Session, action: int) -> None:

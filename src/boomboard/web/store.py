@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.errors import BoomboardError
+from ..core.errors import BoomboardError, ParameterError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -91,14 +91,16 @@ class GameStore:
         self._generation = 0
 
     def add(self, record: StoredGame) -> None:
-        """Store a new game (durable on return); ``record.version`` becomes 1."""
+        """Store a new game (durable on return); ``record.version`` becomes 1.
+        Its ``created`` time is kept where given (an imported game's), else now."""
         now = time.time()
+        created = record.created or now
         self._write("INSERT INTO games (id, game, position, actions, players, resigned, seed, pace, finished, "
                     "created, updated, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
                     (record.id, record.game, record.position, json.dumps(record.actions),
                      json.dumps(record.players), record.resigned, record.seed, record.pace, int(record.finished),
-                     now, now))
-        record.created = record.updated = now
+                     created, now))
+        record.created, record.updated = created, now
         record.version = 1
 
     def save(self, record: StoredGame) -> None:
@@ -137,15 +139,31 @@ class GameStore:
             self._generation += 1
         return self._generation
 
-    def recent(self, limit: int = 50, offset: int = 0, finished: bool | None = None) -> list[StoredGame]:
-        """Games, most recently played first."""
-        where, args = "", []
+    def recent(self, limit: int = 50, offset: int = 0, finished: bool | None = None, *,
+               game: str | None = None, status: str | None = None) -> list[StoredGame]:
+        """Games, most recently played first: all, or only those ``finished``
+        (or not), of the game named ``game`` (any variant), of a ``status``
+        (one of :data:`STATUSES`, see :func:`abandoned_before`)."""
+        conditions, args = [], []
         if finished is not None:
-            where, args = "WHERE finished = ?", [int(finished)]
+            conditions.append("finished = ?")
+            args.append(int(finished))
+        if game is not None:
+            conditions.append("(game = ? OR game LIKE ? ESCAPE '\\')")
+            args += [game, game.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "(%"]
+        if status is not None:
+            condition, values = _status_condition(status)
+            conditions.append(condition)
+            args += values
+        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
         with self._lock:
             rows = self._db.execute(f"SELECT {_COLUMNS} FROM games {where} ORDER BY updated DESC LIMIT ? OFFSET ?",
                                     (*args, limit, offset)).fetchall()
         return [_record(row) for row in rows]
+
+    def delete(self, game_id: str) -> bool:
+        """Remove a game (durable on return); ``False`` if there was none."""
+        return self._write("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1
 
     def close(self) -> None:
         with self._lock:
@@ -161,6 +179,29 @@ class GameStore:
     def _read_one(self, sql: str, values: tuple = ()) -> tuple | None:
         with self._lock:
             return self._db.execute(sql, values).fetchone()
+
+
+# An unfinished game nobody has moved in for this long is abandoned: the
+# Games page leaves it out unless asked for abandoned games (docs/web.md).
+ABANDONED_AFTER_SECONDS = 7 * 24 * 3600
+# What the games list may be narrowed to: ``listed`` (finished, and in progress but not abandoned: the Games page's
+# default), ``finished``, ``playing`` (not finished, not abandoned), ``abandoned``.
+STATUSES = ("listed", "finished", "playing", "abandoned")
+
+
+def abandoned_before(now: float | None = None) -> float:
+    """The last-move time before which an unfinished game counts as abandoned."""
+    return (time.time() if now is None else now) - ABANDONED_AFTER_SECONDS
+
+
+def _status_condition(status: str) -> tuple[str, list]:
+    if status not in STATUSES:
+        raise ParameterError(f"unknown status {status!r:.40}; expected one of {', '.join(STATUSES)}")
+    cutoff = abandoned_before()
+    return {"listed": ("(finished = 1 OR updated >= ?)", [cutoff]),
+            "finished": ("finished = 1", []),
+            "playing": ("finished = 0 AND updated >= ?", [cutoff]),
+            "abandoned": ("finished = 0 AND updated < ?", [cutoff])}[status]
 
 
 _COLUMNS = "id, game, position, actions, players, resigned, seed, pace, finished, created, updated, version"

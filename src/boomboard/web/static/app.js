@@ -1,6 +1,7 @@
 // boomboard's page: one script, no build step, no network beyond this server.
 // Routes: #/ (new game), #/game/ID (play or watch), #/replay/SOURCE/ID (from ply 0, or ?ply=N),
 // #/position?game=GAME&position=NOTATION (a shared position, for analysis or to play on),
+// #/record?ply=N&r=RECORD (a whole game shared as its game record, base64url, shown at ply N),
 // #/games (stored games), #/tournaments and #/tournaments/ID; and the path /rules/GAME.
 "use strict";
 
@@ -272,6 +273,7 @@ class GamePage {
         await this.show(await api("POST", "/api/position", { game: this.line.game, position: this.line.position, actions: [] }));
         return;
       }
+      if (this.source === "record") { await this.show(await recordAt(this.line.record, this.ply)); return; }
       const path = this.live ? `/api/games/${this.id}` : `/api/replay/${this.source}/${this.id}${this.ply === undefined ? "" : "?ply=" + this.ply}`;
       await this.show(await api("GET", path));
     } catch (error) { this.fail(error); }
@@ -572,6 +574,7 @@ class GamePage {
   goto(ply) {
     this.ply = ply;
     this.sideline = null;
+    if (this.source === "record") { recordAt(this.line.record, ply).then((s) => this.show(s), (e) => this.fail(e)); return; }
     api("GET", `/api/replay/${this.source}/${this.id}?ply=${ply}`).then((s) => this.show(s), (e) => this.fail(e));
   }
 
@@ -743,7 +746,7 @@ class GamePage {
 
   shareButton() {
     return el("button", { id: "share", "aria-pressed": String(this.shareOpen), on: { click: () => { this.shareOpen = !this.shareOpen; this.render(); } },
-      text: "Share position" });
+      text: "Share" });
   }
 
   sharePanel() {
@@ -754,7 +757,40 @@ class GamePage {
       if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
       input.select();
     } }, text: "Copy" });
-    return el("div", { class: "share" }, el("label", {}, "Link to this position (opens it for analysis): "), el("div", { class: "move-entry" }, input, copy));
+    return el("div", { class: "share" }, this.shareGame(),
+      el("label", {}, "Link to this position (opens it for analysis): "), el("div", { class: "move-entry" }, input, copy));
+  }
+
+  // The whole game as its game record: a link that carries it (opening at
+  // this ply) and a file to download. A shared position has no game to share.
+  shareGame() {
+    const s = this.state;
+    if (this.source === "position") return null;
+    const key = `${s.id}:${s.ply}:${s.length}:${JSON.stringify(s.outcome)}`;
+    if (this.source === "record" && (!this.recordText || this.recordText.key !== key)) this.recordText = { key, text: s.record };
+    if (!this.recordText || this.recordText.key !== key) {
+      const source = this.live ? "web" : this.source;
+      if (!this.recordText || this.recordText.key !== key + ":loading") {
+        this.recordText = { key: key + ":loading" };
+        fetch(`/api/archive/${source}/${this.id}/record`).then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
+          .then((text) => { this.recordText = { key, text }; if (this.shareOpen) this.render(); }, (e) => this.fail(e));
+      }
+      return el("p", { class: "note", text: "preparing the game's record..." });
+    }
+    const text = this.recordText.text;
+    this.recordText.url = this.recordText.url || URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+    const link = recordLink(text, s.ply);
+    const input = el("input", { id: "share-game-link", value: link, readonly: true, "aria-label": "link to this game",
+      on: { focus: (event) => event.target.select() } });
+    const copy = el("button", { id: "copy-game-link", on: { click: () => {
+      if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
+      input.select();
+    } }, text: "Copy" });
+    const file = `boomboard-${s.name}-${this.id || "game"}.txt`;
+    const download = el("a", { id: "download-record", class: "button", download: file,
+      href: this.recordText.url, text: "Download the game record" });
+    return el("div", { class: "share-game" }, el("label", {}, "Link to this game, every move, opened at this position: "),
+      el("div", { class: "move-entry" }, input, copy), el("p", {}, download));
   }
 
   positionControls() {
@@ -840,6 +876,55 @@ class GamePage {
     return el("div", { class: "moves" }, el("h3", { text: "Moves" }),
       el("div", { class: "move-scroll" }, el("table", { id: "move-list", class: long ? "long" : "" }, rows)));
   }
+}
+
+// ---- game records (a whole game as text: docs/records.md) ------------------------------
+
+// A record travels in a link's fragment as base64url of its UTF-8 text (never sent to a server by the browser).
+function toBase64Url(text) {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(code) {
+  const binary = atob(code.replace(/-/g, "+").replace(/_/g, "/"));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+function recordLink(text, ply) {
+  return `${location.origin}/#/record?ply=${ply}&r=${toBase64Url(text)}`;
+}
+
+// The record's position after `ply` moves, as a replay's: the server reads and checks the record.
+const recordAt = (record, ply) => api("POST", "/api/records/replay", { record, ply: ply === undefined ? null : ply });
+
+function recordPage(query) {
+  let record;
+  try { record = fromBase64Url(query.get("r") || ""); } catch (error) { throw new Error("this link's game record is damaged (not base64url)"); }
+  const ply = query.has("ply") ? Number(query.get("ply")) : undefined;
+  return new GamePage("record", null, Number.isInteger(ply) && ply >= 0 ? ply : undefined, { record });
+}
+
+// Open a record from a file or pasted text: it is checked by the server, then shown from its start.
+function openRecordForm() {
+  const message = el("p", { class: "error", role: "alert" });
+  const text = el("textarea", { id: "record-text", rows: 4, placeholder: "[Game \"kaboom\"] ... paste a game record here",
+    "aria-label": "game record" });
+  const open = async (record) => {
+    try {
+      await recordAt(record, 0);
+      location.hash = `#/record?ply=0&r=${toBase64Url(record)}`;
+    } catch (error) { message.textContent = error.message; }
+  };
+  const file = el("input", { id: "record-file", type: "file", accept: ".txt,.pgn,text/plain", "aria-label": "game record file",
+    on: { change: async (event) => { const chosen = event.target.files[0]; if (chosen) open(await chosen.text()); } } });
+  return el("section", { class: "open-record" }, el("h2", { text: "Open a game record" }),
+    el("p", { class: "note", text: "A game record is a whole game as text (the Download button of a game's Share panel, or boomboard games export). Open one to replay and analyse it." }),
+    el("label", {}, "From a file: ", file),
+    el("form", { on: { submit: (event) => { event.preventDefault(); if (text.value.trim()) open(text.value); } } },
+      text, el("button", { id: "open-record", type: "submit", text: "Open" })),
+    message);
 }
 
 // ---- the other pages --------------------------------------------------------------------
@@ -940,21 +1025,51 @@ function resultText(g) {
   return g.status && g.status !== "done" ? g.reason || g.status : `${who}${g.reason ? " (" + g.reason + ")" : ""}`;
 }
 
-async function gamesPage() {
+async function gamesPage(query) {
   catalog = catalog || await api("GET", "/api/catalog");
-  const web = await api("GET", "/api/games");
+  const game = query.get("game") || "";
+  const status = query.get("status") || "listed";
+  const web = await api("GET", `/api/games?status=${encodeURIComponent(status)}${game ? "&game=" + encodeURIComponent(game) : ""}`);
   const when = (seconds) => (seconds ? new Date(seconds * 1000).toLocaleString() : "");
-  const row = (g, href) => el("li", {}, el("a", { href, text: `${g.game}: ${g.players.join(" vs ")}` }),
-    ` ${g.plies} plies, ${g.finished === false ? "in progress" : g.result || resultText(g)} ${when(g.updated || g.started)}`);
-  const list = (games, href) => (games.length ? el("ul", { class: "game-list" }, games.map((g) => row(g, href(g))))
-    : el("p", { text: "No games yet." }));
-  const sections = [el("h2", { text: "Games played here" }),
-    list(web.games, (g) => (g.finished ? `#/replay/web/${g.id}` : `#/game/${g.id}`))];
+  const row = (g, href, extra) => el("li", {}, el("a", { href, text: `${g.game}: ${g.players.join(" vs ")}` }),
+    ` ${g.plies} plies, ${g.finished === false ? "in progress" : g.result || resultText(g)} ${when(g.updated || g.started)} `, extra);
+  const list = (games, href, extra = () => null) => (games.length ? el("ul", { class: "game-list" }, games.map((g) => row(g, href(g), extra(g))))
+    : el("p", { text: "No games here." }));
+  const days = Math.round(web.abandoned_after / 86400);
+  const sections = [el("h2", { text: "Games played here" }), gamesFilter(game, status),
+    el("p", { class: "note", text: `A game left unfinished with no move for ${days} days is abandoned: it is listed under "abandoned" only.` }),
+    list(web.games, (g) => (g.finished ? `#/replay/web/${g.id}` : `#/game/${g.id}`), webGameActions)];
   if (catalog.arena) {
     const arena = await api("GET", "/api/archive/arena").catch(() => ({ games: [] }));
     sections.push(el("h2", { text: "Arena games" }), list(arena.games, (g) => `#/replay/arena/${g.id}`));
   }
+  sections.push(openRecordForm());
   view.replaceChildren(el("section", { class: "listing" }, sections));
+}
+
+// The Games page's filter: one game (any variant) or all; finished, in progress, abandoned, or the first two.
+function gamesFilter(game, status) {
+  const go = () => {
+    const chosen = view.querySelector("#filter-game").value;
+    location.hash = `#/games?status=${view.querySelector("#filter-status").value}${chosen ? "&game=" + encodeURIComponent(chosen) : ""}`;
+  };
+  const statuses = [["listed", "finished or in progress"], ["finished", "finished"], ["playing", "in progress"], ["abandoned", "abandoned"]];
+  return el("div", { class: "filter buttons" },
+    el("select", { id: "filter-game", "aria-label": "game", on: { change: go } }, el("option", { value: "", text: "every game" }),
+      catalog.games.map((g) => el("option", { value: g.name, selected: g.name === game, text: g.title }))),
+    el("select", { id: "filter-status", "aria-label": "which games", on: { change: go } },
+      statuses.map(([value, label]) => el("option", { value, selected: value === status, text: label }))));
+}
+
+// A web game's record to download, and Delete (asked twice: it is for good).
+function webGameActions(g) {
+  const remove = el("button", { class: "delete-game", "data-id": g.id, text: "Delete", on: { click: async (event) => {
+    const button = event.target;
+    if (!button.classList.contains("confirm")) { button.classList.add("confirm"); button.textContent = "Delete for good?"; return; }
+    try { await api("DELETE", `/api/games/${g.id}`, {}); button.closest("li").remove(); } catch (error) { button.textContent = error.message; }
+  } } });
+  return el("span", { class: "game-actions" },
+    el("a", { href: `/api/archive/web/${g.id}/record`, download: `boomboard-${g.id}.txt`, text: "record" }), " ", remove);
 }
 
 // An Elo or its interval is null where it is infinite (an agent that won or lost every game).
@@ -1086,7 +1201,8 @@ async function route() {
     else if (parts[0] === "position") current = window.page = new GamePage("position", null, 0, { game: query.get("game"), position: query.get("position") });
     else if (parts[0] === "game") current = window.page = new GamePage("live", parts[1]);
     else if (parts[0] === "replay") current = window.page = new GamePage(parts[1], parts[2], query.has("ply") ? Number(query.get("ply")) : 0);
-    else if (parts[0] === "games") await gamesPage();
+    else if (parts[0] === "record") current = window.page = recordPage(query);
+    else if (parts[0] === "games") await gamesPage(query);
     else if (parts[0] === "tournaments") await tournamentsPage(parts[1]);
     else await newGamePage(query);
   } catch (error) {
