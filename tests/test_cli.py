@@ -142,6 +142,7 @@ def test_expendibots_short_form_is_explained_in_help_listed_and_played():
     unwrapped = " ".join(text.split())  # the help's lines wrap anywhere
     assert "'1 b2 b3' moves 1 token from b2 to b3" in unwrapped and "'boom b2'" in unwrapped
     assert "the course referee's form works too ('MOVE 1 from (1, 1) to (1, 2).'" in unwrapped
+    assert "'MOVE 1 from (1, 1) to (1, 2).'" in text and "'BOOM at (1, 1).'" in text  # no quoted move split
     assert "50 legal moves: boom a1, boom b1," in text and "1 b2 b3" in text
     assert "has only 1 token, so a move from it takes that 1 token, not 2" in text
     assert "of them 1 to" not in text  # the old unreadable message

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import textwrap
 import time
 from collections.abc import Callable
@@ -30,6 +31,8 @@ HELP = """Commands on your turn:
   help             this text
   quit             stop playing (also end of input)"""
 HELP_INDENT = 19  # where the commands' descriptions start
+KEPT_SPACE = "\x00"  # a space textwrap may not break at
+QUOTED_MOVE = re.compile(r"(?<![A-Za-z])'[^']*'(?![A-Za-z])")  # 'boom b2', not the ' of referee's
 
 
 class StopPlaying(Exception):
@@ -193,9 +196,11 @@ class TerminalGame:
         examples = list(dict.fromkeys(self.move_text(a) for a in (legal[0], legal[-1])))
         forms = ""
         if self.game.move_forms:
+            # a quoted move is never split over two lines: its spaces wrap as one word's letters
+            kept = QUOTED_MOVE.sub(lambda quoted: quoted.group(0).replace(" ", KEPT_SPACE), self.game.move_forms)
             indent = " " * HELP_INDENT
-            forms = textwrap.fill(self.game.move_forms, width=80, initial_indent=indent, subsequent_indent=indent,
-                                  break_on_hyphens=False) + "\n"
+            forms = textwrap.fill(kept, width=80, initial_indent=indent, subsequent_indent=indent,
+                                  break_on_hyphens=False).replace(KEPT_SPACE, " ") + "\n"
         return HELP.format(example=" or ".join(examples), forms=forms)
 
     def undo(self, player: int) -> None:
