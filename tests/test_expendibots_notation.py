@@ -325,3 +325,28 @@ def test_the_module_documents_its_public_api():
                  "check_action", "parse_colour", "colour_name", "parse_position", "read_position",
                  "format_position", "position_data", "format_short", "square_name"):
         assert getattr(notation, name).__doc__, name
+
+
+def test_the_docs_page_example_prints_the_notation_it_says_and_the_doctests_hold():
+    """docs/games/expendibots.md's example: each line printed is the comment
+    beside it, then the board and position the page shows."""
+    import contextlib
+    import doctest
+    import io
+    from pathlib import Path
+
+    from boomboard.games.expendibots import game as game_module
+
+    page = (Path(__file__).parent.parent / "docs" / "games" / "expendibots.md").read_text()
+    example = page.split("## Example")[1]
+    code = example.split("```python\n")[1].split("```")[0]
+    printed = example.split("prints, after the lines above,\n\n```\n")[1].split("```")[0]
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        exec(compile(code, "expendibots.md", "exec"), {})
+    commented = [line.split("# ")[-1] for line in code.splitlines() if line.startswith("print(") and "# " in line]
+    lines = output.getvalue().splitlines()
+    assert lines[:len(commented)] == commented
+    assert output.getvalue().endswith(printed)
+    failures, tried = doctest.testmod(game_module)
+    assert tried > 0 and failures == 0

@@ -18,16 +18,16 @@ Squares are ``(x, y)``: ``x`` the column 0..7 from the left, ``y`` the row
   boards label them; ``1 b2 b3`` moves 1 token from b2 to b3 and ``boom b2``
   explodes the stack on b2 (:func:`format_short`). :func:`parse_action` reads
   it in any case, with ``-`` or spaces between the squares.
-
-The referee's text and tuple forms are spoken only where the course's
-protocol needs them (its referee's log, its agents, its puzzle's answer);
-every input reads all three forms.
 * **Colours**: ``"white"`` (player 0, moves first) and ``"black"`` (player 1).
 * **Positions**, the course's JSON: ``{"white": [[n, x, y], ...], "black":
   [[n, x, y], ...]}``. It has no side to move: White moves unless the
   optional key ``"turn": "black"`` (our extension) says otherwise.
   :func:`format_position` lists the stacks sorted by ``(y, x)`` and adds
   ``"turn": "black"`` only when Black is to move.
+
+The referee's text and tuple forms are spoken only where the course's
+protocol needs them (its referee's log, its agents, its puzzle's answer);
+every input reads all three forms.
 
 Positions are signed cells here, as in the engine: a list of 64 ints indexed
 ``y*8 + x``, ``+n`` for a White stack of ``n``, ``-n`` for Black's.
