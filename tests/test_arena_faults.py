@@ -92,4 +92,4 @@ def test_the_shown_principal_variation_stops_at_a_repetition_tie():
     last = state.string_to_action(shuffle[-1])
     assert state.child(last).is_terminal()  # the start position's 4th occurrence
     line = [last, state.legal_actions()[0]]  # the table's line goes on past the tie
-    assert _line_strings(state, line) == [shuffle[-1]]
+    assert _line_strings(state, line) == ["1 a6 a7"]  # the last shuffle, in the game's notation

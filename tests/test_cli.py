@@ -139,12 +139,33 @@ def test_expendibots_short_form_is_explained_in_help_listed_and_played():
     match, output = terminal_game("expendibots", [HUMAN, HUMAN], ["help", "moves", "2 b2 b3", "1 b2 b3", "boom g7"])
     match.run()
     text = output.getvalue()
-    assert "'1 b2 b3' moves 1 token from b2 to b3" in text and "'boom b2'" in text
+    unwrapped = " ".join(text.split())  # the help's lines wrap anywhere
+    assert "'1 b2 b3' moves 1 token from b2 to b3" in unwrapped and "'boom b2'" in unwrapped
+    assert "the course referee's form works too ('MOVE 1 from (1, 1) to (1, 2).'" in unwrapped
+    assert "'MOVE 1 from (1, 1) to (1, 2).'" in text and "'BOOM at (1, 1).'" in text  # no quoted move split
     assert "50 legal moves: boom a1, boom b1," in text and "1 b2 b3" in text
     assert "has only 1 token, so a move from it takes that 1 token, not 2" in text
     assert "of them 1 to" not in text  # the old unreadable message
-    assert match.state.history_strings() == ["MOVE 1 from (1, 1) to (1, 2).", "BOOM at (6, 6)."]
+    assert match.state.history_strings() == ["1 b2 b3", "boom g7"]
     assert "   a  b  c  d  e  f  g  h" in text  # the board is labelled as the short form names squares
+
+
+def test_terminal_history_is_in_the_move_notation_whichever_form_was_typed():
+    course_forms = ["MOVE 1 from (1, 1) to (1, 2).", "('BOOM', (6, 6))", "move 1 FROM (1, 2) to (1, 3)", "history"]
+    match, output = terminal_game("expendibots", [HUMAN, HUMAN], course_forms)
+    match.run()
+    assert "1. 1 b2 b3, boom g7  2. 1 b3 b4" in output.getvalue().splitlines()
+    assert match.state.history_strings() == ["1 b2 b3", "boom g7", "1 b3 b4"]
+
+
+def test_terminal_history_numbers_turns_when_the_second_player_starts():
+    game = boomboard.load_game("expendibots")
+    black_to_move = game.state_from_notation('{"white": [[1, 0, 0]], "black": [[1, 7, 7], [1, 5, 5]], "turn": "black"}')
+    output = io.StringIO()
+    match = TerminalGame(game, [HUMAN, HUMAN], Console(file=output, width=120, color_system=None),
+                         scripted(["1 h8 h7", "1 a1 a2", "history"]), state=black_to_move)
+    match.run()
+    assert "1. ..., 1 h8 h7  2. 1 a1 a2" in output.getvalue().splitlines()
 
 
 def test_agents_moves_are_shown_in_the_short_form():

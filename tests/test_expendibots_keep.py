@@ -86,7 +86,7 @@ def test_from_the_tied_game_the_old_search_traded_down_and_the_new_one_keeps_thr
         action = searcher.search(state, depth=4).action
         after = state.child(action)
         chosen[keep] = (state.action_to_string(action), after.tokens(WHITE), after.tokens(BLACK))
-    assert chosen[0] == ("BOOM at (5, 7).", 2, 2)
+    assert chosen[0] == ("boom f8", 2, 2)
     assert chosen[evaluation.WEIGHTS[KEEP]][1:] == (3, 3)
 
 

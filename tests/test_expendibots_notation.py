@@ -106,8 +106,8 @@ def test_text_form_is_written_exactly():
     assert format_action(("MOVE", 2, (3, 1), (3, 3))) == "MOVE 2 from (3, 1) to (3, 3)."
     assert format_action(("BOOM", (0, 7))) == "BOOM at (0, 7)."
     state = GAME.new_initial_state()
-    assert state.action_to_string(11) == "BOOM at (3, 1)."
-    assert state.action_to_string(64) == "MOVE 1 from (0, 0) to (0, 1)."
+    assert state.action_to_course(11) == "BOOM at (3, 1)."
+    assert state.action_to_course(64) == "MOVE 1 from (0, 0) to (0, 1)."
 
 
 def test_text_form_is_read_in_any_case_spacing_and_without_the_period():
@@ -158,7 +158,7 @@ def test_well_formed_but_illegal_text_says_why():
         with pytest.raises(IllegalActionError, match=why):
             state.string_to_action(text)
     state = GAME.state_from_notation('{"white": [[1, 0, 0]], "black": [[1, 0, 1]]}')
-    with pytest.raises(IllegalActionError, match="\\(0, 1\\) \\(a2\\) holds a black stack; a move lands on an empty"):
+    with pytest.raises(IllegalActionError, match="a2 holds a black stack; a move lands on an empty"):
         state.string_to_action("MOVE 1 from (0, 0) to (0, 1).")
 
 
@@ -170,16 +170,16 @@ def test_short_form_names_squares_like_chess_and_is_read_in_any_case():
     assert parse_action("boom b2") == parse_action("BOOM  B2") == ("BOOM", (1, 1))
     assert state.string_to_action("1 b2 b3") == state.string_to_action("MOVE 1 from (1, 1) to (1, 2).")
     for action in state.legal_actions():
-        assert state.string_to_action(state.action_to_short(action)) == action
-    assert state.action_to_short(state.string_to_action("boom h2")) == "boom h2"
+        assert state.string_to_action(state.action_to_string(action)) == action
+    assert state.action_to_string(state.string_to_action("boom h2")) == "boom h2"
 
 
 def test_short_form_mistakes_are_explained_in_plain_words():
     state = GAME.new_initial_state()
     for text, why in [
-        ("2 b2 b3", r"the stack on \(1, 1\) \(b2\) has only 1 token, so a move from it takes that 1 token, not 2"),
+        ("2 b2 b3", r"the stack on b2 has only 1 token, so a move from it takes that 1 token, not 2"),
         ("1 b2 b4", r"has 1 token, so it moves 1 square; b4 is 2 squares away"),
-        ("1 c2 c3", r"White is to move and \(2, 1\) \(c2\) holds no white stack"),
+        ("1 c2 c3", r"White is to move and c2 holds no white stack"),
         ("1 i2 i3", r"there is no square i2; columns run a..h and rows 1..8"),
         ("1 b2 c3", r"up, down, left or right"),
     ]:
@@ -325,3 +325,28 @@ def test_the_module_documents_its_public_api():
                  "check_action", "parse_colour", "colour_name", "parse_position", "read_position",
                  "format_position", "position_data", "format_short", "square_name"):
         assert getattr(notation, name).__doc__, name
+
+
+def test_the_docs_page_example_prints_the_notation_it_says_and_the_doctests_hold():
+    """docs/games/expendibots.md's example: each line printed is the comment
+    beside it, then the board and position the page shows."""
+    import contextlib
+    import doctest
+    import io
+    from pathlib import Path
+
+    from boomboard.games.expendibots import game as game_module
+
+    page = (Path(__file__).parent.parent / "docs" / "games" / "expendibots.md").read_text()
+    example = page.split("## Example")[1]
+    code = example.split("```python\n")[1].split("```")[0]
+    printed = example.split("prints, after the lines above,\n\n```\n")[1].split("```")[0]
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        exec(compile(code, "expendibots.md", "exec"), {})
+    commented = [line.split("# ")[-1] for line in code.splitlines() if line.startswith("print(") and "# " in line]
+    lines = output.getvalue().splitlines()
+    assert lines[:len(commented)] == commented
+    assert output.getvalue().endswith(printed)
+    failures, tried = doctest.testmod(game_module)
+    assert tried > 0 and failures == 0

@@ -68,4 +68,4 @@ def test_perft_stops_counting_at_the_end_of_a_game():
     # White's boom at (0, 0) takes both tokens: a tie, so that line has no continuation
     state = GAME.state_from_notation('{"white": [[1, 0, 0]], "black": [[1, 1, 1]]}')
     divide = perft_divide(state, 2)
-    assert divide == {"BOOM at (0, 0).": 0, "MOVE 1 from (0, 0) to (0, 1).": 4, "MOVE 1 from (0, 0) to (1, 0).": 4}
+    assert divide == {"boom a1": 0, "1 a1 a2": 4, "1 a1 b1": 4}

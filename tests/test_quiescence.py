@@ -26,7 +26,7 @@ def test_expendibots_booms_that_catch_an_enemy_stack_are_explosive():
     game = boomboard.load_game("expendibots")
     assert explosive(game.new_initial_state()) == set()  # no enemy within reach of a boom
     state = game.state_from_notation(json.dumps({"white": [[1, 3, 3], [2, 0, 0]], "black": [[1, 4, 4]]}))
-    assert explosive(state) == {"BOOM at (3, 3)."}
+    assert explosive(state) == {"boom d4"}
 
 
 def test_jump61_spots_on_critical_squares_are_explosive():

@@ -71,10 +71,10 @@ def test_gestures_say_what_to_click(client):
     expendibots = new_game(client, "expendibots")["legal"]
     booms = [g for g in expendibots if g["kind"] == "boom"]
     assert len(booms) == 12 and len(expendibots) == 50  # the rulebook's start: 12 booms, 38 moves
-    move = next(g for g in expendibots if g["text"] == "MOVE 1 from (0, 1) to (0, 2).")
-    assert (move["from"], move["to"], move["count"]) == ("(0, 1)", "(0, 2)", 1)
+    move = next(g for g in expendibots if g["text"] == "1 a2 a3")
+    assert (move["from"], move["to"], move["count"]) == ("a2", "a3", 1)
     stacked = new_game(client, "expendibots", position='{"white": [[3, 2, 2]], "black": [[1, 7, 7]]}')["legal"]
-    counts = sorted(g["count"] for g in stacked if g["from"] == "(2, 2)" and g["to"] == "(2, 4)")
+    counts = sorted(g["count"] for g in stacked if g["from"] == "c3" and g["to"] == "c5")
     assert counts == [1, 2, 3]  # the page asks how many
     explocus = new_game(client, "explocus")["legal"]
     d2d4 = next(g for g in explocus if g["text"] == "d2-d4")

@@ -297,24 +297,24 @@ def _start(page, server, game, position, sides=("human", "human")):
 def test_count_chooser_boom_button_and_an_animated_detonation(server, browser, tmp_path):
     page = browser.new_page(viewport={"width": 1100, "height": 760})
     _start(page, server, "expendibots", '{"white": [[2, 3, 3], [1, 0, 0]], "black": [[1, 6, 6], [1, 5, 2]]}')
-    page.click('[data-cell="(3, 3)"]')
-    page.click('[data-cell="(3, 4)"]')
+    page.click('[data-cell="d4"]')
+    page.click('[data-cell="d5"]')
     assert page.locator(".chooser .count").all_inner_texts() == ["1", "2"]
     _shots(tmp_path, page, "expendibots-count-chooser")
     page.click('.chooser [data-count="2"]')
     page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
-    assert page.evaluate("window.page.state.moves[0].text") == "MOVE 2 from (3, 3) to (3, 4)."
-    page.click('[data-cell="(6, 6)"]')
+    assert page.evaluate("window.page.state.moves[0].text") == "2 d4 d5"
+    page.click('[data-cell="g7"]')
     page.click("#boom")
     page.wait_for_function("() => window.page.state.ply === 2 && !window.page.animating")
-    assert page.evaluate("window.page.state.moves[1].text") == "BOOM at (6, 6)."
-    corner = page.locator('[data-cell="(0, 0)"]').bounding_box()
+    assert page.evaluate("window.page.state.moves[1].text") == "boom g7"
+    corner = page.locator('[data-cell="a1"]').bounding_box()
     page.click("#flip")  # White's corner goes from bottom left to top right
-    flipped = page.locator('[data-cell="(0, 0)"]').bounding_box()
+    flipped = page.locator('[data-cell="a1"]').bounding_box()
     assert flipped["x"] > corner["x"] and flipped["y"] < corner["y"]
     page.keyboard.press("u")  # undo from the keyboard: back to before the boom
     page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
-    assert page.locator('[data-cell="(6, 6)"] circle').count() == 1
+    assert page.locator('[data-cell="g7"] circle').count() == 1
 
     _start(page, server, "kaboom", "(x 0 0 xoxx o@*o -ooo -xxx)")
     page.evaluate("""() => { window.sawBoom = 0; new MutationObserver(() => {

@@ -2,8 +2,10 @@
 
 Written from the rulebook (section 1) alone, apart from the compiled engine:
 a board is a dict from (x, y) to (colour, tokens), actions are worked out and
-applied as text, chain reactions are a breadth-first search over a set. It
-speaks only notation (see ``tests/differential.py``).
+applied as text in the game's move notation (``1 b2 b3``, ``boom b2``: squares
+named like chess squares, column letter and row number, a1 the bottom left),
+chain reactions are a breadth-first search over a set. It speaks only
+notation (see ``tests/differential.py``).
 """
 
 from __future__ import annotations
@@ -15,8 +17,17 @@ WHITE, BLACK = "white", "black"
 SIDE = 8
 START_COLUMNS = (0, 1, 3, 4, 6, 7)
 
-MOVE_TEXT = re.compile(r"MOVE (\d+) from \((\d+), (\d+)\) to \((\d+), (\d+)\)\.")
-BOOM_TEXT = re.compile(r"BOOM at \((\d+), (\d+)\)\.")
+COLUMNS = "abcdefgh"
+MOVE_TEXT = re.compile(r"(\d+) ([a-h])([1-8]) ([a-h])([1-8])")
+BOOM_TEXT = re.compile(r"boom ([a-h])([1-8])")
+
+
+def square(x, y):
+    return f"{COLUMNS[x]}{y + 1}"
+
+
+def coordinates(column, row):
+    return COLUMNS.index(column), int(row) - 1
 
 
 def opponent(colour):
@@ -99,7 +110,7 @@ class ExpendibotsReference:
         for (x, y), (colour, n) in position.board.items():
             if colour != position.turn:
                 continue
-            actions.append(f"BOOM at ({x}, {y}).")
+            actions.append(f"boom {square(x, y)}")
             for dx, dy in ((0, 1), (0, -1), (-1, 0), (1, 0)):
                 for distance in range(1, n + 1):
                     tx, ty = x + dx * distance, y + dy * distance
@@ -109,7 +120,7 @@ class ExpendibotsReference:
                     if there is not None and there[0] != colour:
                         continue
                     for moved in range(1, n + 1):
-                        actions.append(f"MOVE {moved} from ({x}, {y}) to ({tx}, {ty}).")
+                        actions.append(f"{moved} {square(x, y)} {square(tx, ty)}")
         return actions
 
     def play(self, position, move):
@@ -117,9 +128,10 @@ class ExpendibotsReference:
         board = dict(position.board)
         boom = BOOM_TEXT.fullmatch(move)
         if boom:
-            explode(board, (int(boom.group(1)), int(boom.group(2))))
+            explode(board, coordinates(*boom.groups()))
         else:
-            moved, xa, ya, xb, yb = (int(v) for v in MOVE_TEXT.fullmatch(move).groups())
+            count, column_a, row_a, column_b, row_b = MOVE_TEXT.fullmatch(move).groups()
+            moved, (xa, ya), (xb, yb) = int(count), coordinates(column_a, row_a), coordinates(column_b, row_b)
             colour, n = board[(xa, ya)]
             if n == moved:
                 del board[(xa, ya)]

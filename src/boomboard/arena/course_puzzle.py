@@ -144,4 +144,4 @@ def _path(parents, key: bytes, start) -> list[str]:
             break
         actions.append(action)
         key = parent
-    return [start.action_to_string(a) for a in reversed(actions)]
+    return [start.action_to_course(a) for a in reversed(actions)]

@@ -74,7 +74,7 @@ def run_referee(white: str, black: str, time_limit: float | None, space_limit: f
 
         def on_action(state, action, player, seconds) -> None:
             colour = ("white", "black")[player]
-            say(f"[{colour}] - {state.action_to_string(action)}", 1)
+            say(f"[{colour}] - {state.action_to_course(action)}", 1)
             if verbosity >= 2 or log is not None:
                 board = "\n".join("  " + line for line in str(state).splitlines() if line.strip())
                 say(board, 2)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import re
+import textwrap
 import time
 from collections.abc import Callable
 
@@ -28,6 +30,9 @@ HELP = """Commands on your turn:
   resign           give up this game
   help             this text
   quit             stop playing (also end of input)"""
+HELP_INDENT = 19  # where the commands' descriptions start
+KEPT_SPACE = "\x00"  # a space textwrap may not break at
+QUOTED_MOVE = re.compile(r"(?<![A-Za-z])'[^']*'(?![A-Za-z])")  # 'boom b2', not the ' of referee's
 
 
 class StopPlaying(Exception):
@@ -65,10 +70,8 @@ class TerminalGame:
         self.console.print(render_board(self.state.board_view(), self.game.player_names))
 
     def move_text(self, action: int) -> str:
-        """A move as people type it: the game's short form where it has one
-        (Expendibots' ``1 b2 b3``), else its notation."""
-        short = getattr(self.state, "action_to_short", None)
-        return short(action) if short is not None else self.state.action_to_string(action)
+        """A move in the game's notation, as people type it and the board labels its cells."""
+        return self.state.action_to_string(action)
 
     def show_cascade(self, before: State, action: int) -> None:
         """The boards between ``before`` and the result of ``action``: the move,
@@ -166,7 +169,7 @@ class TerminalGame:
             elif command in ("position", "fen"):
                 self.console.print(self.state.to_notation(), markup=False)
             elif command == "history":
-                self.console.print(" ".join(self.state.history_strings()) or "(no moves yet)", markup=False)
+                self.console.print(self.history_text(), markup=False)
             elif command == "think":
                 self.think = not self.think
                 self.console.print(f"AI thinking {'shown' if self.think else 'hidden'}.")
@@ -179,16 +182,25 @@ class TerminalGame:
                     self.console.print(Text(f"{error}", style="red"))
                     self.console.print("Type 'moves' for the legal moves or 'help' for commands.", style="dim")
 
+    def history_text(self) -> str:
+        """The moves so far in the game's notation, numbered by turn as in chess
+        (``1. 1 b2 b3, 1 g7 g6  2. boom b3``): a move may have spaces in it."""
+        first = self.state.first_state().player_to_move()
+        texts = ([""] if first == 1 else []) + self.state.history_strings()
+        turns = [texts[i:i + 2] for i in range(0, len(texts), 2)]
+        return "  ".join(f"{n}. " + ", ".join(t or "..." for t in turn)
+                         for n, turn in enumerate(turns, 1)) or "(no moves yet)"
+
     def help_text(self) -> str:
         legal = self.state.legal_actions()
         examples = list(dict.fromkeys(self.move_text(a) for a in (legal[0], legal[-1])))
         forms = ""
-        short = getattr(self.state, "action_to_short", None)
-        if short is not None:
-            forms = ("                   short form: a number of tokens, from-square, to-square\n"
-                     "                   ('1 b2 b3' moves 1 token from b2 to b3; squares as the board\n"
-                     "                   labels them), or 'boom' and a square ('boom b2'); the long\n"
-                     f"                   form works too: {self.state.action_to_string(legal[-1])}\n")
+        if self.game.move_forms:
+            # a quoted move is never split over two lines: its spaces wrap as one word's letters
+            kept = QUOTED_MOVE.sub(lambda quoted: quoted.group(0).replace(" ", KEPT_SPACE), self.game.move_forms)
+            indent = " " * HELP_INDENT
+            forms = textwrap.fill(kept, width=80, initial_indent=indent, subsequent_indent=indent,
+                                  break_on_hyphens=False).replace(KEPT_SPACE, " ") + "\n"
         return HELP.format(example=" or ".join(examples), forms=forms)
 
     def undo(self, player: int) -> None:

@@ -116,6 +116,7 @@ CONTRACT: tuple[Item, ...] = (
     Item("params_root_slot", ATTRIBUTE, OPTIONAL, "where a search writes the player it searches for",
          kind=(int, type(None))),
     Item("opening_book", ATTRIBUTE, OPTIONAL, "a file of its folder holding an opening book", kind=(str, type(None))),
+    Item("move_forms", ATTRIBUTE, OPTIONAL, "the ways people may write a move, for the terminal's help", kind=str),
     Item("openspiel_name", ATTRIBUTE, OPTIONAL, "the OpenSpiel adapter's name (derived from `name`)", kind=str),
     Item("openspiel_long_name", ATTRIBUTE, OPTIONAL, "the OpenSpiel adapter's long name (from `title`)", kind=str),
     Item("pettingzoo_name", ATTRIBUTE, OPTIONAL, "the PettingZoo module's name (derived from `name`)", kind=str),

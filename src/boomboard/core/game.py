@@ -82,6 +82,9 @@ class Game:
     # A file in the game's folder holding its opening book (boomboard.search.book),
     # which an alpha-beta agent plays from with ``book=1``; None: the game has none.
     opening_book: ClassVar[str | None] = None
+    # How people may write a move where the game reads more than its own notation
+    # (another program's form, say), for the terminal's help; "": only the notation.
+    move_forms: ClassVar[str] = ""
     solver_layered: ClassVar[bool] = False  # every move climbs to a later layer (see solver_layer_count)
     solver_min_tokens: ClassVar[int] = 0  # > 0: solved as endgames of at most ``tokens`` tokens, this many at least
     # False: ``--method auto`` keeps the hashed solvers even where a dense spec exists

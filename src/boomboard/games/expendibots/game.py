@@ -18,6 +18,7 @@ from boomboard.core.state import State
 from . import codec, evaluation, rules
 from .notation import (
     COLOURS,
+    COLUMN_LETTERS,
     START_POSITION,
     Action,
     Square,
@@ -64,11 +65,13 @@ class ExpendibotsState(State):
     >>> state = boomboard.load_game("expendibots").new_initial_state()
     >>> state.stack((3, 1)), state.stack((3, 2))
     (('white', 1), None)
-    >>> action = state.play("MOVE 1 from (3, 1) to (3, 2).")
+    >>> action = state.play("MOVE 1 from (3, 1) to (3, 2).")  # the course's form, read as any other
     >>> state.stack((3, 2)), state.tokens("white")
     (('white', 1), 12)
-    >>> state.action_to_tuple(action)
-    ('MOVE', 1, (3, 1), (3, 2))
+    >>> state.action_to_string(action), state.action_to_tuple(action)
+    ('1 d2 d3', ('MOVE', 1, (3, 1), (3, 2)))
+    >>> state.action_to_course(action)
+    'MOVE 1 from (3, 1) to (3, 2).'
     """
 
     __slots__ = ()
@@ -94,9 +97,11 @@ class ExpendibotsState(State):
         """The referee's tuple for an action id: ``("MOVE", n, (xa, ya), (xb, yb))`` or ``("BOOM", (x, y))``."""
         return decode_action(int(action))
 
-    def action_to_short(self, action: int) -> str:
-        """The short form people type: ``1 b2 b3`` (move 1 token from b2 to b3) or ``boom b2``."""
-        return format_short(decode_action(int(action)))
+    def action_to_course(self, action: int) -> str:
+        """The course referee's text for an action id, ``MOVE 1 from (1, 1) to (1, 2).``
+        or ``BOOM at (1, 1).``: spoken only where the course's protocol needs it
+        (its referee's log, its puzzle's answer); people read :meth:`action_to_string`."""
+        return format_action(decode_action(int(action)))
 
     def tuple_to_action(self, action: Any) -> int:
         """The id of a referee tuple, checked to be legal here."""
@@ -117,6 +122,9 @@ class ExpendibotsGame(Game):
     state_class = ExpendibotsState
     end_reasons = END_REASONS
     presentation = Presentation(colours=("#f6f1e3", "#25252b"), pieces="tokens")  # white, black
+    move_forms = ("a number of tokens, from-square, to-square ('1 b2 b3' moves 1 token from b2 to b3; "
+                  "squares as the board labels them), or 'boom' and a square ('boom b2'); the course "
+                  "referee's form works too ('MOVE 1 from (1, 1) to (1, 2).', 'BOOM at (1, 1).')")
     repetition_limit = 4  # a position's 4th occurrence, the start counted, ties
     action_limit = 500  # 250 turns each
     params_root_slot = evaluation.P_ROOT  # the evaluation's contempt for trading down (KEEP)
@@ -166,7 +174,8 @@ class ExpendibotsGame(Game):
         return format_position(state.array[BOARD:], int(state.array[PLAYER]))
 
     def action_to_string(self, state: State, action: int) -> str:
-        return format_action(decode_action(action))
+        """The short form, as the board labels squares: ``1 b2 b3`` or ``boom b2``."""
+        return format_short(decode_action(action))
 
     def string_to_action(self, state: State, text: str) -> int:
         return self.legal_id(state, parse_action(text))
@@ -186,11 +195,11 @@ class ExpendibotsGame(Game):
         origin = action[1] if action[0] == "BOOM" else action[2]
         height = state.array[BOARD + square_index(origin)] * (1 - 2 * mover)
         if height <= 0:
-            raise IllegalActionError(f"{colour.capitalize()} is to move and {origin} ({square_name(origin)}) "
+            raise IllegalActionError(f"{colour.capitalize()} is to move and {square_name(origin)} "
                                      f"holds no {colour} stack")
         _, count, (xa, ya), target = action
         distance = abs(target[0] - xa) + abs(target[1] - ya)
-        where = f"the stack on {origin} ({square_name(origin)})"
+        where = f"the stack on {square_name(origin)}"
         tokens = f"{height} token{'s' if height > 1 else ''}"
         if count > height:
             takes = "that 1 token" if height == 1 else f"1 to {height} of them"
@@ -199,7 +208,7 @@ class ExpendibotsGame(Game):
             reach = "1 square" if height == 1 else f"1 to {height} squares"
             raise IllegalActionError(f"{where} has {tokens}, so it moves {reach}; "
                                      f"{square_name(target)} is {distance} squares away")
-        raise IllegalActionError(f"{target} ({square_name(target)}) holds a {COLOURS[1 - mover]} stack; "
+        raise IllegalActionError(f"{square_name(target)} holds a {COLOURS[1 - mover]} stack; "
                                  "a move lands on an empty square or an own stack")
 
     # -- the picture ------------------------------------------------------------
@@ -218,6 +227,6 @@ class ExpendibotsGame(Game):
             caption = f"{COLOURS[state.player_to_move()].capitalize()} to move"
         else:
             caption = outcome.describe(self.player_names)
-        # labelled as the short form names squares (a1 is the course's (0, 0))
+        # labelled as the move notation names squares (a1 is the course's (0, 0))
         rank_labels = [str(y + 1) for y in range(SIZE)]
-        return BoardView(rows, list(reversed(rank_labels)), list("abcdefgh"[:SIZE]), caption=caption)
+        return BoardView(rows, list(reversed(rank_labels)), list(COLUMN_LETTERS), caption=caption)

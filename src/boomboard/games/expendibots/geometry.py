@@ -1,19 +1,20 @@
 """Expendibots' drawing geometry for the web page (:mod:`boomboard.core.geometry`):
-the 8 x 8 board, square ``(x, y)`` with ``y = 0`` at the bottom."""
+the 8 x 8 board, square ``(x, y)`` with ``y = 0`` at the bottom, its cells and
+labels named as the move notation names them (``a1`` is ``(0, 0)``)."""
 
 from __future__ import annotations
 
 from boomboard.core.geometry import LABEL_GAP, Layout, signed_stacks
 
-from .notation import decode_action
+from .notation import COLUMN_LETTERS, decode_action, square_name, square_of
 from .rules import BOARD, SIZE, SQUARES
 
 
 def layout(game) -> Layout:
-    names = [f"({sq % SIZE}, {sq // SIZE})" for sq in range(SQUARES)]
+    names = [square_name(square_of(sq)) for sq in range(SQUARES)]
     centres = [(sq % SIZE, SIZE - 1 - sq // SIZE) for sq in range(SQUARES)]
-    labels = ([(str(i), i, SIZE - 1 + LABEL_GAP) for i in range(SIZE)]
-              + [(str(i), -LABEL_GAP, SIZE - 1 - i) for i in range(SIZE)])
+    labels = ([(COLUMN_LETTERS[x], x, SIZE - 1 + LABEL_GAP) for x in range(SIZE)]
+              + [(str(y + 1), -LABEL_GAP, SIZE - 1 - y) for y in range(SIZE)])
     return Layout("square", names, centres, labels)
 
 

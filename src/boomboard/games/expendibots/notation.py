@@ -11,18 +11,23 @@ Squares are ``(x, y)``: ``x`` the column 0..7 from the left, ``y`` the row
   ``BOOM at (x, y).`` (:func:`format_action`). :func:`parse_action` reads it
   in any case, with any spacing and with or without the final period, and
   also reads the printed tuple form.
-* **Short form**, for people at a keyboard: squares named like chess, a
-  letter ``a``..``h`` for the column ``x`` 0..7 and a digit ``1``..``8`` for
-  the row ``y`` 0..7 (``b2`` is ``(1, 1)``); ``1 b2 b3`` moves 1 token from
-  b2 to b3 and ``boom b2`` explodes the stack on b2 (:func:`format_short`).
-  :func:`parse_action` reads it in any case, with ``-`` or spaces between the
-  squares.
+* **Short form**, the game's move notation for people, written everywhere
+  a move is shown (the boards, the terminal, the web page, records): squares
+  named like chess, a letter ``a``..``h`` for the column ``x`` 0..7 and a
+  digit ``1``..``8`` for the row ``y`` 0..7 (``b2`` is ``(1, 1)``), as the
+  boards label them; ``1 b2 b3`` moves 1 token from b2 to b3 and ``boom b2``
+  explodes the stack on b2 (:func:`format_short`). :func:`parse_action` reads
+  it in any case, with ``-`` or spaces between the squares.
 * **Colours**: ``"white"`` (player 0, moves first) and ``"black"`` (player 1).
 * **Positions**, the course's JSON: ``{"white": [[n, x, y], ...], "black":
   [[n, x, y], ...]}``. It has no side to move: White moves unless the
   optional key ``"turn": "black"`` (our extension) says otherwise.
   :func:`format_position` lists the stacks sorted by ``(y, x)`` and adds
   ``"turn": "black"`` only when Black is to move.
+
+The referee's text and tuple forms are spoken only where the course's
+protocol needs them (its referee's log, its agents, its puzzle's answer);
+every input reads all three forms.
 
 Positions are signed cells here, as in the engine: a list of 64 ints indexed
 ``y*8 + x``, ``+n`` for a White stack of ``n``, ``-n`` for Black's.
@@ -43,6 +48,7 @@ Square = tuple[int, int]
 Action = Union[tuple[str, Square], tuple[str, int, Square, Square]]  # a referee action
 
 COLOURS = ("white", "black")
+COLUMN_LETTERS = "abcdefgh"  # the columns x = 0..7, as the short form and the boards label them
 TEXT_FORMS = "'MOVE n from (xa, ya) to (xb, yb).' or 'BOOM at (x, y).'"
 TUPLE_FORMS = "(\"MOVE\", n, (xa, ya), (xb, yb)) or (\"BOOM\", (x, y))"
 POSITION_FORM = '{"white": [[n, x, y], ...], "black": [[n, x, y], ...]}, optionally with "turn": "black"'
@@ -93,7 +99,7 @@ def on_board(square: Square) -> bool:
 def square_name(square: Square) -> str:
     """The short name of ``(x, y)``: ``(1, 1)`` is ``b2``."""
     x, y = square
-    return f"{'abcdefgh'[x]}{y + 1}"
+    return f"{COLUMN_LETTERS[x]}{y + 1}"
 
 
 def _named(letter: str, digits: str) -> Square:
