@@ -67,8 +67,9 @@ def draw_heat_map(rows: list[Row], axes: list[str], title: str, path: str | os.P
     down = sorted({row.params[axes[0]] for row in rows})
     across = sorted({row.params[axes[1]] for row in rows}) if len(axes) > 1 else [None]
     spans = _spans([row.exact for row in rows if row.exact is not None])
-    figure = Figure(figsize=(1.0 * len(across) + 1.2, 0.7 * len(down) + 1.3), dpi=100)
-    plot = figure.add_axes((0.12, 0.16, 0.86, 0.72))
+    width, height = max(4.5, 1.0 * len(across) + 1.2), 0.7 * len(down) + 1.5
+    figure = Figure(figsize=(width, height), dpi=100)
+    plot = figure.add_axes((0.9 / width, 0.75 / height, 1 - 1.1 / width, 1 - 1.2 / height))
     plot.set_xlim(0, len(across))
     plot.set_ylim(len(down), 0)
     plot.set_xticks([i + 0.5 for i in range(len(across))], [_shown(v) for v in across] if axes[1:] else [""])
@@ -89,11 +90,12 @@ def draw_heat_map(rows: list[Row], axes: list[str], title: str, path: str | os.P
         plot.add_patch(Rectangle((x + 0.04, y + 0.04), 0.92, 0.92, facecolor=colour, edgecolor="#333333",
                                  hatch=hatch, linewidth=0.8, gid=f"variant:{row.variant}"))
         ink = "white" if row.exact is not None and sum(colour) < 1.6 else "black"
+        box = None if row.exact is not None else {"facecolor": "white", "edgecolor": "none", "pad": 1.5}
         plot.text(x + 0.5, y + 0.5, cell_text(row), ha="center", va="center", fontsize=8, color=ink,
-                  fontweight="bold")
+                  fontweight="bold", bbox=box)
     figure.suptitle(title, fontsize=9, y=0.99, va="top")
-    figure.text(0.5, 0.02, "for the first player, with remoteness; grey: ~ estimated score (self-play)",
-                ha="center", fontsize=7)
+    figure.text(0.5, 0.01, "for the first player, with remoteness; grey: ~ estimated score (self-play)",
+                ha="center", va="bottom", fontsize=7)
     return _saved(figure, path)
 
 
@@ -106,10 +108,11 @@ def _spans(exacts: list[dict]) -> dict[str, tuple[int, int]]:
     return spans
 
 
-def draw_first_moves(rows: list[Row], title: str, path: str | os.PathLike | None = None):
-    """One strip a solved variant of ``rows``: its first moves in the game's
-    order, coloured by their value for the first player (shaded by
-    remoteness as in the heat map)."""
+def draw_first_moves(rows: list[Row], axes: list[str], title: str, path: str | os.PathLike | None = None):
+    """One strip a solved variant of ``rows`` (one family's), labelled by its
+    first two ``axes``: its first moves in the game's order, coloured by
+    their value for the first player (shaded by remoteness as in the heat
+    map)."""
     require_extra("plot", FEATURE)
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
@@ -124,7 +127,7 @@ def draw_first_moves(rows: list[Row], title: str, path: str | os.PathLike | None
     for y, row in enumerate(solved):
         moves = sorted(row.exact["moves"], key=lambda move: move["action"])
         spans = _spans(moves)
-        plot.text(-0.2, y + 0.5, _label(row), ha="right", va="center", fontsize=7)
+        plot.text(-0.2, y + 0.5, _label(row, axes[:2]), ha="right", va="center", fontsize=7)
         for x, move in enumerate(moves):
             colour = move_colour(move["value"], move["remoteness"], *spans[move["value"]])
             plot.add_patch(Rectangle((x + 0.05, y + 0.08), 0.9, 0.84, facecolor=colour, edgecolor="#333333",
@@ -135,9 +138,9 @@ def draw_first_moves(rows: list[Row], title: str, path: str | os.PathLike | None
     return _saved(figure, path)
 
 
-def _label(row: Row) -> str:
+def _label(row: Row, axes: list[str]) -> str:
     exact = row.exact
-    return (f"{' '.join(f'{k}={_shown(v)}' for k, v in row.params.items())}: "
+    return (f"{' '.join(f'{axis}={_shown(row.params[axis])}' for axis in axes)}: "
             f"{SHORT[exact['value']]} {exact['remoteness']}")
 
 
@@ -165,7 +168,7 @@ def write_pictures(rows: list[Row], game: str, axes: list[str], folder: str | os
         written.append(heat)
         if any(row.exact is not None for row in members):
             strip = folder / f"{game}-moves{tail}.{suffix}"
-            draw_first_moves(members, f"{title}: first moves, for the first player", strip)
+            draw_first_moves(members, axes, f"{title}: first moves, for the first player", strip)
             written.append(strip)
     return written
 
