@@ -140,6 +140,7 @@ def version() -> None:
 # ``app`` (after the commands above: ``games`` falls back on ``catalog``).
 from .arena import register as register_arena  # noqa: E402
 from .compile import compile_games  # noqa: E402
+from .explore import register as register_explore  # noqa: E402
 from .learn import register as register_learn  # noqa: E402
 from .serve import register as register_serve  # noqa: E402
 from .solve import register as register_solver_commands  # noqa: E402
@@ -149,6 +150,7 @@ app.command("compile")(compile_games)
 register_solver_commands(app)
 register_arena(app)
 register_learn(app)
+register_explore(app)
 
 
 # The AI a person plays by default: half a second a move, as in the web app,

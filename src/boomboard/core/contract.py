@@ -122,6 +122,8 @@ CONTRACT: tuple[Item, ...] = (
     Item("pettingzoo_name", ATTRIBUTE, OPTIONAL, "the PettingZoo module's name (derived from `name`)", kind=str),
     Item("solver_layered", ATTRIBUTE, OPTIONAL, "every move climbs to a later layer of `layer_of`", kind=bool),
     Item("solver_dense_auto", ATTRIBUTE, OPTIONAL, "False: `--method auto` keeps the hashed solver", kind=bool),
+    Item("lab_axes", ATTRIBUTE, OPTIONAL, "the parameters `boomboard explore` sweeps, each's lowest and highest",
+         kind=dict),
     Item("solver_min_tokens", ATTRIBUTE, OPTIONAL, "solved as endgames with at least this many tokens", kind=int,
          group=ENDGAMES),
     # -- its methods ----------------------------------------------------------------------

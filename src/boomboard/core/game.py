@@ -51,6 +51,10 @@ class Game:
       methods of the "solver" section below and the codec kernels ``encode``,
       ``decode`` and ``layer_of`` in ``kernels.py``; ``solver_layered`` and
       ``solver_min_tokens`` where they apply.
+    * optionally ``lab_axes``: the parameters ``boomboard explore`` may sweep
+      (:mod:`boomboard.lab`), each with the lowest and highest value it may
+      take there (a flag: 0 and 1); the first two are a heat map's rows and
+      columns, the others split the variants into families.
     * optionally the names the adapters register it under, derived from
       ``name`` and ``title`` unless set: ``openspiel_name``
       (``"boomboard_kaboom"``), ``openspiel_long_name`` (``"boomboard Kaboom"``)
@@ -90,6 +94,7 @@ class Game:
     # False: ``--method auto`` keeps the hashed solvers even where a dense spec exists
     # (a game whose dense tiers hold far more boards than it reaches: Jump61)
     solver_dense_auto: ClassVar[bool] = True
+    lab_axes: ClassVar[dict[str, tuple[int, int]]] = {}  # see the class docstring; {}: nothing to sweep
     openspiel_name: ClassVar[str]  # the adapters' names: see the class docstring
     openspiel_long_name: ClassVar[str]
     pettingzoo_name: ClassVar[str]

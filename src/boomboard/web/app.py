@@ -39,11 +39,13 @@ except ImportError:
 from ..agents import agent_kinds
 from ..core.errors import BoomboardError, GameOverError, ParameterError
 from ..core.params import format_value
+from ..lab.sweep import default_store as default_lab_store
 from ..records import MAX_RECORD_CHARS
-from ..registry import DEFAULT_GAME, registered_games
+from ..registry import DEFAULT_GAME, game_class, registered_games
 from . import analysis, pages
 from .archive import Archive, open_arena_store, replay_record
 from .guard import GuardMiddleware, RequestGuard
+from .lab import lab_page
 from .models import ModelShelf
 from .limits import LIMIT_RESPONSES, RETRY_AFTER_SECONDS, RequestLimits, ServerLimits, StreamSlots, TooManyStreams
 from .service import SESSIONS_KEPT, AgentLimits, Busy, Conflict, GameService, NotFound
@@ -181,7 +183,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
                solver_db: str | Path | None = None, workers: int = 2, processes: bool = True,
                limits: AgentLimits | None = None, sessions_kept: int = SESSIONS_KEPT,
                guard: RequestGuard | None = None, models: str | Path | None = None,
-               server_limits: ServerLimits | None = None) -> FastAPI:
+               server_limits: ServerLimits | None = None,
+               lab_store: str | Path | None = None) -> FastAPI:
     """The application, keeping its games in the SQLite file ``db_path``.
 
     The replay and tournament pages read the arena's records: ``arena`` is an
@@ -205,6 +208,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     (:class:`~boomboard.web.models.ModelShelf`: those shipped, and those in
     the folder ``models``), never a path. Requests, event streams and slow
     clients are held to ``server_limits`` (:class:`~boomboard.web.limits.ServerLimits`).
+    The lab's page (``/lab/GAME``) reads the store ``boomboard explore`` writes:
+    ``lab_store``, else its default (:func:`boomboard.lab.default_store`).
     """
     if solver_db is not None and not Path(solver_db).is_dir():
         raise ParameterError(f"{solver_db} is not a folder of solved tables (make them with: boomboard solve "
@@ -295,6 +300,17 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         """The page, which shows the game's rules (from /api/rules/GAME)."""
         pages.rules_page(game)  # an unknown game is a 400 here already
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/lab/{game}", include_in_schema=False)
+    async def lab_route(game: str):
+        """The page, which draws what ``boomboard explore`` found of the game (from /api/lab/GAME)."""
+        game_class(game)  # an unknown game is a 400 here already
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/lab/{game}")
+    def lab(game: str):
+        """The game's explored variants, a heat map a family (see boomboard.lab)."""
+        return lab_page(game, lab_store or default_lab_store())
 
     @app.get("/api/rules/{game}")
     async def rules(game: str):

@@ -99,6 +99,7 @@ class ChainReactionGame(Game):
         Parameter("rows", 9, "rows of the grid (the phone game's grid is 9x6)", minimum=2, maximum=12),
         Parameter("cols", 6, "columns of the grid, lettered a.. from the left", minimum=2, maximum=12),
     )
+    lab_axes = {"rows": (2, 9), "cols": (2, 9)}  # what boomboard explore sweeps
     rules = rules
     state_class = ChainReactionState
     end_reasons = END_REASONS

@@ -197,6 +197,7 @@ class ExplocusGame(_Explocus):
         Parameter("size", 8, "squares along each side of the board", minimum=3, maximum=16),
         Parameter("setup", "standard", _setup_help("..../.b3../..w2./.... w")),
     )
+    lab_axes = {"size": (4, 8)}  # what boomboard explore sweeps (the standard setup needs size >= 4)
     presentation = Presentation(colours=COLOURS, pieces="stones")
 
     def _make_board(self, values: dict[str, Any]) -> Board:
@@ -218,6 +219,7 @@ class HexplocusGame(_Explocus):
         Parameter("side", 5, "cells along each edge of the hexagon", minimum=3, maximum=9),
         Parameter("setup", "standard", _setup_help("b1../..../...../w1.../... w")),
     )
+    lab_axes = {"side": (3, 6)}  # what boomboard explore sweeps
     # on a phone the hexagon takes the whole width, its labels larger, its cells as big as they can be
     presentation = Presentation(colours=COLOURS, pieces="stones", fills_phone=True)
 

@@ -89,6 +89,7 @@ class Jump61Game(Game):
         Parameter("size", 6, "squares along each side of the board (the course's text interface allows 2..10)",
                   minimum=2, maximum=16),
     )
+    lab_axes = {"size": (2, 8)}  # what boomboard explore sweeps
     rules = rules
     state_class = Jump61State
     end_reasons = END_REASONS

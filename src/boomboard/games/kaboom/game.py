@@ -118,6 +118,9 @@ class KaboomGame(Game):
         Parameter("misere", False, "misère: the player who connects n in a row loses"),
         Parameter("superbomb", False, "a detonation removes the bomb's whole row and column"),
     )
+    # what boomboard explore sweeps: boards the solver or a few self-play games cover in minutes
+    lab_axes = {"rows": (1, 8), "cols": (1, 8), "connect": (1, 8), "bombs": (0, 4), "misere": (0, 1),
+                "superbomb": (0, 1)}
 
     def _build_params_array(self, values: dict[str, Any]) -> np.ndarray:
         rows, cols = values["rows"], values["cols"]

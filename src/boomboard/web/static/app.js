@@ -1188,6 +1188,93 @@ async function rulesPage(name) {
   view.replaceChildren(el("section", { class: "rules" }, parts));
 }
 
+// /lab/GAME: what `boomboard explore` found of the game (from /api/lab/GAME): a heat map a family of
+// variants (the first two swept parameters down and across), then each solved board's first moves.
+const LAB_SHORT = { win: "win", tie: "tie", lose: "loss", draw: "draw" };
+const LAB_PALEST = 0.5; // as the solver's pictures: the farthest end of a value palest
+
+// The style of a cell of this value and remoteness, when that value's ends span `span` (nearest, farthest).
+function labStyle(value, remoteness, span) {
+  const hex = VALUE_COLOURS[value];
+  const [near, far] = span || [remoteness, remoteness];
+  const pale = value === "draw" || far <= near ? 0 : LAB_PALEST * (remoteness - near) / (far - near);
+  const channel = (i) => {
+    const c = parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16);
+    return Math.round(c + (255 - c) * pale);
+  };
+  const [r, g, b] = [channel(0), channel(1), channel(2)];
+  // dark ink on a light cell (a tie's yellow, a pale shade), light ink on a dark one
+  const ink = r + g + b > 1.6 * 255 ? "#000" : "#fff";
+  return `background: rgb(${r}, ${g}, ${b}); color: ${ink}; text-shadow: none`;
+}
+
+function labSpans(entries) {
+  const spans = {};
+  for (const e of entries) {
+    const [near, far] = spans[e.value] || [e.remoteness, e.remoteness];
+    spans[e.value] = [Math.min(near, e.remoteness), Math.max(far, e.remoteness)];
+  }
+  return spans;
+}
+
+function labCellTitle(cell) {
+  const lines = [cell.variant];
+  if (cell.exact) lines.push(`exact: ${cell.exact.value} in ${cell.exact.remoteness} for the first player, `
+    + `${cell.exact.positions.toLocaleString()} positions`);
+  const e = cell.estimate;
+  if (e) lines.push(`self-play (${e.games} games, depth ${e.depth}): first player's score ${e.score.toFixed(2)} `
+    + `(95% ${e.score_low.toFixed(2)} to ${e.score_high.toFixed(2)}), draws ${Math.round(100 * e.draw_rate)}%, `
+    + `length ${e.length_median} (IQR ${e.length_iqr}), decisiveness ${e.decisiveness.toFixed(2)}, `
+    + `lead changes ${e.lead_changes.toFixed(2)}`);
+  if (cell.agreement) lines.push(`exact and estimate: ${cell.agreement}`);
+  return lines.join("\n");
+}
+
+function labHeatMap(lab, family) {
+  const spans = labSpans(family.cells.filter((c) => c.exact).map((c) => c.exact));
+  const at = (down, across) => family.cells.find((c) => c.down === down && c.across === across);
+  const head = el("tr", {}, el("th", { text: `${lab.axes[0]} \\ ${lab.axes[1] || ""}` }),
+    family.across.map((a) => el("th", { text: a === null ? "" : String(a) })));
+  const body = family.down.map((d) => el("tr", {}, el("th", { text: String(d) }), family.across.map((a) => {
+    const cell = at(d, a);
+    if (!cell) return el("td", { class: "lab-cell lab-empty" });
+    const attrs = { class: `lab-cell ${cell.exact ? "lab-exact" : "lab-estimated"}`, title: labCellTitle(cell),
+      "data-variant": cell.variant };
+    if (cell.exact) attrs.style = labStyle(cell.exact.value, cell.exact.remoteness, spans[cell.exact.value]);
+    return el("td", attrs, cell.text);
+  })));
+  return el("figure", { class: "lab-map" }, el("h3", { text: family.title }),
+    el("table", {}, el("thead", {}, head), el("tbody", {}, body)),
+    el("figcaption", { text: "Who wins with perfect play, for the first player, and in how many moves; hatched: "
+      + "beyond the solver's budget, ~ the first player's estimated score from self-play (1 a win, 0 a loss)" }));
+}
+
+function labStrips(family) {
+  const solved = family.cells.filter((c) => c.exact && c.exact.moves.length);
+  if (!solved.length) return null;
+  return el("div", { class: "lab-strips" }, el("h4", { text: "First moves, for the first player" }),
+    solved.map((cell) => {
+      const moves = [...cell.exact.moves].sort((x, y) => x.action - y.action);
+      const spans = labSpans(moves);
+      return el("div", { class: "lab-strip", "data-variant": cell.variant },
+        el("span", { class: "lab-strip-label", text: `${cell.variant}: ${LAB_SHORT[cell.exact.value]} ${cell.exact.remoteness}` }),
+        moves.map((m) => el("span", { class: "lab-move", title: `${m.move}: ${m.value} in ${m.remoteness}`,
+          style: labStyle(m.value, m.remoteness, spans[m.value]), text: m.move })));
+    }));
+}
+
+async function labPage(name) {
+  const lab = await api("GET", `/api/lab/${encodeURIComponent(name)}`);
+  document.title = `${lab.title} variants - boomboard`;
+  const parts = [el("h2", { text: `${lab.title}: who wins each variant` })];
+  if (!lab.families.length) {
+    parts.push(el("p", { class: "note", text: `Nothing explored yet: run boomboard explore ${lab.name} with a grid of `
+      + `${lab.axes.join(", ") || "parameters"} (see docs/variants.md).` }));
+  }
+  for (const family of lab.families) parts.push(labHeatMap(lab, family), labStrips(family));
+  view.replaceChildren(el("section", { class: "lab" }, parts));
+}
+
 async function route() {
   if (current) current.kill();
   current = null;
@@ -1195,8 +1282,10 @@ async function route() {
   const parts = path.split("/").filter(Boolean);
   const query = new URLSearchParams(queryText || "");
   const rulesPath = location.pathname.match(/^\/rules\/([^/]+)$/);
+  const labPath = location.pathname.match(/^\/lab\/([^/]+)$/);
   try {
-    if (rulesPath && !location.hash) await rulesPage(decodeURIComponent(rulesPath[1]));
+    if (labPath) await labPage(decodeURIComponent(labPath[1]));
+    else if (rulesPath && !location.hash) await rulesPage(decodeURIComponent(rulesPath[1]));
     else if (rulesPath) { location.replace(`/${location.hash}`); return; }
     else if (parts[0] === "position") current = window.page = new GamePage("position", null, 0, { game: query.get("game"), position: query.get("position") });
     else if (parts[0] === "game") current = window.page = new GamePage("live", parts[1]);

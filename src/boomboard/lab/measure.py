@@ -1,0 +1,201 @@
+"""What the lab measures of one variant: exact values where the solver
+finishes within the budget, and estimates from ``ai`` self-play.
+
+Exact (:func:`solve_exactly`): the strong solver (:mod:`boomboard.solver`,
+in memory, so every position it finds is counted once, mirror images
+apart) stops once it finds more than ``budget`` positions; within it, the
+start's value and remoteness for the first player, every first move's value
+for the first player, the positions reachable from the start (finished ones
+included: the positions the game can be in, as Connect-4's published counts
+count them) and the seconds it took.
+
+Estimated (:func:`self_play`): ``games`` games of ``ai`` against itself at
+a fixed depth (``ai:depth=D,solved=0``: never from a table, seeded, so the
+same games every run), giving:
+
+* the first player's score (a win 1, a tie or draw 1/2, a loss 0) with its
+  95% Wilson interval;
+* the draw rate (games without a winner);
+* the game length in plies: median and interquartile range;
+* decisiveness and lead changes as Ludii defines them (its metrics
+  ``Decisiveness`` and ``LeadChange``), with the evaluation of a one-ply
+  search as the state evaluation (for the player to move; the opponent's
+  is its negative): *lead changes* is, per game, the number of moves before
+  which the set of players with the highest evaluation differs from the set
+  before the previous move (the first move counts, as in Ludii), divided by
+  the number of moves; *decisiveness* is, per game with a winner, the share
+  of its moves played before the winner's evaluation first exceeds the
+  highest the loser ever had (1 if it never does, and for games without a
+  winner). Both are averaged over the games.
+
+Where both exist (:func:`agreement`), the exact value agrees with the
+estimate when the first player's exact score lies in the interval.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import statistics
+import time
+from pathlib import Path
+
+from ..core.game import Game
+from ..core.state import State
+
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+EXACT_SCORE = {"win": 1.0, "tie": 0.5, "draw": 0.5, "lose": 0.0}  # the first player's score, by the start's value
+
+
+def solve_exactly(game: Game, budget: int, folder: Path) -> dict | None:
+    """``game`` solved into ``folder`` (removed afterwards), or ``None`` when
+    it has more than ``budget`` positions or positions the solver cannot
+    encode."""
+    from ..solver import PositionSpaceTooLarge, SolveError, analyze, solve
+
+    began = time.perf_counter()
+    try:
+        table = solve(game, folder, progress=False, max_positions=budget, method="memory")
+    except (SolveError, PositionSpaceTooLarge):
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
+    start = game.new_initial_state()
+    analysis = analyze(start, folder)
+    result = {
+        "value": analysis.value,
+        "remoteness": analysis.remoteness,
+        "moves": [{"move": m.notation, "action": m.action, "value": m.value, "remoteness": m.remoteness}
+                  for m in analysis.moves],
+        "positions": len(table) + finished_positions(table),
+        "seconds": time.perf_counter() - began,
+    }
+    shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
+def finished_positions(table) -> int:
+    """The finished positions one move from the positions ``table`` holds
+    (a table keeps only the positions where the game goes on)."""
+    finished: set[State] = set()
+    for index in range(len(table)):
+        state = table.state_at(index)
+        for action in state.legal_actions():
+            child = state.child(action)
+            if child.is_terminal():
+                finished.add(child)
+    return len(finished)
+
+
+def self_play(game: Game, games: int, depth: int, seed: int = 0) -> dict:
+    """The estimates of ``games`` games of ``ai:depth=depth`` against itself
+    (game ``i`` seeded ``seed + 2i`` and ``seed + 2i + 1``)."""
+    from ..agents import make_agent
+    from ..search.alphabeta import AlphaBeta
+
+    evaluator = AlphaBeta(game, table_bits=12)
+    scores, lengths, decisiveness, lead_changes, draws = [], [], [], [], 0
+    for index in range(games):
+        agents = [make_agent(f"ai:depth={depth},solved=0", seed=seed + 2 * index + side) for side in (0, 1)]
+        record = _play(game, agents, evaluator)
+        first_return = record["returns"][0]
+        scores.append((first_return + 1) / 2)
+        draws += first_return == 0
+        lengths.append(record["plies"])
+        decisiveness.append(record["decisiveness"])
+        lead_changes.append(record["lead_changes"])
+    low, high = wilson_interval(sum(scores), games)
+    quartiles = statistics.quantiles(lengths, n=4, method="inclusive") if games > 1 else [lengths[0]] * 3
+    return {
+        "games": games,
+        "depth": depth,
+        "score": sum(scores) / games,
+        "score_low": low,
+        "score_high": high,
+        "draw_rate": draws / games,
+        "length_median": statistics.median(lengths),
+        "length_iqr": quartiles[2] - quartiles[0],
+        "decisiveness": sum(decisiveness) / games,
+        "lead_changes": sum(lead_changes) / games,
+    }
+
+
+def _play(game: Game, agents: list, evaluator) -> dict:
+    """One game between ``agents`` (first player first), with each position's
+    evaluation for both players before each move."""
+    state = game.new_initial_state()
+    for player, agent in enumerate(agents):
+        agent.new_game(game, player)
+    evaluations = []  # per move: (first player's, second player's) evaluation of the position before it
+    while not state.is_terminal():
+        evaluator.clear()
+        score = evaluator.search(state, depth=1).score
+        mover = state.current_player()
+        evaluations.append((score, -score) if mover == 0 else (-score, score))
+        action = agents[mover].choose_action(state)
+        for agent in agents:
+            agent.observe(state, action)
+        state.apply_action(action)
+    returns = state.returns()
+    winner = None if returns[0] == returns[1] else (0 if returns[0] > returns[1] else 1)
+    return {"returns": returns, "plies": len(evaluations),
+            "decisiveness": decisiveness(evaluations, winner), "lead_changes": lead_changes(evaluations)}
+
+
+def lead_changes(evaluations: list[tuple[int, int]]) -> float:
+    """Ludii's lead changes of one game: how often the leaders (the players
+    with the highest evaluation) differ from those before the previous move,
+    the first move counted, per move."""
+    if not evaluations:
+        return 0.0
+    changes, before = 0, frozenset()
+    for pair in evaluations:
+        leaders = frozenset(player for player in (0, 1) if pair[player] == max(pair))
+        changes += leaders != before
+        before = leaders
+    return changes / len(evaluations)
+
+
+def decisiveness(evaluations: list[tuple[int, int]], winner: int | None) -> float:
+    """Ludii's decisiveness of one game: the share of its moves played before
+    the winner's evaluation first exceeds the highest the loser ever had
+    (1 if it never does, or if nobody won)."""
+    if winner is None or not evaluations:
+        return 1.0
+    threshold = max(pair[1 - winner] for pair in evaluations)
+    for index, pair in enumerate(evaluations):
+        if pair[winner] > threshold:
+            return index / len(evaluations)
+    return 1.0
+
+
+def wilson_interval(total: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a mean score ``total / n`` in [0, 1]."""
+    p = total / n
+    denominator = 1 + Z95 ** 2 / n
+    centre = (p + Z95 ** 2 / (2 * n)) / denominator
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / denominator
+    # at 0 and 1 the interval's end is the mean itself, exactly (rounding would leave it a hair off)
+    low = 0.0 if p <= 0.0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1.0 else min(1.0, centre + half)
+    return low, high
+
+
+def agreement(exact: dict | None, estimate: dict | None) -> str | None:
+    """``"agrees"`` when the first player's exact score lies in the
+    estimate's interval, ``"disagrees"`` when not, ``None`` without both."""
+    if exact is None or estimate is None:
+        return None
+    score = EXACT_SCORE[exact["value"]]
+    return "agrees" if estimate["score_low"] <= score <= estimate["score_high"] else "disagrees"
+
+
+def measure(game_string: str, budget: int, games: int, depth: int, folder: str) -> dict:
+    """Everything the lab records of the variant ``game_string``: its exact
+    values (or ``None``), its estimates and their agreement. A process
+    pool's or Ray's task: it takes and returns plain values."""
+    from ..registry import load_game
+
+    game = load_game(game_string)
+    exact = solve_exactly(game, budget, Path(folder))
+    estimate = self_play(game, games, depth) if games else None
+    return {"variant": game_string, "exact": exact, "estimate": estimate, "agreement": agreement(exact, estimate)}

@@ -1,0 +1,117 @@
+"""The lab's store: one SQLite file, a row a variant, written as each
+variant is measured.
+
+Each row is written in one transaction, so a sweep killed at any moment
+(even ``kill -9``) leaves whole rows only; run again, it measures the
+variants that have no row yet, and ends with the store an unbroken sweep
+writes (the seconds spent solving aside: they are measured again).
+
+Columns: the game's name and its variant (the game string, e.g.
+``kaboom(rows=3,cols=3,connect=3)``) with each parameter's value (JSON);
+``value``, ``remoteness``, ``moves`` (JSON: each first move's notation,
+value and remoteness for the first player, best first), ``positions`` and
+``seconds`` where the solver finished within the budget (else NULL);
+``games``, ``depth``, ``score`` with ``score_low`` and ``score_high``,
+``draw_rate``, ``length_median``, ``length_iqr``, ``decisiveness``,
+``lead_changes`` from self-play (see :mod:`boomboard.lab.measure`); and
+``agreement`` (``agrees``, ``disagrees``, or NULL without both).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import BoomboardError
+
+ESTIMATE_COLUMNS = ("games", "depth", "score", "score_low", "score_high", "draw_rate", "length_median",
+                    "length_iqr", "decisiveness", "lead_changes")
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS variants (
+    variant TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    params TEXT NOT NULL,
+    value TEXT, remoteness INTEGER, moves TEXT, positions INTEGER, seconds REAL,
+    {", ".join(f"{name} REAL" for name in ESTIMATE_COLUMNS)},
+    agreement TEXT
+)
+"""
+
+
+class StoreError(BoomboardError):
+    """A store that cannot be opened or is not a lab store."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One measured variant, as the store holds it."""
+
+    variant: str
+    game: str
+    params: dict[str, Any]
+    exact: dict | None
+    estimate: dict | None
+    agreement: str | None
+
+
+class Store:
+    """A lab store at ``path`` (created with its folder if missing)."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.connection = sqlite3.connect(self.path)
+            self.connection.execute(SCHEMA)
+            self.connection.commit()
+        except (sqlite3.Error, OSError) as problem:
+            raise StoreError(f"cannot open the lab store {self.path}: {problem}") from None
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def measured(self) -> set[str]:
+        """The variants the store has a row for."""
+        return {variant for (variant,) in self.connection.execute("SELECT variant FROM variants")}
+
+    def add(self, game: str, params: dict[str, Any], result: dict) -> None:
+        """Write one variant's row (see :func:`boomboard.lab.measure.measure`), at once."""
+        exact, estimate = result["exact"] or {}, result["estimate"] or {}
+        values = {
+            "variant": result["variant"], "game": game, "params": json.dumps(params, sort_keys=True),
+            "value": exact.get("value"), "remoteness": exact.get("remoteness"),
+            "moves": json.dumps(exact["moves"]) if exact else None, "positions": exact.get("positions"),
+            "seconds": exact.get("seconds"), **{name: estimate.get(name) for name in ESTIMATE_COLUMNS},
+            "agreement": result["agreement"],
+        }
+        names = ", ".join(values)
+        with self.connection:
+            self.connection.execute(f"INSERT OR REPLACE INTO variants ({names}) VALUES "
+                                    f"({', '.join('?' * len(values))})", tuple(values.values()))
+
+    def rows(self, game: str | None = None) -> list[Row]:
+        """Every row (of ``game`` only, if given), in the order of their variants."""
+        query = "SELECT * FROM variants" + (" WHERE game = ?" if game else "") + " ORDER BY variant"
+        cursor = self.connection.execute(query, (game,) if game else ())
+        names = [column[0] for column in cursor.description]
+        return [_row(dict(zip(names, values))) for values in cursor]
+
+
+def _row(record: dict) -> Row:
+    exact = None
+    if record["value"] is not None:
+        exact = {"value": record["value"], "remoteness": record["remoteness"], "moves": json.loads(record["moves"]),
+                 "positions": record["positions"], "seconds": record["seconds"]}
+    estimate = None
+    if record["games"] is not None:
+        estimate = {name: record[name] for name in ESTIMATE_COLUMNS}
+    return Row(record["variant"], record["game"], json.loads(record["params"]), exact, estimate, record["agreement"])

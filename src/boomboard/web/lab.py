@@ -1,0 +1,36 @@
+"""The lab's page, ``/lab/GAME``: what ``boomboard explore`` stored of a
+game, as the heat maps and first-move strips of :mod:`boomboard.lab.picture`
+arrange it (a family of variants a map, its first two swept parameters
+down and across), for the page to draw."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..lab.picture import cell_text, families, family_title
+from ..lab.store import Store
+from ..registry import game_class
+
+
+def lab_page(name: str, store_path: str | Path) -> dict:
+    """The families of game ``name`` in the lab store at ``store_path`` (none
+    when there is no store yet); an unknown game is a :class:`BoomboardError`."""
+    cls = game_class(name)
+    axes = list(cls.lab_axes)
+    rows = []
+    if axes and Path(store_path).is_file():
+        with Store(store_path) as store:
+            rows = store.rows(cls.name)
+    shown = []
+    for family, members in families(rows, axes).items():
+        down = sorted({row.params[axes[0]] for row in members})
+        across = sorted({row.params[axes[1]] for row in members}) if len(axes) > 1 else [None]
+        shown.append({
+            "title": family_title(cls.name, family),
+            "down": down, "across": across,
+            "cells": [{"variant": row.variant, "down": row.params[axes[0]],
+                       "across": row.params[axes[1]] if len(axes) > 1 else None,
+                       "text": cell_text(row), "exact": row.exact, "estimate": row.estimate,
+                       "agreement": row.agreement} for row in members],
+        })
+    return {"name": cls.name, "title": cls.title, "axes": axes, "families": shown}

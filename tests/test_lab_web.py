@@ -1,0 +1,85 @@
+"""The lab's page, /lab/GAME: the explored variants as heat maps and
+first-move strips, from the store ``boomboard explore`` writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from boomboard.lab import Settings, Store, explore, parse_grid  # noqa: E402
+from boomboard.web.app import create_app  # noqa: E402
+from web_helpers import assert_error, serving  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+# 3x3 without a bomb is solved within the budget (694 positions), with one bomb it is not (20,879)
+GRID = {"rows": "2..3", "cols": "3", "connect": "3", "bombs": "0,1"}
+
+
+def _sweep(store_path: Path) -> list:
+    grid = parse_grid("kaboom", GRID)
+    with Store(store_path) as store:
+        explore(grid, store, Settings(budget=5_000, games=2, depth=2, workers=1))
+        return store.rows()
+
+
+@pytest.fixture(scope="module")
+def explored(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lab")
+    rows = _sweep(folder / "boomboard" / "lab.sqlite")  # where XDG_DATA_HOME=folder puts the default store
+    return folder, rows
+
+
+def test_the_lab_answer_holds_a_heat_map_a_family_with_every_variant(explored, tmp_path):
+    folder, rows = explored
+    app = create_app(tmp_path / "web.sqlite3", processes=False, lab_store=folder / "boomboard" / "lab.sqlite")
+    with TestClient(app) as client:
+        answer = client.get("/api/lab/kaboom").json()
+        assert answer["axes"][:2] == ["rows", "cols"]
+        assert {family["title"] for family in answer["families"]} == {
+            "kaboom, connect=3, bombs=0, misere=false, superbomb=false",
+            "kaboom, connect=3, bombs=1, misere=false, superbomb=false"}
+        cells = {cell["variant"]: cell for family in answer["families"] for cell in family["cells"]}
+        assert set(cells) == {row.variant for row in rows}
+        for row in rows:
+            cell = cells[row.variant]
+            assert cell["exact"] == row.exact and cell["estimate"] == row.estimate
+            assert cell["text"].startswith("~") == (row.exact is None)
+        assert client.get("/lab/kaboom").headers["content-type"].startswith("text/html")
+        assert_error(client.get("/api/lab/nosuchgame"), 400, "unknown game")
+        assert_error(client.get("/lab/nosuchgame"), 400, "unknown game")
+
+
+def test_a_game_not_explored_yet_has_no_families(tmp_path):
+    app = create_app(tmp_path / "web.sqlite3", processes=False, lab_store=tmp_path / "none.sqlite")
+    with TestClient(app) as client:
+        answer = client.get("/api/lab/jump61").json()
+    assert answer == {"name": "jump61", "title": "Jump61", "axes": ["size"], "families": []}
+    assert not (tmp_path / "none.sqlite").exists()  # reading never creates a store
+
+
+def test_the_lab_page_in_a_browser_draws_each_variant_estimated_ones_hatched(explored, tmp_path, monkeypatch):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed")
+    folder, rows = explored
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))  # the server's default lab store is the one swept
+    with serving(tmp_path, "--workers", "1") as address, sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1100, "height": 760})
+        page.goto(f"{address}lab/kaboom")
+        page.wait_for_selector(".lab-map")
+        exact = page.locator(".lab-map .lab-exact")
+        estimated = page.locator(".lab-map .lab-estimated")
+        assert exact.count() == sum(row.exact is not None for row in rows)
+        assert estimated.count() == sum(row.exact is None for row in rows) >= 1
+        assert estimated.first.inner_text().startswith("~")
+        assert "repeating-linear-gradient" in estimated.first.evaluate("e => getComputedStyle(e).backgroundImage")
+        strips = page.locator(".lab-strip")
+        assert strips.count() == sum(row.exact is not None for row in rows)
+        page.screenshot(path=str(tmp_path / "lab-kaboom.png"), full_page=True)
+        browser.close()
