@@ -204,9 +204,9 @@ QUOTED_FIGURES = [
      _search_speed),
     ("README.md", r"(\S+) to (\S+) million steps per second with observations: " + LINK, _vector_speed),
     ("README.md", r"solves Kaboom's default board \((\S+) CPU s, (\S+) MB on disk: " + LINK, _kaboom_solve),
-    ("docs/solver.md", r"Kaboom 4x4 with a bomb each \((\S+) CPU seconds and (\S+) MB on disk: " + LINK,
+    ("docs/explanation/solver.md", r"Kaboom 4x4 with a bomb each \((\S+) CPU seconds and (\S+) MB on disk: " + LINK,
      _kaboom_solve),
-    ("docs/solved.md", r"(\S+) CPU s and (\S+) MB on disk \(" + LINK, _kaboom_solve),
+    ("docs/results/solved.md", r"(\S+) CPU s and (\S+) MB on disk \(" + LINK, _kaboom_solve),
 ]
 
 
@@ -250,7 +250,7 @@ def test_the_help_headline_and_the_docs_name_every_game():
     titles = [info.title for info in registered_games()]
     headline = re.search(r"\((.*)\)", app.info.help).group(1)
     assert headline.split(", ") == titles
-    api = (ROOT / "docs" / "api.md").read_text()
+    api = (ROOT / "docs" / "reference" / "api.md").read_text()
     listed = re.search(r"boomboard\.game_names\(\) +# (\[.*\])", api).group(1)
     assert listed == repr(game_names())
-    assert f"**New game** lists the {NUMBER_WORDS[len(titles)]} games" in (ROOT / "docs" / "web.md").read_text()
+    assert f"**New game** lists the {NUMBER_WORDS[len(titles)]} games" in (ROOT / "docs" / "how-to" / "web.md").read_text()

@@ -177,7 +177,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     else the arena's own default file (none if it cannot be used). The
     solver's values and the ``solver`` side come from the solved tables in
     the folder ``solver_db`` (default: the solver's own, ``BOOMBOARD_DB`` or
-    the user's data directory; see ``docs/solver.md``). AI moves
+    the user's data directory; see ``docs/explanation/solver.md``). AI moves
     and analyses run in a pool of ``workers`` processes (``processes=False``:
     threads, for tests), within ``limits`` (:class:`AgentLimits`: the most
     each agent setting may ask, and the AI work one client may run at once).
