@@ -212,7 +212,8 @@ def require_game(cls: type, registered_as: str) -> None:
     problems = check_game(cls)
     if problems:
         raise GameContractError(f"game {registered_as!r} does not keep the game contract "
-                                f"(boomboard.core.contract, docs/explanation/engine.md):\n" + "\n".join(f"  - {p}" for p in problems))
+                                f"(boomboard.core.contract, docs/explanation/engine.md):\n"
+                                + "\n".join(f"  - {p}" for p in problems))
 
 
 def _folder_modules(rules: Any) -> tuple[dict[str, Any], list[str]]:
