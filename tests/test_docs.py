@@ -342,3 +342,23 @@ def test_manual_pages_link_the_glossary_for_its_terms(path):
     unlinked = [term for term, anchor in GLOSSARY_TERMS.items()
                 if re.search(rf"\b{term}\b", prose) and f"glossary.md#{anchor}" not in text]
     assert not unlinked, f"{path.name} uses {unlinked} without a link to the glossary"
+
+
+def test_the_command_reference_lists_every_command():
+    """docs/reference/cli.md has a row for each command and subcommand of
+    `boomboard`, and none that is gone."""
+    import typer.main
+
+    from boomboard.cli.main import app
+
+    root = typer.main.get_command(app)
+    commands = set()
+    for name, command in root.commands.items():
+        subcommands = getattr(command, "commands", {})
+        commands |= {f"{name} {sub}" for sub in subcommands}
+        if not subcommands or command.invoke_without_command:  # a group that also runs on its own
+            commands.add(name)
+    rows = [line for line in (ROOT / "docs" / "reference" / "cli.md").read_text().splitlines() if line.startswith("| `")]
+    listed = {name for row in rows for name in re.findall(r"`([a-z0-9 ]+)`", row.split("|")[1])}
+    assert commands - listed == set(), f"commands missing from docs/reference/cli.md: {sorted(commands - listed)}"
+    assert listed - commands == set(), f"docs/reference/cli.md lists commands that do not exist: {sorted(listed - commands)}"
