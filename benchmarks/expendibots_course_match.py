@@ -7,10 +7,10 @@ charging each its CPU time (``-t``, construction included) and memory
 (:mod:`boomboard.arena.course_player`) against each agent package given,
 with both colours, one referee process a game, and keeps every game as a
 JSON line (resumable: games already in ``--results`` are not played again).
-It prints the table ``docs/strength.md`` records.
+It prints the table ``docs/results/strength.md`` records.
 
 Nothing third-party is kept in this repository: fetch the referee and the
-agents' repositories outside it (see docs/strength.md) and point at them::
+agents' repositories outside it (see docs/results/strength.md) and point at them::
 
     python benchmarks/expendibots_course_match.py --referee /tmp/ex/2020-expendibots/project \\
         --agents /tmp/ex/arena --agent NeCho=CokerCoder/expendibots@9cbed5a \\

@@ -1,5 +1,5 @@
 """The course Player with the Expendibots settings of before the contempt
-for trading down, or any others: a control for docs/strength.md's games.
+for trading down, or any others: a control for docs/results/strength.md's games.
 
 ``BOOMBOARD_KEEP`` sets the evaluation's keep weight and
 ``BOOMBOARD_TYPICAL_PLIES`` the plies the time manager plans a game for

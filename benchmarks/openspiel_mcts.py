@@ -18,7 +18,7 @@ file at once (``--results``); a run that is stopped resumes where it was,
 and running the command again prints the table without playing a game.
 ``--solved`` replays the games of a solved game (Kaboom, after ``boomboard
 solve kaboom``) against perfect play, to tell ties the game forces from
-mistakes; docs/strength.md ("Against OpenSpiel's MCTS") has the results.
+mistakes; docs/results/strength.md ("Against OpenSpiel's MCTS") has the results.
 
 Run: ``python benchmarks/openspiel_mcts.py --games 40 --time 0.1``
 """

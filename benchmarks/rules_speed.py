@@ -89,7 +89,7 @@ def commit() -> str:
 
 
 def print_table(header, rows, markdown: bool, title: str, caption: str | None = None) -> None:
-    """The figures as a Markdown table (for docs/benchmarks.md, under its
+    """The figures as a Markdown table (for docs/results/benchmarks.md, under its
     ``title`` line) or as a rich table in the terminal."""
     if markdown:
         print(f"{title}\n")
@@ -112,7 +112,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3,
                         help="measure everything this many times, interleaved, and report medians")
     parser.add_argument("--games", nargs="*", default=GAMES)
-    parser.add_argument("--markdown", action="store_true", help="print a Markdown table for docs/benchmarks.md")
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table for docs/results/benchmarks.md")
     args = parser.parse_args()
 
     games = {name: boomboard.load_game(name) for name in args.games}

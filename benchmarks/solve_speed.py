@@ -44,7 +44,7 @@ from boomboard import solver  # noqa: E402
 GAMES = ["kaboom(rows=3,cols=3,connect=3)", "kaboom(rows=4,cols=4,bombs=0)", "kaboom@memory", "kaboom@tiers",
          "kaboom@dense", "kaboom@dense-numba", "kaboom(rows=5,cols=5,bombs=0)@dense",
          "kaboom(rows=5,cols=5,bombs=0)@dense-numba", "jump61(size=3)", "jump61(size=3)@tiers", "expendibots:3"]
-# the hashed solver's counts (docs/solved.md), for the games whose hashed solve is not cheap
+# the hashed solver's counts (docs/results/solved.md), for the games whose hashed solve is not cheap
 REACHABLE = {"kaboom(rows=5,cols=5,bombs=0)": 50_722_290, "kaboom": 19_601_709}
 
 

@@ -7,7 +7,7 @@ pairing: the row agent moves first when ``i`` is even); the searching agents
 can be compared with ``--agents``, e.g. whether quiescence pays off:
 ``--agents alphabeta alphabeta:quiescence=4``. Each finished game is appended to a JSON-lines
 file at once, so a run that is stopped resumes where it was; ``--markdown``
-prints the tables for ``docs/strength.md``.
+prints the tables for ``docs/results/strength.md``.
 
 Run: ``python benchmarks/strength.py --games 100 --time 0.02 --agents random greedy ai mcts --markdown``
 """

@@ -114,7 +114,7 @@ def main() -> None:
                         help="measure everything this many times, interleaved, and report medians")
     parser.add_argument("--envs", type=int, default=4096, help="games in each batch")
     parser.add_argument("--games", nargs="*", default=GAMES)
-    parser.add_argument("--markdown", action="store_true", help="print a Markdown table for docs/benchmarks.md")
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table for docs/results/benchmarks.md")
     args = parser.parse_args()
 
     envs = {name: VectorEnv(name, args.envs, seed=0) for name in args.games}

@@ -1,4 +1,4 @@
-"""The adapters' examples (documented in docs/adapters.md) run and say what they should."""
+"""The adapters' examples (documented in docs/how-to/adapters.md) run and say what they should."""
 
 from __future__ import annotations
 

@@ -127,5 +127,5 @@ def test_an_unknown_kind_says_where_kinds_from_above_come_from():
     that never imports it is told where to look, not only that it is unknown."""
     from boomboard.core.errors import ParameterError
 
-    with pytest.raises(ParameterError, match="known once its layer is imported: see docs/agents.md"):
+    with pytest.raises(ParameterError, match="known once its layer is imported: see docs/reference/agents.md"):
         make_agent("no-such-kind")

@@ -68,7 +68,7 @@ def test_expendibots_ships_a_book_and_ai_plays_its_opening_from_it_when_asked():
         action = agent.choose_action(start.clone())
         assert action in {a for a, _, _ in book.moves(start)}
         assert agent.last_thinking.startswith("book:")
-    plain = make_agent("ai:time=0.05", seed=0)  # off by default: it did not win more (docs/strength.md)
+    plain = make_agent("ai:time=0.05", seed=0)  # off by default: it did not win more (docs/results/strength.md)
     plain.new_game(game, 0)
     plain.choose_action(start.clone())
     assert not plain.last_thinking.startswith("book:")

@@ -1,4 +1,4 @@
-"""docs/configuration.md lists every environment variable the package reads
+"""docs/reference/configuration.md lists every environment variable the package reads
 or sets, and nothing else; its tables of the repository's tools and of
 memory bounds name what exists."""
 
@@ -13,7 +13,7 @@ import boomboard
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(boomboard.__file__).resolve().parent
-PAGE = ROOT / "docs" / "configuration.md"
+PAGE = ROOT / "docs" / "reference" / "configuration.md"
 
 
 def section_rows(heading: str) -> list[list[str]]:
@@ -110,8 +110,8 @@ def test_every_environment_variable_the_package_reads_or_sets_is_in_the_table_an
     assert not unknown, f"environment variables named by an expression, not a string: {unknown}"
     listed = [name for row in section_rows("## Environment variables") for name in ticked(row[0])]
     assert len(listed) == len(set(listed)), f"listed twice: {listed}"
-    assert not found - set(listed), f"read or set by boomboard but not in docs/configuration.md: {found - set(listed)}"
-    assert not set(listed) - found, f"in docs/configuration.md but nothing reads them: {set(listed) - found}"
+    assert not found - set(listed), f"read or set by boomboard but not in docs/reference/configuration.md: {found - set(listed)}"
+    assert not set(listed) - found, f"in docs/reference/configuration.md but nothing reads them: {set(listed) - found}"
 
 
 def test_the_repository_tools_table_names_files_that_read_each_variable():
@@ -143,4 +143,4 @@ def test_the_memory_bounds_table_names_constants_that_exist_with_the_values_give
 
 
 def test_the_configuration_page_is_linked_from_the_readmes_list_of_pages():
-    assert "(docs/configuration.md)" in (ROOT / "README.md").read_text()
+    assert "(docs/reference/configuration.md)" in (ROOT / "README.md").read_text()

@@ -1,6 +1,6 @@
 """The game contract (boomboard.core.contract): every registered game keeps
 it, a game that breaks it is refused at registration with every problem
-named, docs/engine.md shows it as it is, and no shared file, the web page's
+named, docs/explanation/engine.md shows it as it is, and no shared file, the web page's
 script and stylesheet included, names a game."""
 
 from __future__ import annotations
@@ -99,8 +99,8 @@ def test_the_contract_s_kernels_are_the_kernel_interface_s():
 
 
 def test_docs_engine_md_shows_the_contract_table():
-    """The table in docs/engine.md is contract_table() itself, so the two cannot drift."""
-    assert contract_table() in (DOCS / "engine.md").read_text()
+    """The table in docs/explanation/engine.md is contract_table() itself, so the two cannot drift."""
+    assert contract_table() in (DOCS / "explanation" / "engine.md").read_text()
     assert any(item.need == REQUIRED for item in CONTRACT) and any(item.need != REQUIRED for item in CONTRACT)
 
 

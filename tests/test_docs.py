@@ -195,6 +195,7 @@ def _kaboom_solve(tables):
 
 
 LINK = r"\[[^\]]+\]\((?P<link>[^)\s]+)\)"
+STRENGTH_AND_SPEED = "docs/explanation/strength-and-speed.md"
 QUOTED_FIGURES = [
     ("README.md",
      r"(\S+) to (\S+) million actions per second through the Python `State`, (\S+) to (\S+) million in compiled"
@@ -204,9 +205,18 @@ QUOTED_FIGURES = [
      _search_speed),
     ("README.md", r"(\S+) to (\S+) million steps per second with observations: " + LINK, _vector_speed),
     ("README.md", r"solves Kaboom's default board \((\S+) CPU s, (\S+) MB on disk: " + LINK, _kaboom_solve),
-    ("docs/solver.md", r"Kaboom 4x4 with a bomb each \((\S+) CPU seconds and (\S+) MB on disk: " + LINK,
+    ("docs/explanation/solver.md", r"Kaboom 4x4 with a bomb each \((\S+) CPU seconds and (\S+) MB on disk: " + LINK,
      _kaboom_solve),
-    ("docs/solved.md", r"(\S+) CPU s and (\S+) MB on disk \(" + LINK, _kaboom_solve),
+    ("docs/results/solved.md", r"(\S+) CPU s and (\S+) MB on disk \(" + LINK, _kaboom_solve),
+    # The manual's one-line summary repeats the README's figures, each checked the same way.
+    (STRENGTH_AND_SPEED,
+     r"(\S+) to (\S+) million actions per second through the Python `State`, (\S+) to (\S+) million in compiled"
+     r" loops, against (\S+) million for OpenSpiel's C\+\+ `connect_four` stepped from Python, measured in the"
+     r" same run \(" + LINK, _rules_speed),
+    (STRENGTH_AND_SPEED, r"the compiled alpha-beta searches (\S+) to (\S+) million nodes a second on one core \(" + LINK,
+     _search_speed),
+    (STRENGTH_AND_SPEED, r"(\S+) to (\S+) million steps per second with observations: " + LINK, _vector_speed),
+    (STRENGTH_AND_SPEED, r"(\S+) CPU s and (\S+) MB on disk \(" + LINK, _kaboom_solve),
 ]
 
 
@@ -250,7 +260,105 @@ def test_the_help_headline_and_the_docs_name_every_game():
     titles = [info.title for info in registered_games()]
     headline = re.search(r"\((.*)\)", app.info.help).group(1)
     assert headline.split(", ") == titles
-    api = (ROOT / "docs" / "api.md").read_text()
+    api = (ROOT / "docs" / "reference" / "api.md").read_text()
     listed = re.search(r"boomboard\.game_names\(\) +# (\[.*\])", api).group(1)
     assert listed == repr(game_names())
-    assert f"**New game** lists the {NUMBER_WORDS[len(titles)]} games" in (ROOT / "docs" / "web.md").read_text()
+    assert f"**New game** lists the {NUMBER_WORDS[len(titles)]} games" in (ROOT / "docs" / "how-to" / "web.md").read_text()
+
+
+# The manual's pages, as against the results pages (research logs and the
+# evidence behind the figures), the games' rules and the index.
+INDEX = ROOT / "docs" / "README.md"
+MANUAL = [page for part in ("tutorial", "how-to", "reference", "explanation")
+          for page in sorted((ROOT / "docs" / part).glob("*.md"))]
+GLOSSARY = ROOT / "docs" / "reference" / "glossary.md"
+
+
+def _linked_pages(path: Path) -> set[Path]:
+    """The Markdown files inside the repository that ``path`` links to."""
+    targets = set()
+    for target in re.findall(r"\]\(([^)\s]+)\)", path.read_text()):
+        name = target.split("#")[0]
+        if name and not re.match(r"[a-z]+:", target) and name.endswith(".md"):
+            targets.add((path.parent / name).resolve())
+    return targets
+
+
+def test_the_index_links_every_docs_page():
+    """docs/README.md maps the whole manual: a page it does not link is a
+    page no reader finds, so a new page must be given its place there."""
+    pages = set((ROOT / "docs").rglob("*.md")) - {INDEX}
+    missing = sorted(str(page.relative_to(ROOT)) for page in pages - _linked_pages(INDEX))
+    assert not missing, f"not linked from docs/README.md: {missing}"
+
+
+def test_the_index_has_the_four_parts_of_the_manual():
+    headings = [anchor for _, anchor, level in _headings(INDEX) if level == 2]
+    assert headings[:4] == ["tutorial", "how-to-guides", "reference", "explanation"]
+    for part in ("tutorial", "how-to", "reference", "explanation"):
+        assert (ROOT / "docs" / part).is_dir() and any((ROOT / "docs" / part).glob("*.md"))
+
+
+def _prose(text: str) -> str:
+    """The text outside code blocks and inline code."""
+    return re.sub(r"`[^`]*`", "", re.sub(r"^```.*?^```", "", text, flags=re.S | re.M))
+
+
+@pytest.mark.parametrize("path", MANUAL, ids=lambda p: str(p.relative_to(ROOT)))
+def test_manual_pages_carry_no_lab_notes(path):
+    """Commit hashes, issue numbers and match-log tails belong to the results
+    pages; the manual states a figure and links to its evidence."""
+    prose = _prose(path.read_text())
+    hashes = [word for word in re.findall(r"\b[0-9a-f]{7,40}\b", prose)
+              if re.search(r"[a-f]", word) and re.search(r"\d", word)]
+    assert not hashes, f"{path.name}: commit hashes {hashes}"
+    assert not re.findall(r"\bissue #?\d+|#\d{2,}\b", prose, re.IGNORECASE), f"{path.name}: issue numbers"
+    assert not re.findall(r"--first \d+", prose), f"{path.name}: match-log tails"
+
+
+def test_manual_pages_with_lab_notes_fail_the_check(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("Measured at commit aa33571 (issue 13).\n")
+    with pytest.raises(AssertionError, match="commit hashes"):
+        test_manual_pages_carry_no_lab_notes(page)
+
+
+# Terms a newcomer meets before they are explained: each manual page that
+# uses one links to its glossary entry (the first use is where to do it).
+GLOSSARY_TERMS = {"remoteness": "remoteness", "dense records": "dense-records", "tiers": "tiers",
+                  "contempt": "contempt", "margin": "margin", "quiescence": "quiescence", "perft": "perft",
+                  "principal variation": "principal-variation", "transposition table": "transposition-table",
+                  "misère": "misère", "exact value": "exact-value", "estimated value": "estimated-value"}
+
+
+def test_the_glossary_defines_every_term():
+    assert set(GLOSSARY_TERMS.values()) <= _heading_anchors(GLOSSARY)
+
+
+@pytest.mark.parametrize("path", [page for page in MANUAL if page != GLOSSARY], ids=lambda p: str(p.relative_to(ROOT)))
+def test_manual_pages_link_the_glossary_for_its_terms(path):
+    text = path.read_text()
+    prose = " ".join(_prose(text).split()).lower()
+    unlinked = [term for term, anchor in GLOSSARY_TERMS.items()
+                if re.search(rf"\b{term}\b", prose) and f"glossary.md#{anchor}" not in text]
+    assert not unlinked, f"{path.name} uses {unlinked} without a link to the glossary"
+
+
+def test_the_command_reference_lists_every_command():
+    """docs/reference/cli.md has a row for each command and subcommand of
+    `boomboard`, and none that is gone."""
+    import typer.main
+
+    from boomboard.cli.main import app
+
+    root = typer.main.get_command(app)
+    commands = set()
+    for name, command in root.commands.items():
+        subcommands = getattr(command, "commands", {})
+        commands |= {f"{name} {sub}" for sub in subcommands}
+        if not subcommands or command.invoke_without_command:  # a group that also runs on its own
+            commands.add(name)
+    rows = [line for line in (ROOT / "docs" / "reference" / "cli.md").read_text().splitlines() if line.startswith("| `")]
+    listed = {name for row in rows for name in re.findall(r"`([a-z0-9 ]+)`", row.split("|")[1])}
+    assert commands - listed == set(), f"commands missing from docs/reference/cli.md: {sorted(commands - listed)}"
+    assert listed - commands == set(), f"docs/reference/cli.md lists commands that do not exist: {sorted(listed - commands)}"

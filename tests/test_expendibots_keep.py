@@ -1,6 +1,6 @@
 """Expendibots' contempt for trading down (the ``keep`` count): a search
 keeps material on the board while its player is not ahead, rather than
-trade evenly toward one token each, a dead draw (docs/strength.md)."""
+trade evenly toward one token each, a dead draw (docs/results/strength.md)."""
 
 import json
 

@@ -1,5 +1,5 @@
 """Expendibots' evaluation sees raids: a stack's token dropped next to a
-cluster and boomed there, two moves on (docs/strength.md, issue #13)."""
+cluster and boomed there, two moves on (docs/results/strength.md, issue #13)."""
 
 import json
 
@@ -124,7 +124,7 @@ def test_late_move_reductions_search_fewer_nodes_and_still_play_the_raid():
     assert state.action_to_tuple(action)[3] == (2, 5), state.action_to_string(action)
 
 
-# A middle game of the course games (docs/strength.md), after 24 plies.
+# A middle game of the course games (docs/results/strength.md), after 24 plies.
 MIDDLE_GAME_ACTIONS = [
     ('MOVE', 1, (0, 1), (1, 1)), ('MOVE', 1, (0, 6), (1, 6)), ('MOVE', 2, (1, 1), (3, 1)),
     ('MOVE', 1, (4, 7), (4, 6)), ('MOVE', 3, (3, 1), (6, 1)), ('MOVE', 1, (7, 6), (6, 6)),

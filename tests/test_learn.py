@@ -174,7 +174,7 @@ def test_the_shipped_model_holds_a_tie_that_it_loses_in_three_without_puct_or_de
     """O to move, one bomb in hand: only the bomb in D keeps the tie (the
     solver's verdict on each move: A and A* lose in 1, D in 3). The search
     alone (the guard off): the net rates X's winning line after D near zero
-    (docs/learning.md): Gumbel
+    (docs/results/learning.md): Gumbel
     MuZero's search never tries it, PUCT's tries it but misjudges the
     position it reaches unless it sees that X wins there at once."""
     game = boomboard.load_game("kaboom")

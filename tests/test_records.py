@@ -267,12 +267,12 @@ DOCS = Path(__file__).parent.parent / "docs"
 
 
 def test_the_reference_example_is_a_record_written_as_boomboard_writes_it():
-    page = (DOCS / "records.md").read_text()
+    page = (DOCS / "reference" / "records.md").read_text()
     example = re.search(r"```text\n(.*?)```", page, re.S).group(1)
     assert write_record(read_record(example)) == example
 
 
-@pytest.mark.parametrize("page", ["records.md", "configuration.md"])
+@pytest.mark.parametrize("page", ["reference/records.md", "reference/configuration.md"])
 def test_the_limits_the_docs_give_are_the_modules(page):
     text = (DOCS / page).read_text()
     for dotted in sorted(set(re.findall(r"`(boomboard\.(?:records|web\.store)\.[A-Z_]+)`", text))):

@@ -1,5 +1,5 @@
 """The recorded strength games (benchmarks/results/strength.jsonl, shown in
-docs/strength.md) meet the bar: in every game, at least 100 games per
+docs/results/strength.md) meet the bar: in every game, at least 100 games per
 pairing, colours alternated, and ``ai`` scores at least 99% against random
 and 90% against greedy."""
 

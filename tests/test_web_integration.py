@@ -178,7 +178,7 @@ def test_an_agent_that_won_every_game_has_an_unbounded_elo_sent_as_null(tmp_path
 
 # -- the real solver ------------------------------------------------------------------------------
 
-SMALL = "kaboom(rows=3,cols=3,connect=3)"  # X wins in 15 (docs/solved.md)
+SMALL = "kaboom(rows=3,cols=3,connect=3)"  # X wins in 15 (docs/results/solved.md)
 LOOPY = "explocus(size=3,setup=.b1b1/.../w1w1. w)"  # has draws
 
 

@@ -1,7 +1,7 @@
 """Kernels built ahead of time: a template's passes as a plain extension module.
 
 numba's runtime (LLVM) costs a process about 130 MB before it runs any code,
-whether it compiles or loads from the cache (docs/benchmarks.md). A job
+whether it compiles or loads from the cache (docs/results/benchmarks.md). A job
 that needs only a few compiled passes called from Python, such as a
 one-thread dense solve, can run them from an extension module compiled
 ahead of time instead (numba's ``pycc``), in a process that never loads

@@ -26,7 +26,7 @@ module instead of numba's own. Three things follow from that:
   and one game compiles alone. Its fingerprint covers the template and the
   game's kernels, each with what they import, so an edited search recompiles
   for every game and an edited game's rules for that game alone. The rules
-  for writing a template are in ``docs/engine.md`` ("Writing a kernel
+  for writing a template are in ``docs/explanation/engine.md`` ("Writing a kernel
   template").
 
 The cache folder is ``__kernels__`` in the package folder when that is
@@ -330,11 +330,11 @@ def quiet_compiles():
 
 # -- per-game specialization ---------------------------------------------------------
 class TemplateError(ImportError):
-    """A kernel template that breaks the rules for templates (``docs/engine.md``,
+    """A kernel template that breaks the rules for templates (``docs/explanation/engine.md``,
     "Writing a kernel template"), found when it is specialized."""
 
 
-_TEMPLATE_RULES = "docs/engine.md, 'Writing a kernel template'"
+_TEMPLATE_RULES = "docs/explanation/engine.md, 'Writing a kernel template'"
 _specialized: dict[tuple[str, str], ModuleType] = {}
 _rebound: dict[tuple[str, str], tuple[str, Path, str]] = {}
 
@@ -435,7 +435,7 @@ def specialize(template: str, kernels: str) -> ModuleType:
 # -- saying so when a game compiles -------------------------------------------------
 _announced: set[str] = set()
 _pending: list[tuple[object, str]] = []  # (kernels, title) to check once numba is loaded
-COMPILE_SECONDS = 15  # about what compiling one game's search takes on one core (docs/benchmarks.md)
+COMPILE_SECONDS = 15  # about what compiling one game's search takes on one core (docs/results/benchmarks.md)
 
 
 def _is_cached(kernel: Kernel) -> bool:

@@ -26,7 +26,7 @@ its parameters and the first position (tag ``Position``, present only
 when the game did not start from the game's start) say which game it is;
 the players' tags are named after the game's own players. Everything here
 works through the registry and each game's notation, so no game is named
-here. The format's reference is in docs/records.md.
+here. The format's reference is in docs/reference/records.md.
 """
 
 from __future__ import annotations

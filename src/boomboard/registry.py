@@ -119,7 +119,7 @@ def load_game(name: str, /, **params: Any) -> Game:
     Games are immutable and cached: the same game string gives the same
     object while it is among the :data:`GAME_CACHE_SIZE` (64) games loaded
     most recently, and an equal one after. Any thread may call it, and
-    threads may share the game (see docs/api.md, "Threads")."""
+    threads may share the game (see docs/reference/api.md, "Threads")."""
     base, from_string = parse_game_string(name)
     cls = game_class(base)
     values = {**from_string, **params}

@@ -356,7 +356,7 @@ AI_MARGIN = 10
 
 class AiAgent(Agent):
     """``ai``: the strongest setting measured for the game it is given (the
-    game's ``ai_settings``, docs/strength.md), with any settings given
+    game's ``ai_settings``, docs/results/strength.md), with any settings given
     overriding it. In a game solved as endgames it also probes the solver's
     endgame tables of up to :data:`~boomboard.solver.endgames.AI_ENDGAME_TOKENS`
     tokens (``endgames=T`` to change, ``endgames=0`` for none), and a game

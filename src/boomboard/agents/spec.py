@@ -8,7 +8,7 @@ The kinds of this layer and of those below it (``solver``) are listed here.
 A kind defined in a layer above the agents (``learned``, in the learn layer)
 registers itself with :func:`register_agent_kind` when its module is
 imported; the agents never import it, and the interfaces that take specs
-import that layer (docs/agents.md).
+import that layer (docs/reference/agents.md).
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     kind = kind.lower()
     if kind not in agent_kinds():
         raise ParameterError(f"unknown agent {kind!r}; known agents: {', '.join(agent_kinds())} (a kind defined "
-                             "above the agents layer is known once its layer is imported: see docs/agents.md)")
+                             "above the agents layer is known once its layer is imported: see docs/reference/agents.md)")
     settings: dict[str, str] = {}
     for index, item in enumerate(filter(None, (part.strip() for part in rest.split(",")))):
         key, sep, value = item.partition("=")

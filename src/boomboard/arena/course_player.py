@@ -34,7 +34,7 @@ from .course import COLOURS
 from .specs import build_agent
 
 # 58 of the course's 60 CPU seconds: the agent plans with everything the
-# referee charges, and keeps a reserve besides (docs/time.md: under the
+# referee charges, and keeps a reserve besides (docs/results/time.md: under the
 # course's referee, games of 250 plies and more used 55.5 to 56.2 s, shorter
 # ones less, and none forfeited).
 DEFAULT_AGENT = "ai:game_time=58"

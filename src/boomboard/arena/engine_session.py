@@ -25,7 +25,7 @@ class EngineSession:
 
     def __init__(self, agent_spec: str = "ai", seed: int | None = None):
         self.agent_spec, self.seed = agent_spec, seed
-        self.game: Game = load_game(DEFAULT_GAME)  # until a "game" command (docs/arena.md)
+        self.game: Game = load_game(DEFAULT_GAME)  # until a "game" command (docs/how-to/arena.md)
         self.state: State = self.game.new_initial_state()
         self.agent: Agent | None = None
 

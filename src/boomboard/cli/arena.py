@@ -249,7 +249,7 @@ def standings(tournament_id: int = typer.Argument(...), db: Optional[Path] = _DB
 
 
 games_app = typer.Typer(help="Recorded games: list and show the arena's; export the arena's or the web app's as "
-                             "game records (one text record per game, PGN-like: docs/records.md); import records "
+                             "game records (one text record per game, PGN-like: docs/reference/records.md); import records "
                              "into the web app. (The list of games boomboard plays is 'boomboard catalog'.)",
                         no_args_is_help=False, add_completion=False)
 SOURCE_HELP = "Whose games: 'arena' (the arena's database) or 'web' (the web app's)."
@@ -312,7 +312,7 @@ def games_export(output: Optional[Path] = typer.Option(None, "--output", "-o", h
     """Write the arena's or the web app's games as game records, oldest first.
 
     Each record holds the game, its parameters, players, date and result, then
-    its moves in the game's notation (docs/records.md)."""
+    its moves in the game's notation (docs/reference/records.md)."""
     from ..records import write_record
 
     if source not in ("arena", "web"):

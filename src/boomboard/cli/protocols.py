@@ -14,7 +14,7 @@ def engine(
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed for the agent's randomness."),
 ) -> None:
     """Speak the boomboard text engine protocol on standard input and output
-    (see docs/arena.md): any tool can drive our agents with it."""
+    (see docs/how-to/arena.md): any tool can drive our agents with it."""
     from ..arena.engine_session import serve
     from ..arena.specs import check_spec
 

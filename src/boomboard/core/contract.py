@@ -15,7 +15,7 @@ solver's ranking, endgames).
 :func:`require_game` raises one :class:`~boomboard.core.errors.GameContractError`
 naming every item missing or with the wrong signature; the registry
 (:mod:`boomboard.registry`) calls it before it hands out a game class.
-``docs/engine.md`` shows :func:`contract_table`, and a test keeps the two equal.
+``docs/explanation/engine.md`` shows :func:`contract_table`, and a test keeps the two equal.
 """
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ CONTRACT: tuple[Item, ...] = (
 
 
 def contract_table() -> str:
-    """The contract as a Markdown table (``docs/engine.md`` shows it)."""
+    """The contract as a Markdown table (``docs/explanation/engine.md`` shows it)."""
     lines = ["| item | what and where | need | purpose |", "|---|---|---|---|"]
     for item in CONTRACT:
         need = item.need if item.group is None else f"{item.need}, all of *{item.group}* or none"
@@ -215,7 +215,8 @@ def require_game(cls: type, registered_as: str) -> None:
     problems = check_game(cls)
     if problems:
         raise GameContractError(f"game {registered_as!r} does not keep the game contract "
-                                f"(boomboard.core.contract, docs/engine.md):\n" + "\n".join(f"  - {p}" for p in problems))
+                                f"(boomboard.core.contract, docs/explanation/engine.md):\n"
+                                + "\n".join(f"  - {p}" for p in problems))
 
 
 def _folder_modules(rules: Any) -> tuple[dict[str, Any], list[str]]:

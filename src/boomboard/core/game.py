@@ -70,7 +70,7 @@ class Game:
     end_reasons: ClassVar[EndReasons]
     presentation: ClassVar[Presentation]
     state_class: ClassVar[type[State]] = State
-    # The strongest agent setting measured for the game (docs/strength.md), which
+    # The strongest agent setting measured for the game (docs/results/strength.md), which
     # the ``ai`` agent plays: an agent kind and its settings.
     ai_settings: ClassVar[tuple[str, dict[str, Any]]] = ("alphabeta", {})
     repetition_limit: int = 0  # a position's n-th occurrence ties (0: no such rule)

@@ -4,7 +4,7 @@ A position is a 1-D ``int32`` NumPy array. Its first :data:`HEADER` entries
 mean the same in every game; the game's own data (its board, bombs left, ...)
 follows. Game parameters and precomputed tables travel in a second ``int32``
 array, ``params``. Each game's ``rules`` module exposes compiled functions
-over these two arrays with the same signatures (see ``docs/engine.md``):
+over these two arrays with the same signatures (see ``docs/explanation/engine.md``):
 
 * ``legal_actions(s, params, out) -> n``: the sorted legal action ids go to
   ``out[:n]``; a finished game has none;

@@ -1,7 +1,7 @@
 """A guard for objects that one thread at a time may use.
 
 A game, its states' rules and the registry may be shared by threads
-(docs/api.md, "Threads"). Objects that keep working tables between calls,
+(docs/reference/api.md, "Threads"). Objects that keep working tables between calls,
 such as a search with its transposition table or an agent with its random
 generator and clock, may not: two threads inside one at once would corrupt
 its tables silently. Their methods that use those tables are decorated with

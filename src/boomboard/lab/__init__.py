@@ -6,7 +6,7 @@ measures each variant (:mod:`.measure`: exact values from the solver within
 a budget, estimates from ``ai`` self-play, and whether they agree), stores
 each row in SQLite as it comes (:mod:`.store`: a killed sweep resumes),
 runs on every core or on Ray (:mod:`.sweep`), and draws heat maps and
-first-move strips (:mod:`.picture`). ``docs/variants.md`` is the manual.
+first-move strips (:mod:`.picture`). ``docs/how-to/variants.md`` is the manual.
 """
 
 from .grid import MAX_VARIANTS, Grid, GridError, parse_grid, sweepable

@@ -10,7 +10,7 @@ solved the game, each checkpoint is scored against perfect play
 (:mod:`boomboard.learn.agent`) plays the result anywhere an agent plays.
 
 Everything here but the agent's registration needs the ``boomboard[learn]``
-extra (JAX, flax, optax and mctx); ``docs/learning.md`` is the manual.
+extra (JAX, flax, optax and mctx); ``docs/how-to/learning.md`` is the manual.
 """
 
 from . import agent  # noqa: F401  (registers the ``learned`` agent kind: see boomboard.learn.agent)

@@ -8,12 +8,12 @@ Settings: ``sims=N`` simulations of the Gumbel MuZero search a move
 instantly); the search is AlphaZero's (PUCT, the most visited move) unless
 ``puct=0`` asks for Gumbel MuZero's, the one self-play trains with, which
 below the root never visits a reply the net rates near zero, so it plays
-into short losses more often (docs/learning.md); ``decisive=0`` turns off
+into short losses more often (docs/results/learning.md); ``decisive=0`` turns off
 the search's check for moves that win at once, and ``mirror=1`` makes
 every evaluation the mean of the net's on the position and on its mirror
 image, where the game has one (see :class:`~boomboard.learn.search.Search`;
 off by default: the shipped model, trained without mirror images, loses
-twice as often with it, docs/learning.md); ``guard=N`` (default
+twice as often with it, docs/results/learning.md); ``guard=N`` (default
 :data:`DEFAULT_GUARD`; 0 turns it off) first searches the position with
 exact alpha-beta to ``N`` plies or :data:`GUARD_NODES` nodes, whichever
 comes first, and reads only the forced results it proves: a

@@ -26,7 +26,7 @@ Why it pays: an opponent that is not perfect errs more often where more of
 its moves are wrong. Against OpenSpiel's MCTS in tied Kaboom positions, the
 share of replies that lose (by the solved table) predicts its mistakes: it
 never lost a tied position where no reply loses, and lost about four in
-ten where most replies lose (docs/strength.md).
+ten where most replies lose (docs/results/strength.md).
 
 What it never does:
 
@@ -42,7 +42,7 @@ What it never does:
 
 The scan is generic: it reads only scores and legal moves, so any game with
 the compiled alpha-beta search can use it; a game turns it on with the
-``traps`` setting of its ``ai_settings`` (docs/strength.md, "Against
+``traps`` setting of its ``ai_settings`` (docs/results/strength.md, "Against
 OpenSpiel's MCTS", measures it in Kaboom).
 """
 
@@ -62,7 +62,7 @@ from .scores import MATE_BOUND, WIN
 # opponent that searches at all sees it. Measured: OpenSpiel's MCTS at 0.1 s
 # a move in tied Kaboom positions never played a reply losing within 6
 # plies (165 chances in 240 games) and played one in nine of those losing
-# later (docs/strength.md).
+# later (docs/results/strength.md).
 SHALLOW = 6
 # How much worse than the opponent's best reply a reply must score to count
 # as a mistake (the evaluations count 100 for a unit of material).

@@ -12,7 +12,7 @@
 
 Values are GAMESMAN's, for the player to move: ``win``, ``lose``, ``tie``
 (the game ends with no winner) and ``draw`` (perfect play never ends).
-``docs/solver.md`` is the manual; ``docs/solved.md`` the results.
+``docs/explanation/solver.md`` is the manual; ``docs/results/solved.md`` the results.
 """
 
 from .analysis import Analysis, MoveAnalysis, analyze, verify

@@ -74,7 +74,7 @@ from ..core.errors import BoomboardError
 
 __all__ = ["BLOCK_ITEMS", "LEVEL", "RAW", "ZSTD", "BlockFile", "BlockWriter", "CorruptTableError", "write_blocks"]
 
-BLOCK_ITEMS = 1 << 12  # items a block: a random read decodes 8 KB of uint16 (docs/solver.md measures it)
+BLOCK_ITEMS = 1 << 12  # items a block: a random read decodes 8 KB of uint16 (docs/explanation/solver.md measures it)
 LEVEL = 3  # zstandard level by default
 CACHED_BLOCKS = 8  # decompressed blocks a reader keeps
 

@@ -6,7 +6,7 @@ counted without solving anything. A level is scored while the levels its
 moves reach are held in memory, so the largest *working set* (a level and
 its children) is what one machine, or each Ray worker, must hold. Time and
 disk are the records times a rate and a compressed size per record measured
-on solved boards (``docs/solver.md`` gives the figures and where they come
+on solved boards (``docs/explanation/solver.md`` gives the figures and where they come
 from).
 """
 
@@ -83,6 +83,6 @@ def plan_of(layout: DenseLayout) -> DensePlan:
     return DensePlan(str(layout.game), layout.symmetric, layout.level_count, len(layout.ids), int(layout.totals.sum()),
                      int(layout.totals.max()), working)
 
-# Measured on Kaboom 4x4 (1 bomb, symmetry on) on a 2-core AMD EPYC, one thread: see docs/solver.md.
+# Measured on Kaboom 4x4 (1 bomb, symmetry on) on a 2-core AMD EPYC, one thread: see docs/explanation/solver.md.
 MEASURED_RECORDS_PER_CPU_SECOND = 2.3e6
 MEASURED_BYTES_PER_RECORD = 0.35

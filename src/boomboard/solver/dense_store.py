@@ -25,7 +25,7 @@ from .table_format import file_identity
 
 NO_POSITION = (DRAW << VALUE_SHIFT) | MAX_REMOTENESS  # the record of a rank that is no position
 
-LEVEL = 3  # zstandard's level: see docs/solver.md for sizes and speeds
+LEVEL = 3  # zstandard's level: see docs/explanation/solver.md for sizes and speeds
 BLOCK_ITEMS = 1 << 16
 HINT = "solve it again with --force"
 

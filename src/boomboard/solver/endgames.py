@@ -23,7 +23,7 @@ endgame table already on disk (``--tokens 4``) is used instead: it holds the
 smaller endgames too.
 
 What the tables leave out: the history rules (a position's repetition, the
-action limit) are not in them (docs/solver.md); a position is played from
+action limit) are not in them (docs/explanation/solver.md); a position is played from
 the tables only while its remoteness fits before the action limit.
 """
 

@@ -8,7 +8,7 @@ Two kinds of table sit on this interface: hashed keys
 (:class:`boomboard.solver.dense_table.DenseTable`, written by
 :mod:`boomboard.solver.dense_driver`). :mod:`boomboard.solver.table` opens
 either from its folder. This module imports neither kind, nor any solver:
-both kinds and both drivers import it (``docs/solver.md``, "How the code is
+both kinds and both drivers import it (``docs/explanation/solver.md``, "How the code is
 laid out").
 """
 

@@ -100,7 +100,7 @@ def _check_line(line: Line) -> None:
 class RecordReplay(BaseModel):
     model_config = ConfigDict(strict=True)
 
-    record: str = Field(description=f"one game record (docs/records.md), at most {MAX_RECORD_CHARS:,} characters")
+    record: str = Field(description=f"one game record (docs/reference/records.md), at most {MAX_RECORD_CHARS:,} characters")
     ply: int | None = Field(None, ge=0, description="the moves to show played (default: all)")
 
 
@@ -193,7 +193,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     else the arena's own default file (none if it cannot be used). The
     solver's values and the ``solver`` side come from the solved tables in
     the folder ``solver_db`` (default: the solver's own, ``BOOMBOARD_DB`` or
-    the user's data directory; see ``docs/solver.md``). AI moves
+    the user's data directory; see ``docs/explanation/solver.md``). AI moves
     and analyses run in a pool of ``workers`` processes (``processes=False``:
     threads, for tests), within ``limits`` (:class:`AgentLimits`: the most
     each agent setting may ask, and the AI work one client may run at once).
@@ -487,7 +487,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     @app.get("/api/archive/{source}/{game_id}/record", response_class=RecordText,
              responses=_errors_as_json("the game as a game record (text), to download"))
     async def game_record(source: str, game_id: str):
-        """A stored game as a game record (docs/records.md), as a file to save."""
+        """A stored game as a game record (docs/reference/records.md), as a file to save."""
         text = archive.record_text(_source(source), game_id)
         name = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{source}-{game_id}")[:80]
         return RecordText(text, headers={"content-disposition": f'attachment; filename="boomboard-{name}.txt"'})

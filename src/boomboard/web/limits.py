@@ -301,7 +301,7 @@ def uvicorn_options(limits: ServerLimits) -> dict:
     each request with the time its head was read; and asyncio's own event
     loop, not uvloop, which under load left connections waiting seconds to
     be accepted (190 in the listen queue at 800 requests a second, see
-    docs/benchmarks.md) where asyncio's accepts them at once."""
+    docs/results/benchmarks.md) where asyncio's accepts them at once."""
     return {"http": _limited_protocol(limits), "h11_max_incomplete_event_size": limits.head_bytes,
             "timeout_keep_alive": KEEP_ALIVE_SECONDS, "loop": "asyncio"}
 

@@ -4,7 +4,7 @@ background, and what the page is sent about each.
 All changes to a game's session happen on the server's event loop, so the
 sessions need no lock. An AI's move is computed off the loop, from the
 game's record, on a state and an agent of its own (threads share only the
-cached, immutable :class:`~boomboard.core.game.Game`: see docs/api.md,
+cached, immutable :class:`~boomboard.core.game.Game`: see docs/reference/api.md,
 "Threads"): cheap players (``random``, ``greedy``) in a thread, searching
 ones in a pool of worker processes
 (:mod:`boomboard.web.workers`), because numba's compiled search holds the

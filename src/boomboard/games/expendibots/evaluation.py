@@ -53,7 +53,7 @@ Each weight multiplies its count (those of ``HANGING`` and ``RAIDED``, a
 cost, are negative). The weights live in the game's ``params`` array (from ``P_WEIGHTS`` on), so
 a tuning run can change them without recompiling; their defaults
 (:data:`WEIGHTS`) come from fitting to game results
-(``benchmarks/expendibots_tune.py``, ``docs/strength.md``), those of
+(``benchmarks/expendibots_tune.py``, ``docs/results/strength.md``), those of
 ``SIMPLIFY`` and ``KEEP`` from games played to their end.
 """
 

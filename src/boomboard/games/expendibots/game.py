@@ -112,9 +112,9 @@ class ExpendibotsGame(Game):
     """Expendibots: move stacks of bots, explode them, chain reactions across both armies."""
 
     name = "expendibots"
-    # measured: docs/expendibots-course.md
+    # measured: docs/results/expendibots-course.md
     ai_settings = ("alphabeta", {"contempt": 50, "reductions": 1, "variety_plies": 20, "learned": 1})
-    opening_book = "book.json"  # built by benchmarks/opening_book.py: docs/strength.md
+    opening_book = "book.json"  # built by benchmarks/opening_book.py: docs/results/strength.md
     title = "Expendibots"
     parameters = ()
     player_names = COLOURS
@@ -128,7 +128,7 @@ class ExpendibotsGame(Game):
     repetition_limit = 4  # a position's 4th occurrence, the start counted, ties
     action_limit = 500  # 250 turns each
     params_root_slot = evaluation.P_ROOT  # the evaluation's contempt for trading down (KEEP)
-    typical_plies = 120  # games against course agents: 80 to 160 plies (docs/strength.md), a few to the action limit
+    typical_plies = 120  # games against course agents: 80 to 160 plies (docs/results/strength.md), a few to the action limit
 
     def _build_params_array(self, values: dict[str, Any]) -> np.ndarray:
         return evaluation.params_with_weights(rules.build_params())

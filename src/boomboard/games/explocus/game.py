@@ -64,7 +64,7 @@ class _Explocus(Game):
     rules = rules
     state_class = ExplocusState
     end_reasons = END_REASONS
-    ai_settings = ("alphabeta", {"quiescence": 4})  # measured: docs/strength.md
+    ai_settings = ("alphabeta", {"quiescence": 4})  # measured: docs/results/strength.md
     repetition_limit = 4  # house rule, as in Expendibots
     action_limit = 500  # house rule: 250 turns each
     board: Board

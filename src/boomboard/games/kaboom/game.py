@@ -103,7 +103,7 @@ class KaboomGame(Game):
     name = "kaboom"
     title = "Kaboom"
     # Tied with perfect play from most openings: among tying moves, ``ai``
-    # sets the most traps (measured against OpenSpiel's MCTS: docs/strength.md).
+    # sets the most traps (measured against OpenSpiel's MCTS: docs/results/strength.md).
     ai_settings = ("alphabeta", {"traps": 1})
     player_names = ("x", "o")
     rules = rules

@@ -878,7 +878,7 @@ class GamePage {
   }
 }
 
-// ---- game records (a whole game as text: docs/records.md) ------------------------------
+// ---- game records (a whole game as text: docs/reference/records.md) ------------------------------
 
 // A record travels in a link's fragment as base64url of its UTF-8 text (never sent to a server by the browser).
 function toBase64Url(text) {
@@ -1269,7 +1269,7 @@ async function labPage(name) {
   const parts = [el("h2", { text: `${lab.title}: who wins each variant` })];
   if (!lab.families.length) {
     parts.push(el("p", { class: "note", text: `Nothing explored yet: run boomboard explore ${lab.name} with a grid of `
-      + `${lab.axes.join(", ") || "parameters"} (see docs/variants.md).` }));
+      + `${lab.axes.join(", ") || "parameters"} (see docs/how-to/variants.md).` }));
   }
   for (const family of lab.families) parts.push(labHeatMap(lab, family), labStrips(family));
   view.replaceChildren(el("section", { class: "lab" }, parts));
