@@ -351,7 +351,7 @@ class GameService:
             raise Busy(f"this client has {load} AI moves and analyses running or waiting; the server takes at "
                        f"most {QUEUE_FACTOR * self.limits.per_client} at once from one client "
                        f"(boomboard serve --ai-per-client): try again when they are done")
-        deadline = None if queue else self._deadline()
+        deadline = None if queue else self._deadline(load)
         by_client = self._client_slots.setdefault(asyncio.get_running_loop(), {})
         slots = by_client.get(client)
         if slots is None:
@@ -384,14 +384,16 @@ class GameService:
             share = self._watched_slots[loop] = asyncio.Semaphore(max(1, self._workers - 1))
         return share
 
-    def _deadline(self) -> float:
+    def _deadline(self, client_load: int) -> float:
         """When a request's call must have started: ``limits.queue_wait``
         seconds from now, or at once (:class:`Overloaded`) when the calls
-        already queued would take longer than that to run."""
-        expected = (self._waiting + 1) * self._call_seconds / self._workers
+        already ahead of it (``client_load`` of its client's, and those in
+        the workers' queue) would take longer than that to run."""
+        ahead = max((self._waiting + 1) / self._workers, (client_load + 1) / self.limits.per_client)
+        expected = ahead * self._call_seconds
         if self._use_processes and expected > self.limits.queue_wait:
-            raise self._overloaded(f"{self._waiting} AI calls are queued or running, about {expected:.1f} s of work",
-                                   expected)
+            raise self._overloaded(f"{self._waiting + client_load} AI calls are ahead of this one, about "
+                                   f"{expected:.1f} s of work", expected)
         return asyncio.get_running_loop().time() + self.limits.queue_wait
 
     def _overloaded(self, why: str, expected: float | None = None) -> Overloaded:
