@@ -218,9 +218,13 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         arena = open_arena_store(arena_db, required=arena_db is not None)
     shelf = ModelShelf(models)
     store = GameStore(db_path)
-    service = GameService(store, workers=workers, processes=processes,
-                          solver_db=None if solver_db is None else str(solver_db), limits=limits,
-                          sessions_kept=sessions_kept, models=shelf, watch_grace=watch_grace)
+    try:
+        service = GameService(store, workers=workers, processes=processes,
+                              solver_db=None if solver_db is None else str(solver_db), limits=limits,
+                              sessions_kept=sessions_kept, models=shelf, watch_grace=watch_grace)
+    except BoomboardError:  # a setting refused: the database is not left open
+        store.close()
+        raise
     archive = Archive(store, arena)
 
     @asynccontextmanager
