@@ -117,7 +117,7 @@ class Soak:
         self.base, self.rate, self.seconds = base, rate, seconds
         self.rng = random.Random(seed)
         self.latencies: list[float] = []
-        self.slowest: list[tuple[float, str, str]] = []
+        self.slowest: list[tuple[float, str, str, int]] = []  # (seconds, method, path, status) of every answer
         self.statuses: Counter = Counter()
         self.server_errors: list[str] = []
         self.served: list[float] = []  # the latencies of the answers that were not shed
@@ -135,7 +135,7 @@ class Soak:
             self.server_errors.append(f"{method} {path}: {type(problem).__name__} {problem}")
             return None
         self.latencies.append(time.perf_counter() - started)
-        self.slowest.append((self.latencies[-1], method, re.sub(r"/[0-9a-f]{12}", "/ID", path)))
+        self.slowest.append((self.latencies[-1], method, re.sub(r"/[0-9a-f]{12}", "/ID", path), response.status))
         self.statuses[response.status] += 1
         if response.status == 503 and "retry-after" in response.headers:
             return response.status, None  # shed: the server is answering as much as it can
@@ -310,10 +310,15 @@ def main() -> None:
           f"a restart: {len(lost)} of {len(soak.games)}; Ctrl-C stopped the server in {stop_seconds:.2f} s"
           + ("; it printed a traceback" if "Traceback" in stop_err else ""))
     by_kind: dict[str, list[float]] = {}
-    for seconds, method, path in soak.slowest:
-        by_kind.setdefault(f"{method} {path.split('?')[0]}", []).append(seconds)
+    shed_by_kind: Counter = Counter()
+    for seconds, method, path, status in soak.slowest:
+        kind = f"{method} {path.split('?')[0]}"
+        by_kind.setdefault(kind, []).append(seconds)
+        shed_by_kind[kind] += status == 503
     print("p99 by request: " + "; ".join(f"{kind} {percentile(v, 0.99) * 1000:.0f} ms ({len(v)})"
                                          for kind, v in sorted(by_kind.items(), key=lambda kv: -len(kv[1]))[:12]))
+    print("503 by request: " + ("; ".join(f"{kind} {count} of {len(by_kind[kind])}"
+                                          for kind, count in shed_by_kind.most_common(6) if count) or "none"))
     for line in [*soak.server_errors[:10], *lost[:10]]:
         print("  " + line)
     failed = soak.server_errors or lost or percentile(lat, 0.99) > args.max_p99 or "Traceback" in stop_err

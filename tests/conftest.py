@@ -15,3 +15,20 @@ if "BOOMBOARD_DB" not in os.environ:
 
     os.environ["BOOMBOARD_DB"] = tempfile.mkdtemp(prefix="boomboard-test-solved-")
     atexit.register(shutil.rmtree, os.environ["BOOMBOARD_DB"], True)
+
+# The web app answers only for the hosts it is served on (by default the loopback names), as a browser on this machine
+# names them; starlette's test client names "testserver" unless told otherwise, so here it speaks as a page on
+# 127.0.0.1 does. A test of another host passes its own base_url.
+try:
+    import starlette.testclient
+except ImportError:  # no web extra: no web tests
+    pass
+else:
+    class _LoopbackTestClient(starlette.testclient.TestClient):
+        def __init__(self, app, base_url: str = "http://127.0.0.1", *args, **kwargs):
+            super().__init__(app, base_url, *args, **kwargs)
+
+    starlette.testclient.TestClient = _LoopbackTestClient
+    import fastapi.testclient
+
+    fastapi.testclient.TestClient = _LoopbackTestClient

@@ -277,8 +277,9 @@ def call(port, method, path, body=None, headers=None, source="127.0.0.1"):
 
 
 def thinking_game(port, **kwargs) -> str:
-    """An AI-against-AI game whose first AI move holds its client's slot: its id."""
-    status, game = call(port, "POST", "/api/games", {"game": "jump61(size=16)", "players": [SLOW_AI, SLOW_AI]},
+    """A game against a human whose AI moves first and holds its client's slot: its id (an AI-vs-AI
+    game would not: only watched, its moves are not counted against the client)."""
+    status, game = call(port, "POST", "/api/games", {"game": "jump61(size=16)", "players": [SLOW_AI, "human"]},
                         **kwargs)
     assert status == 201, game
     assert game["thinking"], game

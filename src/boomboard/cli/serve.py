@@ -57,16 +57,13 @@ def _Server(config):
 
 def _checked_workers(workers: int | None) -> int:
     """``--workers``, checked against this machine's limit (its default: 2, or the limit if lower)."""
-    from ..web.workers import DEFAULT_WORKERS, workers_limit
+    from ..web.workers import DEFAULT_WORKERS, check_workers, workers_limit
 
-    most, why = workers_limit()
     if workers is None:
-        return min(DEFAULT_WORKERS, most)
+        return min(DEFAULT_WORKERS, workers_limit()[0])
     if workers < 0:
         raise ParameterError(f"--workers must be 0 or more, got {workers}")
-    if workers > most:
-        raise ParameterError(f"--workers {workers} is past this machine's limit of {most} ({why})")
-    return workers
+    return workers and check_workers(workers, "--workers")
 
 
 def register(app: typer.Typer) -> None:
@@ -96,7 +93,13 @@ def register(app: typer.Typer) -> None:
         ai_max_table_bits: int = typer.Option(24, "--ai-max-table-bits",
                                               help="the largest alpha-beta table allowed (2**bits entries)"),
         ai_per_client: int = typer.Option(1, "--ai-per-client", help="AI moves and analyses one client (an "
-                                          "address) may have running at once; the others wait"),
+                                          "address) may have running at once; the others wait (AI-vs-AI "
+                                          "games it only watches are not counted)"),
+        ai_max_queue_wait: float = typer.Option(3.0, "--ai-max-queue-wait", help="the longest, in seconds, an "
+                                                "analysis may wait for a worker; longer: 503 with Retry-After"),
+        watch_grace: float = typer.Option(60.0, "--watch-grace", help="seconds an AI-vs-AI game runs on with "
+                                          "nobody watching it (no poll, no event stream) before it is "
+                                          "stopped; 1 to 3600"),
         allowed_hosts: list[str] = typer.Option([], "--allowed-host", help="also answer requests for this host "
                                                 "name (repeatable); the server answers only for the address "
                                                 "it listens on (and localhost on a loopback one)"),
@@ -139,7 +142,7 @@ def register(app: typer.Typer) -> None:
         workers = _checked_workers(workers)
         limits = AgentLimits(time=ai_max_time, game_time=ai_max_game_time, depth=ai_max_depth,
                              simulations=ai_max_simulations, table_bits=ai_max_table_bits,
-                             per_client=ai_per_client)
+                             per_client=ai_per_client, queue_wait=ai_max_queue_wait)
         guard = RequestGuard.for_server(host, allowed_hosts, trusted_proxies)
         server_limits = ServerLimits(body_bytes=max_body, parameters=max_parameters, head_bytes=max_head,
                                      streams_per_client=streams_per_client, streams=max_streams,
@@ -153,7 +156,7 @@ def register(app: typer.Typer) -> None:
         url = f"http://{host}:{listener.getsockname()[1]}/"
         web_app = create_app(path, arena_db=arena_db, solver_db=solver_db, workers=max(workers, 1),
                              processes=workers > 0, limits=limits, guard=guard, models=models,
-                             server_limits=server_limits)
+                             server_limits=server_limits, watch_grace=watch_grace)
         # proxy_headers off: uvicorn would take X-Forwarded-For from any local client; the guard reads it
         server = _Server(uvicorn.Config(web_app, log_level="warning", timeout_graceful_shutdown=1,
                                         proxy_headers=False, **uvicorn_options(server_limits)))

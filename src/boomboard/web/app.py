@@ -29,7 +29,7 @@ try:
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
     from fastapi.staticfiles import StaticFiles
-    from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+    from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
     from starlette.exceptions import HTTPException as StarletteHTTPException
     from starlette.routing import Match
 except ImportError:
@@ -48,7 +48,7 @@ from .guard import GuardMiddleware, RequestGuard
 from .lab import lab_page
 from .models import ModelShelf
 from .limits import LIMIT_RESPONSES, RETRY_AFTER_SECONDS, RequestLimits, ServerLimits, StreamSlots, TooManyStreams
-from .service import SESSIONS_KEPT, AgentLimits, Busy, Conflict, GameService, NotFound
+from .service import SESSIONS_KEPT, WATCH_GRACE_SECONDS, AgentLimits, Busy, Conflict, GameService, NotFound, Overloaded
 from .store import ABANDONED_AFTER_SECONDS, GameStore, StoreUnavailable
 
 STATIC = Path(__file__).parent / "static"
@@ -112,6 +112,14 @@ class Undo(BaseModel):
     """An undo takes no settings; its body is ``{}`` (a JSON body, as every change asks)."""
 
 
+class Stop(BaseModel):
+    """A stop takes no settings; its body is ``{}``."""
+
+
+class Pause(BaseModel):
+    paused: StrictBool = Field(True, description="true: hold the game; false: let it go on")
+
+
 class ErrorBody(BaseModel):
     error: str = Field(description="what was wrong, and what was expected")
 
@@ -122,7 +130,8 @@ ERROR_RESPONSES = {
                                              "illegal move, a setting past the server's limits"},
     404: {"model": ErrorBody, "description": "no such game, record or ply"},
     409: {"model": ErrorBody, "description": "the request does not fit the game's state"},
-    429: {"model": ErrorBody, "description": "this client has too much AI work under way; try again later"},
+    429: {"model": ErrorBody, "description": "this client has too much AI work under way; retry after the "
+                                             "Retry-After header's seconds"},
     503: {"model": ErrorBody, "description": "the games database refused the write (a full disk): nothing changed"},
     422: {"model": ErrorBody, "description": "a malformed request"},
     403: {"model": ErrorBody, "description": "a change asked by a page of another site (its Origin)"},
@@ -136,6 +145,7 @@ def _game_links() -> dict:
     them (its event stream is left out: it lasts as long as the game)."""
     targets = {"GetGame": ("get", "/api/games/{game_id}"), "PlayMove": ("post", "/api/games/{game_id}/moves"),
                "Undo": ("post", "/api/games/{game_id}/undo"), "Resign": ("post", "/api/games/{game_id}/resign"),
+               "Stop": ("post", "/api/games/{game_id}/stop"), "Pause": ("post", "/api/games/{game_id}/pause"),
                "Analyse": ("get", "/api/games/{game_id}/analysis"), "Values": ("get", "/api/games/{game_id}/values")}
     return {name: {"operationRef": f"#/paths/{path.replace('/', '~1')}/{method}",
                    "parameters": {"game_id": "$response.body#/id"}} for name, (method, path) in targets.items()}
@@ -171,7 +181,8 @@ def _error_responses() -> dict:
     for either reason."""
     responses = {**LIMIT_RESPONSES, **ERROR_RESPONSES}
     responses[503] = {**ERROR_RESPONSES[503], "description": ERROR_RESPONSES[503]["description"] + "; or "
-                      + LIMIT_RESPONSES[503]["description"]}
+                      + LIMIT_RESPONSES[503]["description"] + "; or the AI workers are too busy to start an "
+                      "analysis soon (boomboard serve --ai-max-queue-wait): retry after Retry-After's seconds"}
     return responses
 
 
@@ -180,11 +191,11 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None = None,
-               solver_db: str | Path | None = None, workers: int = 2, processes: bool = True,
+               solver_db: str | Path | None = None, workers: int | None = None, processes: bool = True,
                limits: AgentLimits | None = None, sessions_kept: int = SESSIONS_KEPT,
                guard: RequestGuard | None = None, models: str | Path | None = None,
                server_limits: ServerLimits | None = None,
-               lab_store: str | Path | None = None) -> FastAPI:
+               lab_store: str | Path | None = None, watch_grace: float = WATCH_GRACE_SECONDS) -> FastAPI:
     """The application, keeping its games in the SQLite file ``db_path``.
 
     The replay and tournament pages read the arena's records: ``arena`` is an
@@ -194,16 +205,23 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     solver's values and the ``solver`` side come from the solved tables in
     the folder ``solver_db`` (default: the solver's own, ``BOOMBOARD_DB`` or
     the user's data directory; see ``docs/explanation/solver.md``). AI moves
-    and analyses run in a pool of ``workers`` processes (``processes=False``:
-    threads, for tests), within ``limits`` (:class:`AgentLimits`: the most
-    each agent setting may ask, and the AI work one client may run at once).
+    and analyses run in a pool of ``workers`` processes (default 2, or fewer
+    on a machine that holds fewer; past the machine's cores and memory, as
+    ``boomboard serve --workers``, a :class:`ParameterError` that names the
+    limit; ``processes=False``: threads, for tests), within
+    ``limits`` (:class:`AgentLimits`: the most each agent setting may ask, the
+    AI work one client may run at once, and how long a request's AI work may
+    wait for a worker). An AI-vs-AI game nobody has looked at for
+    ``watch_grace`` seconds is stopped.
     At most ``sessions_kept`` idle games are held in memory (besides those
     whose AI is thinking); the others are read back from ``db_path`` when
     asked for (:class:`GameService`). ``guard`` (:class:`RequestGuard`;
     ``boomboard serve`` gives the one for its address) says which hosts the
     app answers for and which proxies' ``X-Forwarded-For`` it believes; by
-    default it answers any host, reads no proxy header, and, as always,
-    refuses changes from other sites' pages and changes without a JSON body.
+    default it is that of a server on a loopback address (it answers only
+    for ``localhost``, ``127.0.0.1`` and ``::1``) and reads no proxy header;
+    and, as always, it refuses changes from other sites' pages and changes
+    without a JSON body.
     A ``learned`` side names one of the models the app offers
     (:class:`~boomboard.web.models.ModelShelf`: those shipped, and those in
     the folder ``models``), never a path. Requests, event streams and slow
@@ -218,16 +236,22 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         arena = open_arena_store(arena_db, required=arena_db is not None)
     shelf = ModelShelf(models)
     store = GameStore(db_path)
-    service = GameService(store, workers=workers, processes=processes,
-                          solver_db=None if solver_db is None else str(solver_db), limits=limits,
-                          sessions_kept=sessions_kept, models=shelf)
+    try:
+        service = GameService(store, workers=workers, processes=processes,
+                              solver_db=None if solver_db is None else str(solver_db), limits=limits,
+                              sessions_kept=sessions_kept, models=shelf, watch_grace=watch_grace)
+    except BoomboardError:  # a setting refused: the database is not left open
+        store.close()
+        raise
     archive = Archive(store, arena)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         service.resume_all()  # games in progress at the last stop carry on, their AIs too
         service.warm_up()
+        reaper = asyncio.get_running_loop().create_task(service.end_unwatched_games())
         yield
+        reaper.cancel()
         service.close()
         store.close()
 
@@ -236,7 +260,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     streams = StreamSlots(server_limits)
     app.state.service = service
     app.state.archive = archive
-    guard = guard or RequestGuard()
+    guard = guard or RequestGuard.for_server("127.0.0.1")  # no caller gets an app that answers any host
     app.state.guard = guard
     app.add_middleware(GuardMiddleware, guard=guard)
     app.add_middleware(RequestLimits, limits=server_limits)  # added last, so outermost: it sees every request first
@@ -245,8 +269,10 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     async def boomboard_error(request: Request, error: BoomboardError):
         if isinstance(error, NotFound):
             return _error(404, str(error))
-        if isinstance(error, Busy):
-            return _error(429, str(error))
+        if isinstance(error, (Busy, Overloaded)):
+            response = _error(429 if isinstance(error, Busy) else 503, str(error))
+            response.headers["Retry-After"] = str(error.retry_after)
+            return response
         if isinstance(error, StoreUnavailable):
             return _error(503, f"{error}; nothing was changed: try again later")
         if isinstance(error, (Conflict, GameOverError)):
@@ -394,7 +420,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
             while True:  # a client that goes away cancels this (StreamingResponse listens for it)
                 session = service.get(game_id)
                 record = session.record
-                mark = (tuple(record.actions), session.thinking, record.resigned, session.error, session.over)
+                mark = (tuple(record.actions), session.thinking, record.resigned, session.error, session.over,
+                        session.paused)
                 if mark != seen:
                     seen, quiet = mark, 0.0
                     yield _event(game_id, mark, session)
@@ -432,6 +459,17 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     @app.post("/api/games/{game_id}/resign", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def resign(game_id: str, request: Resign):
         return service.describe(service.resign(game_id, request.player))
+
+    @app.post("/api/games/{game_id}/stop", responses={200: {"description": "the game", "links": GAME_LINKS}})
+    async def stop(game_id: str, request: Stop):
+        """End a game of AI against AI where it is, without a result (409 for one a human plays)."""
+        return service.describe(service.stop(game_id))
+
+    @app.post("/api/games/{game_id}/pause", responses={200: {"description": "the game", "links": GAME_LINKS}})
+    async def pause(game_id: str, request: Pause):
+        """Hold a game of AI against AI (``paused: true``) or let it go on
+        (``false``); 409 for one a human plays."""
+        return service.describe(service.pause(game_id, request.paused))
 
     @app.get("/api/games/{game_id}/analysis")
     async def analyse(game_id: str, http: Request):

@@ -11,12 +11,23 @@ ones in a pool of worker processes
 interpreter lock and would otherwise stall every other game and request. A
 game resigned or undone while its AI searches has that search's worker
 killed. The page polls the game until ``thinking`` is false.
+
+A person's game comes first. An AI-vs-AI game is only watched: its moves
+wait behind every AI move of a game with a human in it and every analysis
+(the workers' queue takes them by priority), they hold at most all the
+workers but one, and they do not count against the client's share of the
+workers. Such a game can be paused and stopped, and it is stopped when
+nobody has looked at it (a poll or an open event stream) for the server's
+grace period. AI work a request waits for (an analysis) that could not
+start within ``AgentLimits.queue_wait`` seconds is shed with
+:class:`Overloaded` (a 503 with ``Retry-After``) rather than answered late.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
 import secrets
 import time
@@ -38,7 +49,8 @@ from .store import StaleGame, StoreUnavailable
 from .geometry import cell_contents, layout, move_gestures, winning_lines
 from .models import ModelShelf
 from .store import GameStore, StoredGame
-from .workers import LOAD_SECONDS, WORKER_MEMORY_BYTES, WorkerPool
+from .workers import (BACKGROUND, DEFAULT_WORKERS, FOREGROUND, LOAD_SECONDS, WORKER_MEMORY_BYTES, WorkerPool,
+                      check_workers, workers_limit)
 
 CHEAP_AGENTS = {"random", "greedy"}  # fast enough to run in a thread
 SOLVER = "solver"
@@ -50,6 +62,11 @@ ANALYSES_KEPT = 16
 # Seconds between tries to store an AI's move that the database refused (a full disk): the move is
 # shown only once stored, and the game waits for the disk rather than losing it.
 STORE_RETRY_SECONDS = 2.0
+# Seconds an AI-vs-AI game runs on after the last look at it (a poll, an open event stream): then it is stopped.
+WATCH_GRACE_SECONDS = 60
+WATCH_GRACE_RANGE = (1, 3600)
+# The most seconds a shed request is told to wait (Retry-After) however long the queue looks.
+MOST_RETRY_AFTER = 30
 
 
 class NotFound(BoomboardError, LookupError):
@@ -62,6 +79,17 @@ class Conflict(BoomboardError):
 
 class Busy(BoomboardError):
     """A client asked for more AI work at once than the server lets one client queue (a 429)."""
+
+    retry_after = 1
+
+
+class Overloaded(BoomboardError):
+    """AI work a request waits for could not start soon enough (a 503 that
+    says, in ``retry_after``, how many seconds to wait before asking again)."""
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class AgentLimitError(ParameterError):
@@ -84,7 +112,9 @@ class AgentLimits:
     without one is refused): ``sims``, the ``learned`` agent's simulations,
     which no time bounds; ``endgames``, the endgame tables an agent may
     build (3 tokens: about a second); the on-off switches at most 1; and
-    ``reductions`` and ``null_move``, plies, at most ``depth``."""
+    ``reductions`` and ``null_move``, plies, at most ``depth``.
+    ``queue_wait`` is the most seconds AI work a request waits for (an
+    analysis) may wait for a worker before it is shed with a 503."""
 
     time: float = 10.0
     game_time: float = 600.0
@@ -101,10 +131,14 @@ class AgentLimits:
     sims: int = 256
     guard: int = 30
     per_client: int = 1
+    queue_wait: float = 3.0
 
     # the serve option that sets each limit (the others are fixed)
     OPTIONS = {"time": "--ai-max-time", "game_time": "--ai-max-game-time", "depth": "--ai-max-depth",
-               "simulations": "--ai-max-simulations", "table_bits": "--ai-max-table-bits"}
+               "simulations": "--ai-max-simulations", "table_bits": "--ai-max-table-bits",
+               "queue_wait": "--ai-max-queue-wait"}
+    # limits on the server's handling of AI work, not on an agent's settings
+    SERVER_ONLY = frozenset({"per_client", "queue_wait"})
     # settings that turn a feature on (1) or off (0)
     SWITCHES = frozenset({"traps", "solved", "book", "learned", "search", "puct", "decisive", "mirror"})
     # settings bounded by another setting's limit
@@ -116,7 +150,7 @@ class AgentLimits:
         if key in self.SWITCHES:
             return 1, key
         name = self.SAME_AS.get(key, key)
-        if name == "per_client" or name not in {limit.name for limit in fields(self)}:
+        if name in self.SERVER_ONLY or name not in {limit.name for limit in fields(self)}:
             return None
         return getattr(self, name), name
 
@@ -175,6 +209,18 @@ class Session:
     client: str | None = None  # who created it: its AI moves count against that client's cap
     # the store's generation when this copy was last known to be the stored game (GameStore.generation)
     checked: int = 0
+    paused: bool = False  # an AI-vs-AI game held by its watcher: no AI moves until it is resumed
+    seen: float = field(default_factory=time.monotonic)  # the last look at it (a request, an event stream)
+
+    @property
+    def watched(self) -> bool:
+        """No human plays it: people only watch (its AI work goes after theirs)."""
+        return HUMAN not in self.record.players
+
+    @property
+    def stopped(self) -> bool:
+        """Ended without a result (by a watcher's Stop, or nobody watching)."""
+        return self.record.finished and self.record.resigned is None and not self.state.is_terminal()
 
     @property
     def outcome(self) -> Outcome | None:
@@ -185,7 +231,7 @@ class Session:
 
     @property
     def over(self) -> bool:
-        return self.outcome is not None
+        return self.outcome is not None or self.stopped
 
     def side_to_move(self) -> str | None:
         return None if self.over else self.record.players[self.state.current_player()]
@@ -243,11 +289,17 @@ class GameService:
     its last move (not animated again), a failed AI's message (the AI is
     tried again) and its cached analyses."""
 
-    def __init__(self, store: GameStore, workers: int = 2, processes: bool = True, solver_db=None,
+    def __init__(self, store: GameStore, workers: int | None = None, processes: bool = True, solver_db=None,
                  limits: AgentLimits | None = None, sessions_kept: int = SESSIONS_KEPT,
-                 models: ModelShelf | None = None):
+                 models: ModelShelf | None = None, watch_grace: float = WATCH_GRACE_SECONDS):
         if isinstance(sessions_kept, bool) or not isinstance(sessions_kept, int) or sessions_kept < 1:
             raise ParameterError(f"sessions_kept must be a positive integer, got {sessions_kept!r}")
+        low, high = WATCH_GRACE_RANGE
+        if isinstance(watch_grace, bool) or not isinstance(watch_grace, (int, float)) \
+                or not low <= watch_grace <= high:
+            raise ParameterError(f"watch_grace (boomboard serve --watch-grace) must be {low:g} to {high:g} seconds, "
+                                 f"got {watch_grace!r}")
+        self.watch_grace = float(watch_grace)
         self.store = store
         self.limits = limits or AgentLimits()
         self.models = models or ModelShelf()  # the learned models a side may name
@@ -258,8 +310,14 @@ class GameService:
         self.sessions: OrderedDict[str, Session] = OrderedDict()  # least recently used first
         self.sessions_kept = sessions_kept
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="boomboard-ai")
-        self._workers, self._use_processes = workers, processes
+        # as boomboard serve --workers: bounded by the machine's cores and memory (default 2, or fewer if it holds fewer)
+        self._workers = min(DEFAULT_WORKERS, workers_limit()[0]) if workers is None else check_workers(workers)
+        self._use_processes = processes
         self._processes: WorkerPool | None = None
+        # per event loop: the watched games' share of the workers, all of them but one
+        self._watched_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._waiting = 0  # calls of requests (analyses) queued or running in the worker pool
+        self._call_seconds = 0.0  # a running mean of how long a request's call takes, for the expected wait
 
     # -- the pools ---------------------------------------------------------------
     def _pool(self, cheap: bool) -> Executor | WorkerPool:
@@ -272,41 +330,108 @@ class GameService:
         return self._processes
 
     async def run_off_loop(self, function, *args, cheap: bool = False, client: str | None = None,
-                           queue: bool = True):
+                           queue: bool = True, watched: bool = False):
         """Run ``function(*args)`` in a worker; a broken process pool is rebuilt
         once. At most ``limits.per_client`` searching calls of one ``client``
         run at once (cheap ones, in threads, are not counted); the others wait.
         With ``queue=False`` (a request waiting for its answer), a client that
         already has ``QUEUE_FACTOR`` times its share running or waiting gets
-        :class:`Busy` instead. Cancelling the caller drops a call that has not started."""
+        :class:`Busy` instead, and a call that would not start within
+        ``limits.queue_wait`` seconds :class:`Overloaded`. A ``watched`` game's
+        call (no human plays it) is not counted against its client: it waits
+        for the watched games' share of the workers, then behind every other
+        call. Cancelling the caller drops a call that has not started."""
         if cheap:
             return await self._run(function, args, cheap)
+        if watched:
+            async with self._watched_share():
+                return await self._run(function, args, cheap, priority=BACKGROUND)
         load = self._client_load.get(client, 0)
         if not queue and load >= QUEUE_FACTOR * self.limits.per_client:
             raise Busy(f"this client has {load} AI moves and analyses running or waiting; the server takes at "
                        f"most {QUEUE_FACTOR * self.limits.per_client} at once from one client "
                        f"(boomboard serve --ai-per-client): try again when they are done")
+        deadline = None if queue else self._deadline(load)
         by_client = self._client_slots.setdefault(asyncio.get_running_loop(), {})
         slots = by_client.get(client)
         if slots is None:
             slots = by_client[client] = asyncio.Semaphore(self.limits.per_client)
         self._client_load[client] = load + 1
         try:
-            async with slots:
-                return await self._run(function, args, cheap)
+            if deadline is None:
+                async with slots:
+                    return await self._run(function, args, cheap)
+            try:
+                await asyncio.wait_for(slots.acquire(), max(deadline - asyncio.get_running_loop().time(), 0))
+            except TimeoutError:
+                raise self._overloaded("this client's earlier AI work is still ahead of it") from None
+            try:
+                return await self._timed(self._run(function, args, cheap, deadline=deadline))
+            finally:
+                slots.release()
         finally:
             self._client_load[client] -= 1
             if not self._client_load[client]:  # nothing of this client runs or waits: its slots go too
                 del self._client_load[client]
                 by_client.pop(client, None)
 
-    async def _run(self, function, args, cheap: bool):
+    def _watched_share(self) -> asyncio.Semaphore:
+        """The watched games' share of the workers: all but one, so that a
+        person's AI move or analysis always finds a worker that no watched game holds."""
+        loop = asyncio.get_running_loop()
+        share = self._watched_slots.get(loop)
+        if share is None:
+            share = self._watched_slots[loop] = asyncio.Semaphore(max(1, self._workers - 1))
+        return share
+
+    def _deadline(self, client_load: int) -> float:
+        """When a request's call must have started: ``limits.queue_wait``
+        seconds from now, or at once (:class:`Overloaded`) when the calls
+        already ahead of it (``client_load`` of its client's, and those in
+        the workers' queue) would take longer than that to run."""
+        ahead = max((self._waiting + 1) / self._workers, (client_load + 1) / self.limits.per_client)
+        expected = ahead * self._call_seconds
+        if self._use_processes and expected > self.limits.queue_wait:
+            raise self._overloaded(f"{self._waiting + client_load} AI calls are ahead of this one, about "
+                                   f"{expected:.1f} s of work", expected)
+        return asyncio.get_running_loop().time() + self.limits.queue_wait
+
+    def _overloaded(self, why: str, expected: float | None = None) -> Overloaded:
+        wait = self.limits.queue_wait if expected is None else expected
+        retry_after = min(MOST_RETRY_AFTER, max(1, math.ceil(wait)))
+        return Overloaded(f"the server's AI workers are busy ({why}); it sheds AI work that cannot start within "
+                          f"{self.limits.queue_wait:g} s (boomboard serve --ai-max-queue-wait): retry in "
+                          f"{retry_after} s", retry_after)
+
+    async def _timed(self, call):
+        """Await a request's ``call``, counting it among those waiting and
+        timing it for the expected wait of the next ones."""
+        started = time.monotonic()
+        self._waiting += 1
+        try:
+            result = await call
+        finally:
+            self._waiting -= 1
+        self._call_seconds = 0.8 * self._call_seconds + 0.2 * (time.monotonic() - started)
+        return result
+
+    async def _run(self, function, args, cheap: bool, priority: int = FOREGROUND, deadline: float | None = None):
+        """Run the call in its pool; one not started by ``deadline`` (the
+        event loop's time) is dropped with :class:`Overloaded`."""
         pool = self._pool(cheap)
         if not isinstance(pool, WorkerPool):
             return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
-        future = pool.submit(function, *args)
+        future = pool.submit(function, *args, priority=priority)
+        waiting = asyncio.wrap_future(future)
         try:
-            return await asyncio.wrap_future(future)
+            if deadline is not None:
+                try:
+                    return await asyncio.wait_for(asyncio.shield(waiting),
+                                                  max(deadline - asyncio.get_running_loop().time(), 0))
+                except TimeoutError:
+                    if future.cancel():  # still queued: shed it; one that has started is waited for
+                        raise self._overloaded("every worker was taken for longer than the wait") from None
+            return await waiting
         except asyncio.CancelledError:
             pool.stop(future)  # the game was resigned, undone or closed: its worker is freed now
             raise
@@ -361,6 +486,7 @@ class GameService:
         if session is not None:
             self.sessions.move_to_end(game_id)
             self._refresh(session)
+            session.seen = time.monotonic()
             return session
         generation = self.store.generation()  # before the read: a write after it is seen by the next check
         record = self.store.load(game_id)
@@ -463,6 +589,56 @@ class GameService:
         self._drive(session)
         return session
 
+    def stop(self, game_id: str) -> Session:
+        """End an AI-vs-AI game where it is, without a result (its search is stopped)."""
+        session = self._watched_game(game_id, "stopped")
+        stopped = replace(session.record, finished=True)
+        self._commit(session, stopped)
+        self._stop(session)
+        session.record, session.paused = stopped, False
+        return session
+
+    def pause(self, game_id: str, paused: bool) -> Session:
+        """Hold an AI-vs-AI game (its search in progress is stopped, and
+        searched again on resuming) or let it go on. A pause lasts while this
+        server runs, and the game is still stopped if nobody watches it."""
+        session = self._watched_game(game_id, "paused")
+        session.paused = bool(paused)
+        if session.paused:
+            self._stop(session)
+        else:
+            self._drive(session)
+        return session
+
+    def _watched_game(self, game_id: str, what: str) -> Session:
+        session = self.get(game_id)
+        if not session.watched:
+            raise Conflict(f"only a game of AI against AI can be {what}; one a human plays ends by resigning")
+        if session.over:
+            raise Conflict("the game is already over")
+        return session
+
+    def end_unwatched(self) -> list[str]:
+        """Stop every AI-vs-AI game nobody has looked at for ``watch_grace``
+        seconds (no poll, no open event stream: a stream looks at its game
+        many times a second); returns their ids."""
+        now = time.monotonic()
+        ended = []
+        for session in list(self.sessions.values()):
+            if session.watched and not session.over and now - session.seen > self.watch_grace:
+                try:
+                    self.stop(session.record.id)
+                except BoomboardError:  # changed by another server, or the disk refused: looked at next round
+                    continue
+                ended.append(session.record.id)
+        return ended
+
+    async def end_unwatched_games(self) -> None:
+        """Run :meth:`end_unwatched` for as long as the server runs (a task of its lifespan)."""
+        while True:
+            await asyncio.sleep(min(self.watch_grace / 4, 5.0))
+            self.end_unwatched()
+
     def resign(self, game_id: str, player: int | None = None) -> Session:
         """``player`` (default: the human to move, or the only human) gives up."""
         session = self.get(game_id)
@@ -508,7 +684,7 @@ class GameService:
     def _drive(self, session: Session) -> None:
         """Start the background player if an AI is to move."""
         side = session.side_to_move()
-        if side is None or side == HUMAN or session.thinking:
+        if side is None or side == HUMAN or session.thinking or session.paused:
             return
         try:
             asyncio.get_running_loop()
@@ -527,7 +703,8 @@ class GameService:
                                                  list(record.actions),
                                                  self.models.resolve(self.limits.bounded(side)),
                                                  record.seed * 7919 + ply, self.solver_db,
-                                                 cheap=kind in CHEAP_AGENTS, client=session.client)
+                                                 cheap=kind in CHEAP_AGENTS, client=session.client,
+                                                 watched=session.watched)
             except Exception as problem:  # an agent's failure is shown on the page, not a dead server
                 session.error = f"{side} failed to move: {problem}"
                 return
@@ -560,10 +737,17 @@ class GameService:
 
     # -- what the page gets ---------------------------------------------------
     def describe(self, session: Session) -> dict:
-        return describe_state(session.state, session.record.players, session.outcome, session.last_steps,
-                              extra={"id": session.record.id, "thinking": session.thinking,
-                                     "error": session.error, "pace": session.record.pace,
-                                     "resigned": session.record.resigned})
+        described = describe_state(session.state, session.record.players, session.outcome, session.last_steps,
+                                   extra={"id": session.record.id, "thinking": session.thinking,
+                                          "error": session.error, "pace": session.record.pace,
+                                          "resigned": session.record.resigned, "paused": session.paused,
+                                          "stopped": session.stopped, "watched": session.watched,
+                                          "watch_grace": self.watch_grace})
+        if session.stopped:  # over, with no result: nobody is to move
+            text = f"Stopped after {len(session.record.actions)} plies: no result"
+            described.update(outcome={"winner": None, "reason": "stopped", "text": text}, to_move=None, legal=[],
+                             caption=text)
+        return described
 
 
 def describe_state(state: State, players: list[str], outcome: Outcome | None, steps: list[dict],

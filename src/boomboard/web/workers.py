@@ -24,6 +24,7 @@ which names the limit.
 
 from __future__ import annotations
 
+import itertools
 import math
 import multiprocessing
 import os
@@ -53,6 +54,9 @@ WORKER_MEMORY_BYTES = 3 * 2**30
 LOAD_SECONDS = 60.0
 # Worker processes of boomboard serve unless --workers says otherwise.
 DEFAULT_WORKERS = 2
+# Call priorities (lower first): a game a person plays, or a person's analysis, goes before an AI-vs-AI game
+# someone only watches, whatever waited longer.
+FOREGROUND, BACKGROUND = 0, 1
 
 
 def workers_limit() -> tuple[int, str]:
@@ -69,6 +73,18 @@ def workers_limit() -> tuple[int, str]:
     most = min(max(cores, DEFAULT_WORKERS), by_memory)
     return most, (f"one worker a core of its {cores}, at least {DEFAULT_WORKERS}, and one per "
                   f"{WORKER_MEMORY_BYTES / 2**30:g} GiB of its {memory / 2**30:.1f} GiB of memory")
+
+
+def check_workers(workers, name: str = "workers") -> int:
+    """``workers`` worker processes, checked against :func:`workers_limit`:
+    a :class:`ParameterError` naming the limit (and ``name``, the option or
+    argument that gave the number) when it is not a count this machine holds."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ParameterError(f"{name} must be a whole number of worker processes, 1 or more, got {workers!r}")
+    most, why = workers_limit()
+    if workers > most:
+        raise ParameterError(f"{name} {workers} is past this machine's limit of {most} ({why})")
+    return workers
 
 
 class WorkerDied(RuntimeError):
@@ -144,18 +160,23 @@ def _worker_main(conn, parent: int, warm_up, cpu_seconds: float | None = None) -
 
 
 class _Call:
-    __slots__ = ("function", "args", "future", "stop")
+    __slots__ = ("function", "args", "future", "stop", "priority", "order")
 
-    def __init__(self, function, args):
+    def __init__(self, function, args, priority: int, order: int):
         self.function, self.args = function, args
+        self.priority, self.order = priority, order
         self.future: Future = Future()
         self.stop = threading.Event()
+
+    def __lt__(self, other: _Call) -> bool:  # the pool's queue: by priority, then first come first served
+        return (self.priority, self.order) < (other.priority, other.order)
 
 
 class WorkerPool:
     """``workers`` processes (spawned), each running one call at a time, within
     ``cpu_seconds`` of CPU time a call and ``memory_bytes`` of resident memory
-    (None: no such limit)."""
+    (None: no such limit). Waiting calls start by priority (:data:`FOREGROUND`
+    before :data:`BACKGROUND`), then in the order they came."""
 
     def __init__(self, workers: int, warm_up=None, cpu_seconds: float | None = None,
                  memory_bytes: int | None = None):
@@ -164,7 +185,8 @@ class WorkerPool:
                 raise ParameterError(f"{name} must be a positive number or None, got {value!r}")
         self.cpu_seconds, self.memory_bytes = cpu_seconds, memory_bytes
         self._context = multiprocessing.get_context("spawn")
-        self._calls: queue.Queue[_Call | None] = queue.Queue()
+        self._calls: queue.PriorityQueue[_Call] = queue.PriorityQueue()
+        self._order = itertools.count()
         self._warm_up = warm_up
         self._closed = threading.Event()
         self._lock = threading.Lock()
@@ -175,10 +197,10 @@ class WorkerPool:
         for thread in self._threads:
             thread.start()
 
-    def submit(self, function, *args) -> Future:
+    def submit(self, function, *args, priority: int = FOREGROUND) -> Future:
         if self._closed.is_set():
             raise RuntimeError("the worker pool is closed")
-        call = _Call(function, args)
+        call = _Call(function, args, priority, next(self._order))
         with self._lock:
             self._running[call.future] = call
         call.future.add_done_callback(self._forget)
@@ -206,8 +228,8 @@ class WorkerPool:
     def close(self) -> None:
         """Kill every worker at once; calls not finished are cancelled."""
         self._closed.set()
-        for _ in self._threads:
-            self._calls.put(None)
+        for _ in self._threads:  # one wake-up call for each slot's thread, ahead of every waiting call
+            self._calls.put(_Call(None, (), FOREGROUND - 1, next(self._order)))
         for process in self.processes():
             _kill(process)
         with self._lock:
@@ -238,7 +260,7 @@ class WorkerPool:
         process, conn = self._start(slot)  # at once: it loads the compiled code before the first call
         while not self._closed.is_set():
             call = self._calls.get()
-            if call is None or self._closed.is_set():
+            if call.function is None or self._closed.is_set():
                 break
             if not call.future.set_running_or_notify_cancel():
                 continue  # cancelled while it waited

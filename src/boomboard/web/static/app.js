@@ -19,9 +19,18 @@ const api = async (method, path, body) => {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  if (!response.ok) throw refusal(response, data);
   return data;
 };
+
+// An error answer as an Error that keeps its status and, for a server that
+// sheds load (429, 503), the seconds it asks the page to wait (Retry-After).
+function refusal(response, data) {
+  const error = new Error(data.error || `HTTP ${response.status}`);
+  error.status = response.status;
+  error.retryAfter = Number(response.headers.get("retry-after")) || null;
+  return error;
+}
 
 const el = (tag, attrs = {}, ...children) => {
   const node = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
@@ -302,7 +311,8 @@ class GamePage {
       if (onward && now && now.id === state.id) {
         if (state.ply < now.ply) return; // older than what is shown already
         const changed = state.ply !== now.ply || state.thinking !== now.thinking || state.error !== now.error
-          || JSON.stringify(state.outcome) !== JSON.stringify(now.outcome) || state.to_move !== now.to_move;
+          || JSON.stringify(state.outcome) !== JSON.stringify(now.outcome) || state.to_move !== now.to_move
+          || state.paused !== now.paused;
         if (!changed) return;
       }
       return this.showNow(state);
@@ -561,7 +571,7 @@ class GamePage {
       if (event.key === "ArrowRight") this.goto(Math.min(length, this.state.ply + 1));
       return;
     }
-    if (event.key === "u") this.send("POST", `/api/games/${this.id}/undo`, {});
+    if (event.key === "u" && !(this.state && this.state.watched)) this.send("POST", `/api/games/${this.id}/undo`, {});
     if (event.key === "f") { this.flip = !this.flip; this.render(); }
     if (event.key === "a") this.toggleAnalysis();
     if (event.key === "Escape") { this.selected = null; this.chooser = null; this.render(); }
@@ -606,14 +616,75 @@ class GamePage {
       if (headline !== null && this.values) {
         this.values = this.values.map((p) => (p.ply === ply ? { ...p, value: headline, label: describeValue(analysis) } : p));
       }
-    } catch (error) { this.analysis = null; this.message = error.message; }
+    } catch (error) { this.analysisRefused(error, s); }
     this.render();
+  }
+
+  // ---- the analysis asked for but not (yet) given ---------------------------------------
+  // A server busy with AI work answers 429 or 503 with Retry-After: the page
+  // says so and asks again by itself, waiting at least that long and twice as
+  // long after each refusal of the same position (at most a minute). Any
+  // other failure is shown, with a button to try again: never "analysing..." for ever.
+  analysisRefused(error, s) {
+    const key = `${this.id}:${s.ply}:${(s.actions || []).join(",")}`;
+    if (!this.analysisRetry || this.analysisRetry.key !== key) this.analysisRetry = { key, tries: 0 };
+    const retry = this.analysisRetry;
+    if (error.status !== 429 && error.status !== 503) {
+      this.analysis = { failed: error.message };
+      return;
+    }
+    retry.tries += 1;
+    const seconds = Math.min(60, Math.max(error.retryAfter || 1, 2 ** (retry.tries - 1)));
+    const analysis = { refused: error.message, retryAt: Date.now() + seconds * 1000, tries: retry.tries };
+    this.analysis = analysis;
+    setTimeout(() => {
+      // asked again only if this is still the position shown and its analysis is still wanted
+      if (this.alive && this.analysisOn && this.analysis === analysis && this.state && this.state.ply === s.ply) this.refreshAnalysis();
+    }, seconds * 1000);
+  }
+
+  // The panel while the analysis is on its way, refused for now, or failed (null once it is here).
+  analysisWaitPanel() {
+    const a = this.analysis;
+    if (a && a.failed) {
+      return el("div", { class: "analysis", id: "analysis-state", role: "status" },
+        el("p", { class: "error", text: `The analysis failed: ${a.failed}` }),
+        el("button", { id: "analysis-retry", on: { click: () => this.refreshAnalysis() }, text: "Try again" }));
+    }
+    if (a && a.refused) {
+      const left = () => Math.max(0, Math.ceil((a.retryAt - Date.now()) / 1000));
+      const line = el("p", { class: "note", id: "analysis-state", role: "status" });
+      const say = () => { line.textContent = `The server is busy, so the analysis waits: ${a.refused}. Asking again in ${left()} s (refused ${a.tries} time${a.tries === 1 ? "" : "s"}).`; };
+      say();
+      this.tick(line, say, () => this.analysis === a && left() > 0);
+      return el("div", { class: "analysis" }, line);
+    }
+    if (!a || a.loading) {
+      const since = a ? (a.since = a.since || Date.now()) : Date.now();
+      const line = el("p", { class: "note", id: "analysis-state", role: "status" });
+      const say = () => {
+        const waited = Math.floor((Date.now() - since) / 1000);
+        line.textContent = waited < 2 ? "analysing..." : `analysing... (${waited} s: queued for a worker, or searching)`;
+      };
+      say();
+      this.tick(line, say, () => this.analysis === a && this.alive);
+      return el("div", { class: "analysis" }, line);
+    }
+    return null;
+  }
+
+  // Updates `line` by `say` every second while it is on the page and `going` holds.
+  tick(line, say, going) {
+    const timer = setInterval(() => {
+      if (!line.isConnected || !going()) { clearInterval(timer); return; }
+      say();
+    }, 1000);
   }
 
   // The analysis's value of this position for the first player, -1..1 (null if unknown).
   headlineValue(a) {
     const s = this.state;
-    if (!a || a.loading || a.waiting) return null;
+    if (!a || a.loading || a.waiting || a.refused || a.failed) return null;
     const v = moveValue(a);
     if (v === null) return null;
     const mover = s.to_move === null ? 0 : s.to_move;
@@ -696,7 +767,8 @@ class GamePage {
     const sides = s.players.map((spec, p) => el("li", { class: s.to_move === p ? "to-move" : "" },
       el("span", { class: `swatch p${p}`, style: `background:${pieceColours(s)[p]}` }),
       `${capital(s.player_names[p])}: ${spec}`));
-    const status = s.outcome ? s.outcome.text : s.thinking ? `${capital(s.player_names[s.to_move])} (${s.players[s.to_move]}) is thinking...` : s.caption;
+    const status = s.outcome ? s.outcome.text : s.thinking ? `${capital(s.player_names[s.to_move])} (${s.players[s.to_move]}) is thinking...`
+      : s.paused ? "Paused: Resume lets the AIs play on" : s.caption;
     const panel = el("section", { class: "panel" },
       el("h2", { text: `${s.title} ` }, el("small", { text: s.game }), " ",
         el("a", { href: `/rules/${s.name}`, id: "rules-link", class: "rules-link", text: "Rules" })),
@@ -704,7 +776,7 @@ class GamePage {
       el("p", { class: `status ${s.outcome ? "over" : ""}`, id: "status", text: status }),
       this.message ? el("p", { class: "error", role: "alert", text: this.message }) : null,
       s.error ? el("p", { class: "error", text: s.error }) : null,
-      this.sideline ? this.sidelineControls() : this.live ? this.controls() : this.source === "position" ? this.positionControls() : this.replayControls(),
+      this.sideline ? this.sidelineControls() : this.live ? (s.watched ? this.watchControls() : this.controls()) : this.source === "position" ? this.positionControls() : this.replayControls(),
       this.exploreBar(),
       this.shareOpen ? this.sharePanel() : null,
       this.chooser ? this.countChooser() : null,
@@ -742,6 +814,26 @@ class GamePage {
       el("button", { id: "confirm-resign", class: "boom", on: { click: () => { this.confirmResign = false; this.send("POST", `/api/games/${this.id}/resign`, {}); } }, text: "Yes, resign" }),
       el("button", { id: "cancel-resign", on: { click: () => { this.confirmResign = false; this.render(); } }, text: "Keep playing" })) : null;
     return el("div", { class: "controls" }, el("div", { class: "buttons" }, buttons), confirm, form);
+  }
+
+  // ---- the watch page: AI against AI ----------------------------------------------------
+  // A watcher can pause, resume and stop the game, flip the board, analyse and
+  // share; nothing that plays (no Undo, Resign, "Drop a bomb", move entry or Play).
+  watchControls() {
+    const s = this.state;
+    const over = !!s.outcome;
+    const buttons = [
+      el("button", { id: "new-game", on: { click: () => { location.hash = `#/?game=${encodeURIComponent(s.game)}`; } }, text: "New game" }),
+      el("button", { id: "pause", "aria-pressed": String(!!s.paused), disabled: over,
+        on: { click: () => this.send("POST", `/api/games/${this.id}/pause`, { paused: !s.paused }) }, text: s.paused ? "Resume" : "Pause" }),
+      el("button", { id: "stop", class: "boom", disabled: over, title: "end the game here, without a result",
+        on: { click: () => this.send("POST", `/api/games/${this.id}/stop`, {}) }, text: "Stop" }),
+      el("button", { id: "flip", title: "f", on: { click: () => { this.flip = !this.flip; this.render(); } }, text: "Flip" }),
+      el("button", { id: "analysis", title: "a", "aria-pressed": String(this.analysisOn), on: { click: () => this.toggleAnalysis() }, text: this.analysisOn ? "Hide analysis" : "Analysis" }),
+      this.shareButton(),
+    ];
+    const note = el("p", { class: "note", text: over ? "A game of AI against AI, over." : `Watching AI against AI: the game goes on while a page shows it, and stops ${Math.round(s.watch_grace)} s after the last one is closed.` });
+    return el("div", { class: "controls" }, el("div", { class: "buttons" }, buttons), note);
   }
 
   shareButton() {
@@ -829,7 +921,8 @@ class GamePage {
   analysisPanel() {
     const a = this.analysis;
     if (a && a.waiting) return el("div", { class: "analysis", text: "The AI is thinking; the analysis follows its move." });
-    if (!a || a.loading) return el("div", { class: "analysis", text: "analysing..." });
+    const waiting = this.analysisWaitPanel();
+    if (waiting) return waiting;
     const s = this.state;
     const names = s.player_names;
     const head = a.source === "solver" ? "solver: perfect play" : a.source === "search" ? "search estimate" : "game over";
