@@ -239,7 +239,9 @@ def test_every_legal_move_gets_the_tables_value(solver_client, solver_db):
         assert line["source"] == "solver"
         assert {m["id"]: (m["value"], m["remoteness"]) for m in line["moves"]} == expected_moves(state, solver_db)
     values = solver_client.post("/api/values", json={"game": SMALL, "actions": [1]}).json()["values"]
-    assert [(v["value"], v["label"]) for v in values] == [(1.0, "win in 15"), (1.0, "lose in 14")]
+    # one side's words for one side's numbers: X, the first player, wins at both plies
+    assert [(v["value"], v["exact"], v["label"]) for v in values] == [(1.0, True, "X wins in 15"),
+                                                                      (1.0, True, "X wins in 14")]
     elsewhere = solver_client.post("/api/analysis", json={"game": "kaboom(rows=4,cols=4)", "actions": []}).json()
     assert elsewhere["source"] == "search"  # no table: a search instead
 
@@ -254,7 +256,7 @@ def test_a_draw_has_no_remoteness(solver_client, solver_db):
     assert data["source"] == "solver" and (data["value"], data["remoteness"]) == ("draw", None)
     assert {m["id"]: (m["value"], m["remoteness"]) for m in data["moves"]} == expected_moves(draw, solver_db)
     values = solver_client.post("/api/values", json={"game": LOOPY, "position": draw.to_notation()}).json()
-    assert values["values"] == [{"ply": 0, "value": 0.0, "label": "draw"}]
+    assert values["values"] == [{"ply": 0, "value": 0.0, "exact": True, "label": "draw (never ends)"}]
 
 
 def test_the_solver_side_plays_perfectly_from_the_table(solver_client):

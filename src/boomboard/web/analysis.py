@@ -1,5 +1,5 @@
 """Position analysis for the page: every legal move's value, and the value of
-each position along a game.
+each position along a game, in one voice.
 
 Where the solver (``boomboard.solver``) has a table holding the position (in
 the folder of tables ``solver_db``, default the solver's own: ``BOOMBOARD_DB``
@@ -10,6 +10,16 @@ scores each move; a search that proves a result reports it the same way,
 otherwise the move gets a numeric ``score`` (hundredths of the game's
 evaluation, for the player to move). These functions run in worker
 processes: their arguments and results are plain data.
+
+One voice: a position's analysis (:func:`analyse`) is the only estimator.
+Its ``eval`` is what the page shows as the headline, the evaluation bar and
+the value chart's point, and each move's ``eval`` and ``mark`` colour the
+moves and mark them in the history. Every ``eval`` is on one scale, from the
+first player's side: ``value`` in [-1, 1], the first player's expected score
+``50% + 50% * value``; ``exact`` where a table, the rules or a search proved
+the result. The search is deterministic for a position and budget (a fresh
+table, a node budget, never a clock), so the value history
+(:func:`value_history`) at ply k equals the analysis of that position.
 """
 
 from __future__ import annotations
@@ -28,8 +38,14 @@ from ..search.alphabeta import AlphaBeta
 
 SEARCH_NODES = 300_000  # the whole analysis's budget, shared between the moves
 SEARCH_DEPTH = 6
-HISTORY_NODES = 4_000  # per position of a value history
 TABLE_BITS = 16
+SCORE_SCALE = 300  # a search score s (hundredths) is the value tanh(s / SCORE_SCALE): 3 units of lead, 76%
+# A move's loss (how much of the mover's expected score it gives away against
+# the best move, on the [-1, 1] value scale) that earns a mark, worst first:
+# lichess's thresholds on its winning chances, the same scale (0.1 there is
+# 5 percentage points of expected score).
+MARKS = ((0.3, "??"), (0.2, "?"), (0.1, "?!"))
+EXACT_NUMBER = {"win": 1.0, "lose": -1.0, "tie": 0.0, "draw": 0.0}
 
 
 def rebuild(game_string: str, position: str | None, actions: list[int]) -> State:
@@ -89,13 +105,22 @@ def _remoteness(value: str, remoteness: int) -> int | None:
 
 
 def analyse(game_string: str, position: str | None, actions: list[int], solver_db: SolverDb = None) -> dict:
-    """``{source, value, remoteness, score, moves: [{id, text, value, remoteness, score}], pv, depth}``
-    for the player to move; ``source`` is ``"solver"`` or ``"search"``. A
-    search's answer also gives the line it expects (``pv``: ``[{id, text}]``
+    """``{source, value, remoteness, score, eval, moves: [{id, text, value,
+    remoteness, score, eval, loss, mark}]}``: ``value``, ``remoteness`` (a
+    move's counts the move) and ``score`` for the player to move; ``eval``,
+    the same from the first player's side (:func:`evaluation`), with each
+    move's ``loss`` against the best and its ``mark`` (:func:`quality_mark`);
+    ``source`` is ``"solver"``, ``"search"`` or ``"rules"`` (the game is over).
+    A search's answer also gives the line it expects (``pv``: ``[{id, text}]``
     from this position, its best move first) and how deep it looked
     (``depth``, in plies from this position); elsewhere ``pv`` is empty and
     ``depth`` ``None``."""
     state = rebuild(game_string, position, actions)
+    return _with_one_voice(state, _raw_analysis(state, solver_db))
+
+
+def _raw_analysis(state: State, solver_db: SolverDb) -> dict:
+    """The analysis in the mover's words (win/lose/tie, scores for the mover)."""
     if state.is_terminal():
         return {"source": "rules", "value": _terminal_value(state, state.player_to_move()), "remoteness": 0,
                 "score": None, "moves": [], "pv": [], "depth": None}
@@ -106,6 +131,55 @@ def analyse(game_string: str, position: str | None, actions: list[int], solver_d
         return {"source": "solver", "value": exact.value, "remoteness": _remoteness(exact.value, exact.remoteness),
                 "score": None, "moves": moves, "pv": [], "depth": None}
     return _search_analysis(state)
+
+
+def _with_one_voice(state: State, result: dict) -> dict:
+    """``result`` with the position's ``eval`` and, for each move, its ``eval``
+    (the position it leads to), ``loss`` and ``mark``: every number from the
+    first player's side, as :func:`evaluation` words it."""
+    names = state.game.player_names
+    mover = state.player_to_move()
+    result["eval"] = evaluation(result, mover, names)
+    best = max((_mover_number(m) for m in result["moves"]), default=0.0)
+    for move in result["moves"]:
+        move["eval"] = evaluation(move, mover, names)
+        move["loss"] = round(max(0.0, best - _mover_number(move)), 4)
+        move["mark"] = quality_mark(move["loss"])
+    return result
+
+
+def _mover_number(entry: dict) -> float:
+    """An analysis entry's value in [-1, 1] for the player who moves (or
+    chooses the move): exact results as -1, 0, 1, scores through tanh."""
+    if entry["value"] is not None:
+        return EXACT_NUMBER[entry["value"]]
+    return math.tanh(entry["score"] / SCORE_SCALE)
+
+
+def evaluation(entry: dict, mover: int, names) -> dict:
+    """``{value, exact, text}`` of an analysis entry (a position's or a move's,
+    worded for ``mover``) from the first player's side: ``value`` in [-1, 1],
+    ``exact`` where proved, ``text`` such as "White wins in 7", "tie in 4",
+    "draw (never ends)" or, estimated, "White 62%"."""
+    sign = 1.0 if mover == 0 else -1.0
+    value = round(sign * _mover_number(entry), 4) + 0.0  # + 0.0: no "-0.0"
+    outcome, remoteness = entry["value"], entry["remoteness"]
+    if outcome is None:
+        return {"value": value, "exact": False, "text": f"{names[0].capitalize()} {round(50 + 50 * value)}%"}
+    if outcome == "draw":
+        text = "draw (never ends)"
+    elif outcome == "tie":
+        text = "tied" if remoteness == 0 else f"tie in {remoteness}"
+    else:
+        winner = names[mover if outcome == "win" else 1 - mover].capitalize()
+        text = f"{winner} won" if remoteness == 0 else f"{winner} wins in {remoteness}"
+    return {"value": value, "exact": True, "text": text}
+
+
+def quality_mark(loss: float) -> str:
+    """The mark of a move that gives away ``loss`` of the mover's expected
+    score against the best ("??", "?", "?!", or "" for a good move)."""
+    return next((mark for threshold, mark in MARKS if loss >= threshold - 1e-9), "")
 
 
 def _terminal_value(state: State, player: int) -> str:
@@ -126,19 +200,20 @@ def _search_analysis(state: State) -> dict:
         child = state.child(action)
         entry = {"id": action, "text": state.action_to_string(action), "value": None, "remoteness": None,
                  "score": None}
+        # remoteness counts this move, as the solver's does: the best move's is the position's
         if child.is_terminal():
-            entry.update(value=_terminal_value(child, mover), remoteness=0)
+            entry.update(value=_terminal_value(child, mover), remoteness=1)
         else:
             result = searched[action] = searcher.search(child, depth=SEARCH_DEPTH, nodes=per_move)
             forced = result.forced_result  # for the opponent, who moves in the child
             if forced is not None:
-                entry.update(value="lose" if forced > 0 else "win", remoteness=abs(forced))
+                entry.update(value="lose" if forced > 0 else "win", remoteness=abs(forced) + 1)
             else:
                 entry["score"] = -result.score
         moves.append(entry)
     best = max(moves, key=_preference)
     return {"source": "search", "value": best["value"], "score": best["score"],
-            "remoteness": None if best["remoteness"] is None else best["remoteness"] + 1, "moves": moves,
+            "remoteness": best["remoteness"], "moves": moves,
             **_expected_line(state, best["id"], searched.get(best["id"]))}
 
 
@@ -167,7 +242,7 @@ def _preference(move: dict) -> tuple:
         return (0, remoteness)
     if value in ("tie", "draw"):
         return (1.5, 0)
-    return (1 + 1 / (1 + math.exp(-move["score"] / 300)), 0)
+    return (1 + 1 / (1 + math.exp(-move["score"] / SCORE_SCALE)), 0)
 
 
 def _solver_rank(value: str, remoteness: int) -> tuple:
@@ -179,34 +254,30 @@ def _solver_rank(value: str, remoteness: int) -> tuple:
 def value_history(game_string: str, position: str | None, actions: list[int], first_ply: int = 0,
                   solver_db: SolverDb = None) -> list[dict]:
     """For each position of the game from ``first_ply`` on, ``{ply, value,
-    label}``: ``value`` in [-1, 1] from the first player's side (1: a win for
-    them), from the solver where it has a table, else from a short search."""
+    exact, label}``: the ``eval`` of that position's :func:`analyse`, so each
+    point equals the analysis of its position. A position with a move played
+    from it also has ``move: {mark, loss, outcome}``: that move's entry in the
+    same analysis (``outcome``, for the mover: win, tie, draw or lose where
+    proved, else ``None``)."""
     state = rebuild(game_string, position, actions[:first_ply])
-    searcher = AlphaBeta(state.game, table_bits=TABLE_BITS)
     points = []
     for ply in range(first_ply, len(actions) + 1):
-        points.append({"ply": ply, **_position_value(state, searcher, solver_db)})
-        if ply < len(actions):
-            state.apply_action(actions[ply])
+        played = actions[ply] if ply < len(actions) else None
+        points.append(history_point(ply, _with_one_voice(state, _raw_analysis(state, solver_db)), played))
+        if played is not None:
+            state.apply_action(played)
     return points
 
 
-def _position_value(state: State, searcher: AlphaBeta, solver_db: SolverDb) -> dict:
-    sign = 1 if state.player_to_move() == 0 else -1
-    if state.is_terminal():
-        winner = state.outcome().winner
-        return {"value": 0.0 if winner is None else (1.0 if winner == 0 else -1.0), "label": "end"}
-    exact = solver_analysis(state, solver_db)
-    if exact is not None:
-        number = {"win": 1.0, "lose": -1.0}.get(exact.value, 0.0)
-        label = exact.value if exact.value == "draw" else f"{exact.value} in {exact.remoteness}"
-        return {"value": sign * number, "label": label}
-    searcher.clear()  # each position valued alone: the same value however the history was computed
-    result = searcher.search(state, depth=SEARCH_DEPTH, nodes=HISTORY_NODES)
-    forced = result.forced_result
-    if forced is not None:
-        return {"value": sign * (1.0 if forced > 0 else -1.0), "label": result.describe_score()}
-    return {"value": sign * math.tanh(result.score / 300), "label": result.describe_score()}
+def history_point(ply: int, result: dict, played: int | None) -> dict:
+    """The value history's point of the position at ``ply`` from its analysis
+    ``result`` (:func:`analyse`'s), with the move ``played`` from it, if any."""
+    point = {"ply": ply, "value": result["eval"]["value"], "exact": result["eval"]["exact"],
+             "label": result["eval"]["text"]}
+    if played is not None:
+        move = next(m for m in result["moves"] if m["id"] == played)
+        point["move"] = {"mark": move["mark"], "loss": move["loss"], "outcome": move["value"]}
+    return point
 
 
 def choose_action(game_string: str, position: str | None, actions: list[int], spec: str, seed: int,

@@ -478,17 +478,22 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
 
     @app.get("/api/games/{game_id}/values")
     async def values(game_id: str, http: Request):
-        """The value of every position so far, from the first player's side;
-        only positions not valued before are searched."""
+        """The value of every position so far, from the first player's side:
+        each its analysis's (the one ``analysis`` gives, kept by the game),
+        so only positions not valued before are searched; a point is kept
+        while the move played from its position is (an undo, a longer game)."""
         session = service.get(game_id)
         record = session.record
         actions = tuple(record.actions)
         cached = session.value_history  # (actions, points) of the last request
         if cached is None or cached[0] != actions:
-            points = cached[1] if cached is not None and actions[:len(cached[0])] == cached[0] else []
-            points = points + await service.run_off_loop(analysis.value_history, record.game, record.position,
-                                                         list(actions), len(points), service.solver_db,
-                                                         client=_client(http), queue=False)
+            kept = 0 if cached is None else next((i for i, pair in enumerate(zip(cached[0], actions))
+                                                  if pair[0] != pair[1]), min(len(cached[0]), len(actions)))
+            points = [] if cached is None else cached[1][:kept]
+            for ply in range(len(points), len(actions) + 1):
+                result = await _cached(game_id, "analysis", _client(http), analysis.analyse, service.solver_db,
+                                       line=actions[:ply])
+                points.append(analysis.history_point(ply, result, actions[ply] if ply < len(actions) else None))
             cached = session.value_history = (actions, points)
         return {"values": cached[1]}
 
@@ -507,13 +512,16 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
                                                      request.actions, 0, service.solver_db,
                                                      client=_client(http), queue=False)}
 
-    async def _cached(game_id: str, kind: str, client: str | None, function, *extra):
+    async def _cached(game_id: str, kind: str, client: str | None, function, *extra, line: tuple | None = None):
+        """``function``'s answer for the game's position (or that after the
+        actions ``line`` from its start), kept by the game for the next request."""
         session = service.get(game_id)
         record = session.record
-        key = (kind, tuple(record.actions))
+        actions = list(record.actions if line is None else line)
+        key = (kind, tuple(actions))
         result = session.analysis(key)
         if result is None:
-            result = await service.run_off_loop(function, record.game, record.position, list(record.actions),
+            result = await service.run_off_loop(function, record.game, record.position, actions,
                                                 *extra, client=client, queue=False)
             session.keep_analysis(key, result)
         return result

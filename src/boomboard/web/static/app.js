@@ -7,7 +7,8 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const CUSTOM = "custom"; // the side menu's "type an agent spec" entry
-const VALUE_COLOURS = { win: "#1a9a1a", lose: "#8b0000", tie: "#e0c020", draw: "#b07cc6" };
+// GamesmanUni's colours, for exact results only: a winning, tying (or drawing) and losing move.
+const VALUE_COLOURS = { win: "#1a9a1a", lose: "#b3000c", tie: "#e0c020", draw: "#e0c020" };
 const view = document.getElementById("view");
 let catalog = null;
 let current = null; // the page showing now: {kill()} to stop its timers; a game page is also window.page,
@@ -45,38 +46,31 @@ const el = (tag, attrs = {}, ...children) => {
 };
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-// One scale for every number the analysis shows: the expected score of a side,
-// 0% a sure loss, 50% even, 100% a sure win. The solver's values are exact
-// (win 100%, tie or draw 50%, lose 0%); a search's evaluation e (hundredths
-// of the game's own units, about one token or piece each) maps to
-// 50% + 50% * tanh(e / 300), as the value chart plots it.
-const SCALE_NOTE = "Expected score for the side named: 100% a sure win, 50% even, 0% a sure loss. "
-  + "Exact where the solver has a table (win, tie or lose, with the plies left under best play after \"in\"), "
-  + "else estimated by a short search.";
-const moveValue = (m) => (m.value === "win" ? 1 : m.value === "lose" ? -1 : m.value ? 0
-  : m.score !== null && m.score !== undefined ? Math.tanh(m.score / 300) : null); // -1..1 for the mover
+// One voice: every number the analysis shows (headline, bar, chart, moves,
+// marks) is the server's `eval` of one analysis of the position
+// (boomboard.web.analysis): the first player's expected score, value -1..1
+// shown as 50% + 50% * value, exact where proved ("White wins in 7"), else
+// an estimate. This script words nothing itself, so no two parts can disagree.
+const scaleNote = (names) => `Every number is ${capital(names[0])}'s expected score (100% a sure ${capital(names[0])} win, `
+  + `0% a sure ${capital(names[1])} win). Results written out are exact, "in N": N plies left under best play; `
+  + `percentages are a short search's estimates.`;
 const percent = (v) => `${Math.round(50 + 50 * v)}%`;
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-const scoreColour = (score) => {
-  // Green when better, red when worse, grey near even: yellow stays the colour of a tie.
-  const t = 1 / (1 + Math.exp(-score / 300)); // 0 losing .. 1 winning
-  return `hsl(${t >= 0.5 ? 120 : 0}, ${Math.round(Math.abs(t - 0.5) * 160)}%, 42%)`;
-};
-const moveColour = (m) => (m.value ? VALUE_COLOURS[m.value] : m.score !== null && m.score !== undefined ? scoreColour(m.score) : null);
-// Colours relative to the best move (as GamesmanUni shades them): the best
-// moves bright green, then yellow, orange and red as a move gives more away.
-const relativeColour = (m, bestValue) => {
-  if (m.value) return VALUE_COLOURS[m.value];
-  const v = moveValue(m);
-  if (v === null) return null;
-  const loss = Math.min(1, Math.max(0, (bestValue - v) / 0.3)); // 0: as good as the best, 1: 15 points of expected score worse
-  return `hsl(${Math.round(120 * (1 - loss))}, 75%, ${loss < 0.02 ? 36 : 45}%)`;
-};
-// Best first: quick wins, then scores and ties, then slow losses.
+// Estimated quality, apart from GamesmanUni's green/yellow/red and from every
+// game's player colours: one purple hue whose lightness grows with what a move
+// gives away (light = worse), readable with any colour vision. `loss` is on
+// the value scale; 0.3 (15 points of expected score) and more, the palest.
+const QUALITY_HUE = 275;
+const qualityColour = (loss) => `hsl(${QUALITY_HUE}, 48%, ${Math.round(24 + 52 * Math.min(1, loss / 0.3))}%)`;
+// A move's colour: its exact result for the mover, else its estimated quality.
+const relativeColour = (m) => (m.value ? VALUE_COLOURS[m.value] : m.loss !== undefined ? qualityColour(m.loss) : null);
+// Lichess's marks, given by the server from the loss: what each one means.
+const MARK_MEANINGS = [["?!", "inaccuracy", 0.1], ["?", "mistake", 0.2], ["??", "blunder", 0.3]];
+// Best first: quick wins, then scores and ties (a quick tie first, as GamesmanUni
+// orders them; a score is in hundredths, so a tie stays between -1 and 0), then slow losses.
 const rank = (m) => (m.value === "win" ? 3e6 - (m.remoteness || 0) : m.value === "lose" ? -3e6 + (m.remoteness || 0)
-  : m.value ? 0 : m.score);
-const describeValue = (m) => (m.value ? `${m.value}${m.remoteness !== null && m.remoteness !== undefined ? " in " + m.remoteness : ""}`
-  : m.score !== null && m.score !== undefined ? percent(moveValue(m)) : "?");
+  : m.value ? -Math.min(m.remoteness ?? 999, 999) / 1000 : m.score);
+const describeValue = (m) => (m.eval ? `${m.eval.text}${m.mark ? " " + m.mark : ""}` : "?");
 
 // ---- the board --------------------------------------------------------------------------
 
@@ -175,14 +169,13 @@ function valueChart(points, names, current, onPick) {
   svg.append(el("svg:polyline", { points: points.map((p) => `${px(p.ply)},${py(p.value)}`).join(" "), class: "history" }));
   svg.append(el("svg:text", { x: pad, y: 12, class: "chart-label", text: `${capital(names[0])} 100%` }));
   svg.append(el("svg:text", { x: pad, y: py(0) - 3, class: "chart-label", text: "50%" }));
-  svg.append(el("svg:text", { x: pad, y: height - 4, class: "chart-label", text: `${capital(names[0])} 0% (${names[1]} wins)` }));
+  svg.append(el("svg:text", { x: pad, y: height - 4, class: "chart-label", text: `${capital(names[0])} 0% (${capital(names[1])} wins)` }));
   for (const p of points) {
-    const text = `ply ${p.ply}: ${capital(names[0])} ${percent(p.value)} (${p.label})`;
+    const text = `ply ${p.ply}: ${p.label}${p.exact ? " (exact)" : " (estimate)"}`;
     const group = el("svg:g", { class: `point${p.ply === current ? " current" : ""}`, "data-ply": p.ply, role: "button",
       tabindex: onPick ? 0 : undefined, "aria-label": text });
     group.append(el("svg:circle", { cx: px(p.ply), cy: py(p.value), r: 7, class: "hit" }));
-    group.append(el("svg:circle", { cx: px(p.ply), cy: py(p.value), r: p.ply === current ? 3.5 : 2, class: "dot" },
-      el("svg:title", { text })));
+    group.append(chartDot(px(p.ply), py(p.value), p.ply === current ? 3.5 : 2.2, p.exact, text));
     if (onPick) {
       group.addEventListener("click", () => onPick(p.ply));
       group.addEventListener("keydown", (event) => { if (event.key === "Enter") onPick(p.ply); });
@@ -192,12 +185,41 @@ function valueChart(points, names, current, onPick) {
   return svg;
 }
 
-// A bar split between the two sides at the expected score of the first.
+// A chart point: a circle for an estimate, a square for an exact result.
+function chartDot(x, y, r, exact, title) {
+  const dot = exact ? el("svg:rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, class: "dot exact" })
+    : el("svg:circle", { cx: x, cy: y, r, class: "dot" });
+  dot.append(el("svg:title", { text: title }));
+  return dot;
+}
+
+// A bar split between the two sides at the expected score of the first. Its
+// labels sit above it, in ink on the page, so that each is legible and whole
+// at any share (a side of 0% has no room inside the bar).
 function evalBar(value, names, colours) {
   const share = Math.round(50 + 50 * value);
-  return el("div", { class: "eval-bar", role: "img", "aria-label": `${names[0]} ${share}%, ${names[1]} ${100 - share}%` },
-    el("span", { class: "eval-side", style: `width:${share}%;background:${colours[0]}`, text: `${capital(names[0])} ${share}%` }),
-    el("span", { class: "eval-side", style: `width:${100 - share}%;background:${colours[1]}`, text: `${100 - share}%` }));
+  return el("div", { class: "eval", role: "img", "aria-label": `${capital(names[0])} ${share}%, ${capital(names[1])} ${100 - share}%` },
+    el("div", { class: "eval-labels" },
+      el("span", { class: "eval-label" }, el("i", { class: "swatch", style: `background:${colours[0]}` }), `${capital(names[0])} ${share}%`),
+      el("span", { class: "eval-label" }, `${capital(names[1])} ${100 - share}%`, el("i", { class: "swatch", style: `background:${colours[1]}` }))),
+    el("div", { class: "eval-bar" },
+      el("span", { class: "eval-side", style: `width:${share}%;background:${colours[0]}` }),
+      el("span", { class: "eval-side", style: `width:${100 - share}%;background:${colours[1]}` })));
+}
+
+// What the analysis's colours and marks mean: exact results in GamesmanUni's
+// colours, estimated quality on its own scale, the board's rings and outlines.
+function analysisLegend() {
+  const swatch = (style) => el("i", { style });
+  const ramp = `background:linear-gradient(90deg, ${qualityColour(0)}, ${qualityColour(0.15)}, ${qualityColour(0.3)})`;
+  return el("div", { class: "legend", role: "list", "aria-label": "legend" },
+    el("span", { role: "listitem" }, swatch(`background:${VALUE_COLOURS.win}`), "winning move (exact)"),
+    el("span", { role: "listitem" }, swatch(`background:${VALUE_COLOURS.tie}`), "tie or draw (exact)"),
+    el("span", { role: "listitem" }, swatch(`background:${VALUE_COLOURS.lose}`), "losing move (exact)"),
+    el("span", { role: "listitem" }, el("i", { class: "ramp", style: ramp }),
+      "estimate: darkest the best, paler the worse"),
+    el("span", { role: "listitem", text: MARK_MEANINGS.map(([symbol, name, loss]) => `${symbol} ${name} (${Math.round(50 * loss)}+ points lost)`).join(", ") }),
+    el("span", { role: "listitem", text: "ring on a cell: its best move's colour; dashed outline: the last move" }));
 }
 
 // Move numbers for a line of moves (buttons) from a position `ply` plies into the game, as
@@ -603,19 +625,16 @@ class GamePage {
     try {
       const line = { game: s.game, position: s.start, actions: s.actions };
       if (s.thinking) { this.analysis = { waiting: true }; this.render(); return; } // the AI moves: analyse after
+      // A live game's chart reuses the analyses the server keeps (this one first): one search a position.
       const [analysis, values] = this.live
-        ? await Promise.all([api("GET", `/api/games/${this.id}/analysis`), api("GET", `/api/games/${this.id}/values`)])
+        ? [await api("GET", `/api/games/${this.id}/analysis`), await api("GET", `/api/games/${this.id}/values`)]
         : await Promise.all([api("POST", "/api/analysis", line),
           this.values && this.valuesFor === this.id ? { values: this.values } : api("POST", "/api/values", { ...line, actions: s.all_actions })]);
       this.valuesFor = this.id;
       if (this.state !== s && this.state.ply !== ply) return;
+      // Both are the same analysis of each position (one voice): the chart's point agrees with the headline as sent.
       this.analysis = analysis;
       this.values = values.values;
-      // The chart's point for this position agrees with the headline: both from this analysis.
-      const headline = this.headlineValue(analysis);
-      if (headline !== null && this.values) {
-        this.values = this.values.map((p) => (p.ply === ply ? { ...p, value: headline, label: describeValue(analysis) } : p));
-      }
     } catch (error) { this.analysisRefused(error, s); }
     this.render();
   }
@@ -681,17 +700,6 @@ class GamePage {
     }, 1000);
   }
 
-  // The analysis's value of this position for the first player, -1..1 (null if unknown).
-  headlineValue(a) {
-    const s = this.state;
-    if (!a || a.loading || a.waiting || a.refused || a.failed) return null;
-    const v = moveValue(a);
-    if (v === null) return null;
-    const mover = s.to_move === null ? 0 : s.to_move;
-    if (s.to_move === null && s.outcome) return s.outcome.winner === null ? 0 : s.outcome.winner === 0 ? 1 : -1;
-    return mover === 0 ? v : -v;
-  }
-
   pickPly(ply) {
     if (this.live) location.hash = `#/replay/web/${this.id}?ply=${ply}`;
     else if (this.source !== "position") this.goto(ply);
@@ -732,19 +740,18 @@ class GamePage {
   tints() {
     if (!this.analysisOn || !this.analysis || !this.analysis.moves) return {};
     const byId = new Map(this.analysis.moves.map((m) => [m.id, m]));
-    const bestValue = Math.max(...this.analysis.moves.map((m) => moveValue(m) ?? -1));
     const tints = {};
     const best = {};
     for (const g of this.state.legal) {
       const m = byId.get(g.id);
-      if (!m || !relativeColour(m, bestValue)) continue;
+      if (!m || !relativeColour(m)) continue;
       const bomb = this.bombMode;
       let cells = [];
       if (g.from === null && g.to && ((g.kind === "bomb") === bomb)) cells = [g.land || g.to];
       else if (g.from !== null && this.selected === g.from && g.to !== g.from) cells = [g.to];
       else if (g.from !== null && !this.selected) cells = [g.from];
       for (const name of cells) {
-        if (best[name] === undefined || rank(m) > best[name]) { best[name] = rank(m); tints[name] = relativeColour(m, bestValue); }
+        if (best[name] === undefined || rank(m) > best[name]) { best[name] = rank(m); tints[name] = relativeColour(m); }
       }
     }
     return tints;
@@ -925,32 +932,41 @@ class GamePage {
     if (waiting) return waiting;
     const s = this.state;
     const names = s.player_names;
-    const head = a.source === "solver" ? "solver: perfect play" : a.source === "search" ? "search estimate" : "game over";
+    const how = !a.eval.exact ? "estimate by a short search" : a.source === "solver" ? "exact, from the solver's table"
+      : a.source === "search" ? "exact, proved by the search" : "the game is over";
     const rows = (a.moves || []).slice().sort((x, y) => rank(y) - rank(x));
-    const bestValue = Math.max(...rows.map((m) => moveValue(m) ?? -1));
     const bestRank = rows.length ? rank(rows[0]) : null;
-    const headline = this.headlineValue(a);
-    const mover = s.to_move === null ? null : names[s.to_move];
-    const valueText = a.value ? describeValue(a) : "";
-    const summary = headline === null ? "?" : mover
-      ? `${capital(mover)} to move: ${percent(s.to_move === 0 ? headline : -headline)}${valueText ? " (" + valueText + ")" : ""}`
-      : s.outcome ? s.outcome.text : "";
+    const mover = s.to_move === null ? null : capital(names[s.to_move]);
     return el("div", { class: "analysis" },
-      el("p", { class: "headline" }, el("strong", { text: `Analysis (${head}): ` }), summary),
-      headline === null ? null : evalBar(headline, names, pieceColours(s)),
+      el("p", { class: "headline" }, el("strong", { text: `Analysis (${how}): ` }),
+        el("span", { class: "headline-value", text: a.eval.text }), mover ? `, ${mover} to move` : ""),
+      evalBar(a.eval.value, names, pieceColours(s)),
       this.engineLine(a),
-      el("p", { class: "note", text: SCALE_NOTE }),
-      el("div", { class: "legend" },
-        el("span", {}, el("i", { style: `background:${relativeColour({ score: 0 }, 0)}` }), "best"),
-        el("span", {}, el("i", { style: `background:${relativeColour({ score: -50 }, 0)}` }), "weaker"),
-        el("span", {}, el("i", { style: `background:${relativeColour({ score: -900 }, 0)}` }), "much weaker"),
-        Object.entries(VALUE_COLOURS).map(([k, c]) => el("span", {}, el("i", { style: `background:${c}` }), `${k} (exact)`))),
-      rows.length ? el("p", { class: "note", text: `Each move, best first, with the mover's expected score once it is played (${mover || ""}).` }) : null,
+      el("p", { class: "note", text: scaleNote(names) }),
+      analysisLegend(),
+      rows.length ? el("p", { class: "note", text: `${mover}'s moves, best (★) first, each with the value of the position it leads to.` }) : null,
       el("ul", { class: "move-values" }, rows.map((m) => el("li", { class: rank(m) === bestRank ? "best" : "" },
-        el("button", { class: "value-move", style: `border-color:${relativeColour(m, bestValue) || "#999"}`, disabled: !this.humanToMove(),
+        el("button", { class: "value-move", style: `border-color:${relativeColour(m) || "#999"}`, disabled: !this.humanToMove(),
           on: { click: () => this.play(m.id) }, text: `${rank(m) === bestRank ? "★ " : ""}${m.text}` }), el("span", { text: describeValue(m) })))),
-      this.values ? el("div", { class: "chart-box" }, el("p", { class: "note", text: `${capital(names[0])}'s expected score along the game; click a point to see that position.` }),
+      this.values ? el("div", { class: "chart-box" }, el("p", { class: "note",
+        text: `${capital(names[0])}'s expected score along the game (■ exact, ● estimate); click a point to see that position.` }),
         valueChart(this.values, names, this.sideline ? this.sideline.branch.ply : s.ply, (ply) => this.pickPly(ply))) : null);
+  }
+
+  // After a game, each move of the history marked as the analysis of the
+  // position it was played from judged it (the chart's points carry it):
+  // GamesmanUni's colour where exact, lichess's ?!, ? and ?? where it gave away.
+  historyMark(m) {
+    const s = this.state;
+    const over = !this.live || s.outcome; // a replay is of a finished game
+    const point = over && this.values ? this.values.find((p) => p.ply === m.ply) : null;
+    if (!point || !point.move || (!point.move.mark && !point.move.outcome)) return null;
+    const { mark, outcome, loss } = point.move;
+    const meaning = MARK_MEANINGS.find(([symbol]) => symbol === mark);
+    const title = [outcome ? `${outcome === "lose" ? "a losing" : outcome === "win" ? "a winning" : "a " + outcome} move (exact)` : null,
+      meaning ? `${meaning[1]}: gave away ${Math.round(50 * loss)} points of expected score` : null].filter(Boolean).join("; ");
+    return el("span", { class: `history-mark${outcome ? " exact" : ""}`, title, "aria-label": title,
+      style: outcome ? `--result:${VALUE_COLOURS[outcome]}` : undefined, text: mark || "" });
   }
 
   // Numbered in pairs, as game records are read: "1. A B", "2. C D".
@@ -962,7 +978,7 @@ class GamePage {
     const rows = [];
     for (let i = 0; i < cells.length; i += 2) {
       const cell = (m) => (m ? el("td", { class: `move${m.ply === s.ply - 1 ? " current" : ""}`, "data-ply": m.ply + 1,
-        on: this.live ? {} : { click: () => this.goto(m.ply + 1) }, text: m.text }) : el("td", { class: "move empty", text: "…" }));
+        on: this.live ? {} : { click: () => this.goto(m.ply + 1) }, text: m.text }, this.historyMark(m)) : el("td", { class: "move empty", text: "…" }));
       rows.push(el("tr", {}, el("th", { text: `${i / 2 + 1}.` }), cell(cells[i]), i + 1 < cells.length ? cell(cells[i + 1]) : el("td")));
     }
     const long = s.moves.some((m) => m.text.length > 12); // moves written as sentences: smaller type
