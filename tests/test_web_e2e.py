@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -190,6 +191,10 @@ def test_phone_screen_keyboard_entry_and_analysis(server, browser, tmp_path):
     page.wait_for_selector("svg.chart", timeout=60_000)
     assert page.locator(".move-values li").count() == len(page.evaluate("window.page.state.legal"))
     assert page.locator(".cell .tint").count() > 0  # the legal drops are coloured by their value
+    # the first screenful shows the analysis: its headline, bar and best moves, under the board
+    for part in (".analysis .headline", ".analysis .eval-bar", ".move-values li.best"):
+        box = _boxes(page, part)[0]
+        assert box["bottom"] <= 844, f"{part} ends at {box['bottom']}px, below a phone's first screen"
     _shots(tmp_path, page, "phone-kaboom-analysis")
     page.close()
 
@@ -637,3 +642,67 @@ def test_every_page_at_phone_and_desktop_sizes(server, browser, size):
         _no_sideways_scroll(page, viewport, f"the rules of {game}")
         _artifact(page, f"rules-{game}-{size}", docs=size == "desktop" and game == "kaboom")
     page.close()
+
+
+def _post(server: str, path: str, body: dict) -> dict:
+    request = urllib.request.Request(server + path.lstrip("/"), data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def _random_game(server: str, game: str, params: dict, plies: int, seed: int) -> str:
+    """A game between two people on the server, ``plies`` random moves into it
+    (fewer where it ends first); returns its id."""
+    import random
+
+    variant = f"{game}({','.join(f'{k}={v}' for k, v in params.items())})" if params else game
+    state = boomboard.load_game(variant).new_initial_state()
+    game_id = _post(server, "/api/games", {"game": game, "params": params, "players": ["human", "human"]})["id"]
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        action = rng.choice(state.legal_actions())
+        _post(server, f"/api/games/{game_id}/moves", {"move": state.action_to_string(action)})
+        state.apply_action(action)
+    return game_id
+
+
+def test_the_move_list_scrolls_to_the_current_move_not_the_page(server, browser):
+    # A finished 4x4 Chain Reaction game: 25 plies, more rows than the list's box shows.
+    game_id = _random_game(server, "chain_reaction", {"rows": 4, "cols": 4}, 200, seed=2)
+    for size, viewport in SIZES.items():
+        page = browser.new_page(viewport=viewport)
+        page.goto(f"{server}#/game/{game_id}")
+        page.wait_for_function("() => window.page && window.page.state && window.page.state.outcome !== null"
+                               " && !window.page.animating")
+        assert page.evaluate("(() => { const b = document.querySelector('.move-scroll');"
+                             " return b.scrollHeight > b.clientHeight; })()"), "the list should overflow its box"
+        box = _boxes(page, ".move-scroll")[0]
+        current = _boxes(page, "#move-list td.current")
+        assert [c["text"] for c in current] == [page.evaluate("window.page.state.moves.at(-1).text")]
+        assert box["top"] <= current[0]["top"] and current[0]["bottom"] <= box["bottom"], (size, box, current)
+        assert page.evaluate("window.scrollY") == 0, f"the page scrolled on a {size} screen"
+        page.close()
+
+
+@pytest.mark.parametrize("game", [g[0] for g in GAMES])
+def test_move_list_and_analysis_headline_in_view_below_the_wide_layout(server, browser, game):
+    """Narrower than the three columns (1200 px) but wider than a phone, with
+    the analysis open and a full move list: the list and the analysis headline
+    with its bar are both above the fold."""
+    game_id = _random_game(server, game, {}, 30, seed=1)
+    for viewport in ({"width": 1100, "height": 760}, {"width": 800, "height": 600}):
+        page = browser.new_page(viewport=viewport)
+        page.goto(f"{server}#/game/{game_id}")
+        page.wait_for_function(READY)
+        page.click("#analysis")
+        page.wait_for_selector(".analysis .headline", timeout=90_000)
+        moves, headline = _boxes(page, ".moves")[0], _boxes(page, ".analysis .headline")[0]
+        bars = _boxes(page, ".analysis .eval-bar")
+        assert moves["bottom"] <= viewport["height"], f"{viewport}: the move list ends at {moves['bottom']}px"
+        assert headline["bottom"] <= viewport["height"], f"{viewport}: the headline ends at {headline['bottom']}px"
+        assert all(bar["bottom"] <= viewport["height"] for bar in bars), (viewport, bars)
+        _no_sideways_scroll(page, viewport, "the game page")
+        page.close()

@@ -104,6 +104,17 @@ function tightBox(layout) {
   return [x, y, Math.max(...xs) - x, Math.max(...ys) - y];
 }
 
+// The move list's box (14rem at most) scrolls so that the current move sits in its middle:
+// a long game's last moves would otherwise stay hidden below the box's fold. Only the box
+// scrolls (its scrollTop), never the page, as scrollIntoView would.
+function showCurrentMove(root) {
+  const box = root.querySelector(".move-scroll"), move = box && box.querySelector("td.current");
+  if (!move) return;
+  const boxTop = box.getBoundingClientRect().top, moveBox = move.getBoundingClientRect();
+  const moveTop = moveBox.top - boxTop + box.scrollTop; // from the top of the list, scrolled or not
+  box.scrollTop = moveTop - (box.clientHeight - moveBox.height) / 2;
+}
+
 // Draws `cells` on the game's layout; `marks` maps a cell name to CSS classes,
 // `tints` a cell name to a colour (analysis), `flip` turns the board round.
 function drawBoard(state, cells, { marks = {}, tints = {}, flip = false, onClick = null } = {}) {
@@ -790,6 +801,7 @@ class GamePage {
       this.analysisOn ? this.analysisPanel() : null,
       this.moveList());
     view.replaceChildren(el("div", { class: "game" }, el("div", { class: "board-holder" }, board), panel));
+    showCurrentMove(view);
   }
 
   controls() {
