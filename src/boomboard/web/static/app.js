@@ -1030,7 +1030,7 @@ function recordPage(query) {
 // Open a record from a file or pasted text: it is checked by the server, then shown from its start.
 function openRecordForm() {
   const message = el("p", { class: "error", role: "alert" });
-  const text = el("textarea", { id: "record-text", rows: 4, placeholder: "[Game \"kaboom\"] ... paste a game record here",
+  const text = el("textarea", { id: "record-text", rows: 4, placeholder: "[Game \"...\"] ... paste a game record here",
     "aria-label": "game record" });
   const open = async (record) => {
     try {
