@@ -954,12 +954,13 @@ class GamePage {
         el("span", { class: "headline-value", text: a.eval.text }), mover ? `, ${mover} to move` : ""),
       evalBar(a.eval.value, names, pieceColours(s)),
       this.engineLine(a),
-      el("p", { class: "note", text: scaleNote(names) }),
-      analysisLegend(),
       rows.length ? el("p", { class: "note", text: `${mover}'s moves, best (★) first, each with the value of the position it leads to.` }) : null,
       el("ul", { class: "move-values" }, rows.map((m) => el("li", { class: rank(m) === bestRank ? "best" : "" },
         el("button", { class: "value-move", style: `border-color:${relativeColour(m) || "#999"}`, disabled: !this.humanToMove(),
           on: { click: () => this.play(m.id) }, text: `${rank(m) === bestRank ? "★ " : ""}${m.text}` }), el("span", { text: describeValue(m) })))),
+      // the scale and the legend under the moves: the best moves stay in a phone's first screen
+      el("p", { class: "note", text: scaleNote(names) }),
+      analysisLegend(),
       this.values ? el("div", { class: "chart-box" }, el("p", { class: "note",
         text: `${capital(names[0])}'s expected score along the game (■ exact, ● estimate); click a point to see that position.` }),
         valueChart(this.values, names, this.sideline ? this.sideline.branch.ply : s.ply, (ply) => this.pickPly(ply))) : null);
