@@ -2,6 +2,8 @@
 
 import os
 
+import pytest
+
 # Benchmark scripts that tests import set NUMBA_NUM_THREADS=1 if it is unset; numba refuses a change to it once a
 # parallel kernel (the dense solver's) has started its threads. Fixing it here, at numba's own default, keeps it so.
 os.environ.setdefault("NUMBA_NUM_THREADS", str(len(os.sched_getaffinity(0))))
@@ -32,3 +34,13 @@ else:
     import fastapi.testclient
 
     fastapi.testclient.TestClient = _LoopbackTestClient
+
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless chromium for a test module (tests/browser_helpers.py)."""
+    from browser_helpers import chromium_browser
+
+    with chromium_browser() as chromium:
+        yield chromium

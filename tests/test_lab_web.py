@@ -12,9 +12,10 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from boomboard.lab import Settings, Store, explore, parse_grid  # noqa: E402
 from boomboard.web.app import create_app  # noqa: E402
+from browser_helpers import requires_chromium  # noqa: E402
 from web_helpers import assert_error, serving  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
+
 # 3x3 without a bomb is solved within the budget (694 positions), with one bomb it is not (20,879)
 GRID = {"rows": "2..3", "cols": "3", "connect": "3", "bombs": "0,1"}
 
@@ -61,15 +62,11 @@ def test_a_game_not_explored_yet_has_no_families(tmp_path):
     assert not (tmp_path / "none.sqlite").exists()  # reading never creates a store
 
 
-def test_the_lab_page_in_a_browser_draws_each_variant_estimated_ones_hatched(explored, tmp_path, monkeypatch):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed")
+@requires_chromium
+def test_the_lab_page_in_a_browser_draws_each_variant_estimated_ones_hatched(explored, tmp_path, monkeypatch, browser):
     folder, rows = explored
     monkeypatch.setenv("XDG_DATA_HOME", str(folder))  # the server's default lab store is the one swept
-    with serving(tmp_path, "--workers", "1") as address, sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                             args=["--no-sandbox", "--disable-gpu"])
+    with serving(tmp_path, "--workers", "1") as address:
         page = browser.new_page(viewport={"width": 1100, "height": 760})
         page.goto(f"{address}lab/kaboom")
         page.wait_for_selector(".lab-map")
@@ -82,4 +79,4 @@ def test_the_lab_page_in_a_browser_draws_each_variant_estimated_ones_hatched(exp
         strips = page.locator(".lab-strip")
         assert strips.count() == sum(row.exact is not None for row in rows)
         page.screenshot(path=str(tmp_path / "lab-kaboom.png"), full_page=True)
-        browser.close()
+        page.close()

@@ -23,14 +23,11 @@ import pytest
 
 import boomboard
 from boomboard.agents.search_agents import GreedyAgent
+from browser_helpers import requires_chromium  # noqa: E402
 from web_helpers import serving  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
-# CI installs chromium (scripts/system-deps), so there a missing browser fails
-# the tests rather than skipping them unseen.
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and os.environ.get("CI") != "true",
-                                reason="Debian's chromium is not installed (scripts/system-deps installs it)")
+pytestmark = requires_chromium
 
 # A small variant of each game, so that a game against random ends quickly.
 GAMES = [
@@ -54,13 +51,6 @@ def server(tmp_path_factory):
         yield address
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=["--no-sandbox", "--disable-gpu"])
-        yield chromium
-        chromium.close()
 
 
 # Screenshots at phone and desktop sizes go to $BOOMBOARD_ARTIFACTS (default

@@ -8,17 +8,14 @@ changes arrive, not by the clock)."""
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
-from pathlib import Path
 
 import pytest
+from browser_helpers import requires_chromium  # noqa: E402
 from web_helpers import serving  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and os.environ.get("CI") != "true",
-                                reason="Debian's chromium is not installed (scripts/system-deps installs it)")
+pytestmark = requires_chromium
 
 # Each watched move searches for 3 s of CPU time, so that a move of the user's AI (a 2-ply search)
 # that waited behind the watched games' queue would come after at least two of their moves.
@@ -40,13 +37,6 @@ def server(tmp_path_factory):
         yield address
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=["--no-sandbox", "--disable-gpu"])
-        yield chromium
-        chromium.close()
 
 
 def test_the_watch_page_offers_pause_and_stop_and_nothing_that_plays(server, browser, tmp_path):

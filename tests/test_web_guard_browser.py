@@ -7,19 +7,16 @@ a game before the server checked the Origin and asked for JSON bodies)."""
 from __future__ import annotations
 
 import json
-import os
 import threading
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
+from browser_helpers import requires_chromium  # noqa: E402
 from web_helpers import serving  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and os.environ.get("CI") != "true",
-                                reason="Debian's chromium is not installed (scripts/system-deps installs it)")
+pytestmark = requires_chromium
 
 # What the hostile page tries, each a request the browser sends without asking the server first
 # (no CORS preflight): no body, a text body, a form; and a JSON fetch, which needs a preflight.
@@ -89,13 +86,6 @@ def other_site():
     site.server_close()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=["--no-sandbox", "--disable-gpu"])
-        yield chromium
-        chromium.close()
 
 
 def test_another_sites_page_cannot_undo_or_resign_but_the_servers_own_page_can(server, other_site, browser):

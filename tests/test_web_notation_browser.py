@@ -7,18 +7,15 @@ names the squares. Screenshots go to the test's temporary folder."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 
+from browser_helpers import requires_chromium  # noqa: E402
 from web_helpers import serving  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and os.environ.get("CI") != "true",
-                                reason="Debian's chromium is not installed (scripts/system-deps installs it)")
+pytestmark = requires_chromium
 
 LABELS = list("abcdefgh") + [str(row) for row in range(1, 9)]
 MOVE = re.compile(r"boom [a-h][1-8]|\d+ [a-h][1-8] [a-h][1-8]")
@@ -32,13 +29,6 @@ def server(tmp_path_factory):
         yield address
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=["--no-sandbox", "--disable-gpu"])
-        yield chromium
-        chromium.close()
 
 
 def _label_texts(page, board: str) -> list[str]:

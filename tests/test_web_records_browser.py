@@ -14,12 +14,11 @@ from pathlib import Path
 import pytest
 
 from boomboard.records import read_record
+from browser_helpers import requires_chromium  # noqa: E402
 from web_helpers import serving  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and os.environ.get("CI") != "true",
-                                reason="Debian's chromium is not installed (scripts/system-deps installs it)")
+pytestmark = requires_chromium
 ARTIFACTS = Path(os.environ.get("BOOMBOARD_ARTIFACTS", "build/screenshots"))
 MOVES = ["A", "B", "A", "B", "A", "B", "A"]  # X fills column A: four in a row
 
@@ -38,13 +37,6 @@ def server(tmp_path_factory):
         yield address
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=["--no-sandbox", "--disable-gpu"])
-        yield chromium
-        chromium.close()
 
 
 def shot(page, name):

@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 import boomboard  # noqa: E402
 from boomboard.web import analysis, create_app  # noqa: E402
 from web_fakes import FakeSolver  # noqa: E402
+from browser_helpers import requires_chromium  # noqa: E402
 from web_helpers import serving, wait_for  # noqa: E402
 
 # Positions no test table holds (the tests' solver folder is empty), so a search analyses them.
@@ -90,7 +91,6 @@ def test_solved_and_finished_positions_have_no_search_line(client, monkeypatch):
 
 # -- in the browser -----------------------------------------------------------------------------
 
-CHROMIUM = Path("/usr/bin/chromium")
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 ARTIFACTS = Path(os.environ.get("BOOMBOARD_ARTIFACTS", Path(__file__).resolve().parent.parent / "build" / "screenshots"))
 GAME = "jump61(size=3)"
@@ -104,16 +104,6 @@ def server(tmp_path_factory):
         yield address
 
 
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
-    if not CHROMIUM.exists() and os.environ.get("CI") != "true":
-        pytest.skip("Debian's chromium is not installed (scripts/system-deps installs it)")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=["--no-sandbox", "--disable-gpu"])
-        yield chromium
-        chromium.close()
 
 
 def shot(page, name: str) -> None:
@@ -149,6 +139,7 @@ def try_side_line(page, moves: int) -> list[int]:
     return page.evaluate("window.page.state.actions")
 
 
+@requires_chromium
 def test_a_side_line_from_a_replay_leaves_the_game_as_it_was(browser, server):
     game_id, actions = played_game(server)
     page = browser.new_page(viewport=SIZES["desktop"])
@@ -187,6 +178,7 @@ def test_a_side_line_from_a_replay_leaves_the_game_as_it_was(browser, server):
     page.close()
 
 
+@requires_chromium
 def test_a_side_line_from_a_shared_link(browser, server):
     state = boomboard.load_game(GAME).new_initial_state()
     for move in ["1 1", "3 3"]:
@@ -210,6 +202,7 @@ def test_a_side_line_from_a_shared_link(browser, server):
     page.close()
 
 
+@requires_chromium
 def test_a_side_line_from_a_live_game_plays_nothing_in_it(browser, server):
     game = httpx.post(f"{server}api/games", json={"game": GAME, "players": ["human", "human"]}, timeout=60).json()
     page = browser.new_page(viewport=SIZES["desktop"])

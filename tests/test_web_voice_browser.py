@@ -16,12 +16,11 @@ from pathlib import Path
 import pytest
 
 import boomboard
+from browser_helpers import requires_chromium  # noqa: E402
 from web_helpers import serving  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and os.environ.get("CI") != "true",
-                                reason="Debian's chromium is not installed (scripts/system-deps installs it)")
+pytestmark = requires_chromium
 
 # A small variant of each game, as tests/test_web_voice.py analyses them.
 GAMES = [("expendibots", '{"white": [[2, 3, 3], [1, 0, 0]], "black": [[1, 6, 6], [1, 5, 2]]}'),
@@ -38,13 +37,6 @@ def server(tmp_path_factory):
         yield address
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=["--no-sandbox", "--disable-gpu"])
-        yield chromium
-        chromium.close()
 
 
 def shot(tmp_path: Path, page, name: str) -> None:
