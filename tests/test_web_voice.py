@@ -145,3 +145,21 @@ def test_solver_values_are_exact_and_worded_from_the_first_players_side(client, 
 @pytest.mark.parametrize("loss,mark", [(0.0, ""), (0.0999, ""), (0.1, "?!"), (0.2, "?"), (0.3, "??"), (2.0, "??")])
 def test_marks_follow_lichess_thresholds_on_the_value_scale(loss, mark):
     assert analysis.quality_mark(loss) == mark
+
+
+def test_a_line_s_chart_is_one_worker_call_a_position(client, monkeypatch):
+    """Each position of a long replay is analysed in a call of its own, so each
+    is held to the per-call CPU limit (a whole chart in one call outgrew it:
+    about 34 CPU s for 80 Expendibots positions)."""
+    actions = opening("jump61(size=3)", None, 5)
+    asked = []
+
+    def counted(game, position, line, solver_db=None):
+        asked.append(list(line))
+        return analyse(game, position, line, solver_db)
+
+    analyse = analysis.analyse
+    monkeypatch.setattr(analysis, "analyse", counted)
+    chart = client.post("/api/values", json={"game": "jump61(size=3)", "position": None, "actions": actions}).json()["values"]
+    assert asked == [actions[:ply] for ply in range(len(actions) + 1)]
+    assert [point["ply"] for point in chart] == list(range(len(actions) + 1))

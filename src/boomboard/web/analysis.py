@@ -18,8 +18,9 @@ moves and mark them in the history. Every ``eval`` is on one scale, from the
 first player's side: ``value`` in [-1, 1], the first player's expected score
 ``50% + 50% * value``; ``exact`` where a table, the rules or a search proved
 the result. The search is deterministic for a position and budget (a fresh
-table, a node budget, never a clock), so the value history
-(:func:`value_history`) at ply k equals the analysis of that position.
+table, a node budget, never a clock), so a value chart's point at ply k
+(:func:`history_point` of that position's analysis) equals the analysis of
+that position.
 """
 
 from __future__ import annotations
@@ -249,24 +250,6 @@ def _solver_rank(value: str, remoteness: int) -> tuple:
     """GAMESMAN's order of moves, best largest: the quickest win, the quickest
     tie, a draw, the slowest loss."""
     return {"win": (3, -remoteness), "tie": (2, -remoteness), "draw": (1, 0)}.get(value, (0, remoteness))
-
-
-def value_history(game_string: str, position: str | None, actions: list[int], first_ply: int = 0,
-                  solver_db: SolverDb = None) -> list[dict]:
-    """For each position of the game from ``first_ply`` on, ``{ply, value,
-    exact, label}``: the ``eval`` of that position's :func:`analyse`, so each
-    point equals the analysis of its position. A position with a move played
-    from it also has ``move: {mark, loss, outcome}``: that move's entry in the
-    same analysis (``outcome``, for the mover: win, tie, draw or lose where
-    proved, else ``None``)."""
-    state = rebuild(game_string, position, actions[:first_ply])
-    points = []
-    for ply in range(first_ply, len(actions) + 1):
-        played = actions[ply] if ply < len(actions) else None
-        points.append(history_point(ply, _with_one_voice(state, _raw_analysis(state, solver_db)), played))
-        if played is not None:
-            state.apply_action(played)
-    return points
 
 
 def history_point(ply: int, result: dict, played: int | None) -> dict:
