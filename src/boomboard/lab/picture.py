@@ -22,7 +22,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from ..core.extras import require_extra
-from ..solver.picture import VALUE_COLOURS, PictureError, move_colour
+from ..solver.picture import VALUE_COLOURS, move_colour, save_figure
 from .store import Row
 
 ESTIMATED_COLOUR = "#d9d9d9"
@@ -96,7 +96,7 @@ def draw_heat_map(rows: list[Row], axes: list[str], title: str, path: str | os.P
     figure.suptitle(title, fontsize=9, y=0.99, va="top")
     figure.text(0.5, 0.01, "for the first player, with remoteness; grey: ~ estimated score (self-play)",
                 ha="center", va="bottom", fontsize=7)
-    return _saved(figure, path)
+    return save_figure(figure, path)
 
 
 def _spans(exacts: list[dict]) -> dict[str, tuple[int, int]]:
@@ -135,22 +135,13 @@ def draw_first_moves(rows: list[Row], axes: list[str], title: str, path: str | o
             ink = "white" if sum(colour) < 1.6 else "black"
             plot.text(x + 0.5, y + 0.5, move["move"], ha="center", va="center", fontsize=6, color=ink)
     figure.suptitle(title, fontsize=9, y=0.995, va="top")
-    return _saved(figure, path)
+    return save_figure(figure, path)
 
 
 def _label(row: Row, axes: list[str]) -> str:
     exact = row.exact
     return (f"{' '.join(f'{axis}={_shown(row.params[axis])}' for axis in axes)}: "
             f"{SHORT[exact['value']]} {exact['remoteness']}")
-
-
-def _saved(figure, path):
-    if path is not None:
-        try:
-            figure.savefig(path)
-        except (OSError, ValueError) as problem:
-            raise PictureError(f"cannot write the picture {os.fspath(path)!r}: {problem}") from None
-    return figure
 
 
 def write_pictures(rows: list[Row], game: str, axes: list[str], folder: str | os.PathLike,

@@ -83,6 +83,12 @@ def draw_moves(analysis: Analysis, path: str | os.PathLike | None = None, *, tit
     remoteness = "" if analysis.value == "draw" else f" in {analysis.remoteness}"
     figure.suptitle(title or f"{analysis.value}{remoteness} for the player to move; each move for its maker",
                     fontsize=9, y=0.99, va="top")
+    return save_figure(figure, path)
+
+
+def save_figure(figure, path):
+    """``figure`` written to ``path`` (none: not written), and returned; a
+    path that cannot be written is a :class:`PictureError` naming it."""
     if path is not None:
         try:
             figure.savefig(path)
