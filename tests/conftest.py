@@ -44,3 +44,14 @@ def browser():
 
     with chromium_browser() as chromium:
         yield chromium
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """A local Ray instance of one CPU for a test module (modules that need Ray
+    skip themselves where it is not installed)."""
+    import ray
+
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()

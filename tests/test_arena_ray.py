@@ -11,13 +11,6 @@ from boomboard.arena.tournament import create_tournament, run_tournament
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'boomboard[ray]')")
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
-
-
 def test_a_match_runs_as_ray_tasks_and_every_game_is_recorded(tmp_path, local_ray):
     store = open_store(tmp_path / "arena.sqlite3")
     tournament_id = create_tournament(store, "kaboom", ["greedy", "random:seed=4"], "match", 2, Limits(move_wall=30))

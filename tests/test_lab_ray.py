@@ -10,13 +10,6 @@ from test_lab import comparable
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'boomboard[ray]')")
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
-
-
 def test_the_ray_backend_stores_what_the_process_pool_stores(tmp_path, local_ray):
     grid = parse_grid("kaboom", {"rows": "2", "cols": "3..4", "connect": "3", "bombs": "0"})
     with Store(tmp_path / "local.sqlite") as store:

@@ -196,8 +196,8 @@ def value_function(player: int):
 class PlayoutEvaluator(Evaluator):
     """OpenSpiel's ``RandomRolloutEvaluator``, with the random games played in
     compiled code: the same estimate (the mean returns of ``n_rollouts``
-    uniformly random games to the end) 70 to 130 times faster (one rollout
-    from the start of Kaboom, Expendibots and HExplocus), for
+    uniformly random games to the end) 20 to 81 times faster (one rollout
+    from each game's start; ``benchmarks/rollout_speed.py``), for
     ``mcts.MCTSBot`` on boomboard games::
 
         bot = mcts.MCTSBot(game, 2.0, 200, PlayoutEvaluator(n_rollouts=4, seed=1))
