@@ -4,8 +4,10 @@ metrics, pictures, and clear errors for bad grids."""
 
 from __future__ import annotations
 
+import copy
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -16,7 +18,8 @@ import boomboard
 from boomboard import solver
 from boomboard.core.errors import BoomboardError
 from boomboard.lab import MAX_VARIANTS, GridError, Settings, Store, explore, parse_grid
-from boomboard.lab.measure import EXACT_SCORE, decisiveness, lead_changes, measure, wilson_interval
+from boomboard.lab.measure import EXACT_SCORE, decisiveness, lead_changes, measure, self_play, wilson_interval
+from boomboard.lab.store import ESTIMATE_COLUMNS
 from boomboard.lab.sweep import MAX_BUDGET
 
 # boards of 6 to 12 cells, plain and misère, with and without a bomb
@@ -146,14 +149,54 @@ def test_grids_the_game_does_not_allow_are_clear_errors_naming_the_limits():
         parse_grid("kaboom", {"cols": "three"})
     with pytest.raises(GridError, match=r"--misere takes both, true or false"):
         parse_grid("kaboom", {"misere": "maybe"})
-    with pytest.raises(GridError, match=r"expendibots has no parameters to sweep"):
-        parse_grid("expendibots", {})
+    with pytest.raises(GridError, match=r"expendibots has no parameters to sweep: explore measures its one "
+                                        r"board, without --size"):
+        parse_grid("expendibots", {"size": "5"})
     with pytest.raises(GridError, match=f"more than the {MAX_VARIANTS:,} one sweep may hold"):
         parse_grid("kaboom", {"rows": "1..8", "cols": "1..8", "connect": "1..8", "bombs": "0..4"})
     with pytest.raises(BoomboardError, match=f"1..{MAX_BUDGET:,} positions"):
         Settings(budget=0).check()
     with pytest.raises(BoomboardError, match=r"--depth must be 1\.\.12"):
         Settings(depth=40).check()
+
+
+def test_no_grid_options_sweep_the_default_board_alone_even_of_a_game_with_nothing_to_sweep(tmp_path):
+    # Expendibots declares no sweepable parameters: its one board is still a variant to estimate
+    grid = parse_grid("expendibots", {})
+    assert [str(game) for game in grid.variants] == ["expendibots"] and grid.axes == {}
+    assert [str(game) for game in parse_grid("jump61", {}).variants] == [str(boomboard.load_game("jump61"))]
+    with Store(tmp_path / "lab.sqlite") as store:
+        assert explore(grid, store, Settings(budget=1, games=2, depth=1, workers=1)) == 1
+        (row,) = store.rows("expendibots")
+    assert row.variant == "expendibots" and row.exact is None and row.estimate["games"] == 2
+
+
+def test_games_the_action_limit_ends_are_counted_as_capped():
+    # the same rules with an action limit of 12: no Expendibots game ends sooner, so every one is capped
+    short = copy.copy(boomboard.load_game("expendibots"))
+    short.action_limit = 12
+    estimate = self_play(short, games=3, depth=1)
+    assert estimate["capped"] == 3 and estimate["length_median"] == 12 and estimate["draw_rate"] == 1.0
+    # a finished game is not capped: Kaboom has no action limit
+    assert self_play(boomboard.load_game("kaboom(rows=2,cols=3,connect=3,bombs=0)"), games=2, depth=2)["capped"] == 0
+
+
+def test_a_store_written_before_a_column_existed_gets_it_and_keeps_its_rows(tmp_path):
+    path = tmp_path / "old.sqlite"
+    older = [name for name in ESTIMATE_COLUMNS if name != "capped"]
+    with sqlite3.connect(path) as connection:  # the store as written before games at the action limit were counted
+        connection.execute("CREATE TABLE variants (variant TEXT PRIMARY KEY, game TEXT NOT NULL, params TEXT NOT NULL, "
+                           "value TEXT, remoteness INTEGER, moves TEXT, positions INTEGER, seconds REAL, "
+                           + "".join(f"{name} REAL, " for name in older) + "agreement TEXT)")
+        connection.execute(f"INSERT INTO variants (variant, game, params, {', '.join(older)}) VALUES "
+                           f"('jump61(size=3)', 'jump61', '{{\"size\": 3}}', {', '.join('1' * len(older))})")
+    connection.close()
+    grid = parse_grid("jump61", {"size": "2"})
+    with Store(path) as store:
+        assert explore(grid, store, Settings(budget=1, games=2, depth=1, workers=1)) == 1
+        rows = {row.variant: row for row in store.rows("jump61")}
+    assert rows["jump61(size=3)"].estimate["capped"] is None and rows["jump61(size=3)"].estimate["games"] == 1
+    assert rows["jump61(size=2)"].estimate["capped"] == 0 and rows["jump61(size=2)"].estimate["games"] == 2
 
 
 def test_a_grid_combination_the_game_refuses_is_skipped_with_its_reason():

@@ -91,7 +91,9 @@ def explore_command(
         rows = [row for row in opened.rows(grid.game) if row.variant in {str(g) for g in grid.variants}]
         _print_rows(rows)
         console.print(f"{total} variants ({already} already in {opened.path}), {len(grid.refused)} refused by the game")
-        if pictures is not None:
+        if pictures is not None and not grid.axes:
+            console.print(f"no pictures: {grid.game} has no parameters to draw a heat map of", markup=False)
+        elif pictures is not None:
             from ..lab.picture import write_pictures
 
             pictures.mkdir(parents=True, exist_ok=True)
@@ -123,9 +125,16 @@ def _print_rows(rows) -> None:
                       f"{estimate['score']:.2f} ({estimate['score_low']:.2f}-{estimate['score_high']:.2f})"
                       if estimate else "-",
                       f"{estimate['draw_rate']:.0%}" if estimate else "-",
-                      f"{estimate['length_median']:g} (IQR {estimate['length_iqr']:g})" if estimate else "-",
+                      _length_text(estimate) if estimate else "-",
                       row.agreement or "-")
     console.print(table)
+
+
+def _length_text(estimate: dict) -> str:
+    """The median length and its spread, and the games the action limit ended (a store
+    written before they were counted has no count)."""
+    text = f"{estimate['length_median']:g} (IQR {estimate['length_iqr']:g})"
+    return text + (f", {estimate['capped']:g} at the action limit" if estimate.get("capped") else "")
 
 
 def register(app: typer.Typer) -> None:

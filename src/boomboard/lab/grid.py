@@ -5,7 +5,8 @@ A game names its sweepable parameters and their ranges in its contract
 list), ``4`` (one value); a flag also takes ``both``, ``true`` or
 ``false``. The grid is every combination, less those the game refuses (a
 line longer than the board, more bombs than cells), which are counted and
-named, not swept.
+named, not swept. A game without sweepable parameters is one variant:
+its board.
 """
 
 from __future__ import annotations
@@ -85,8 +86,13 @@ def _integer(name: str, word: str) -> int:
 
 def parse_grid(name: str, options: dict[str, str]) -> Grid:
     """The grid of game ``name`` that ``options`` (parameter name to the text
-    given for it) describe; a swept parameter not given keeps its default."""
-    axes = sweepable(name)
+    given for it) describe; a swept parameter not given keeps its default, so
+    no options is the default board alone, the one variant of a game with
+    nothing to sweep."""
+    axes = game_class(name).lab_axes
+    if not axes and options:
+        raise GridError(f"{name} has no parameters to sweep: explore measures its one board, "
+                        f"without --{next(iter(options))}")
     parameters = {p.name: p for p in game_class(name).parameters}
     unknown = sorted(set(options) - set(axes))
     if unknown:

@@ -16,7 +16,9 @@ same games every run), giving:
 * the first player's score (a win 1, a tie or draw 1/2, a loss 0) with its
   95% Wilson interval;
 * the draw rate (games without a winner);
-* the game length in plies: median and interquartile range;
+* the game length in plies: median and interquartile range, and how many
+  games the game's action limit ended (``capped``: a tie the rules call at
+  that many actions, in Expendibots and Explocus, not a finished game);
 * decisiveness and lead changes as Ludii defines them (its metrics
   ``Decisiveness`` and ``LeadChange``), with the evaluation of a one-ply
   search as the state evaluation (for the player to move; the opponent's
@@ -41,6 +43,7 @@ import time
 from pathlib import Path
 
 from ..core.game import Game
+from ..core.outcome import Reason
 from ..core.state import State
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
@@ -93,13 +96,14 @@ def self_play(game: Game, games: int, depth: int, seed: int = 0) -> dict:
     from ..search.alphabeta import AlphaBeta
 
     evaluator = AlphaBeta(game, table_bits=12)
-    scores, lengths, decisiveness, lead_changes, draws = [], [], [], [], 0
+    scores, lengths, decisiveness, lead_changes, draws, capped = [], [], [], [], 0, 0
     for index in range(games):
         agents = [make_agent(f"ai:depth={depth},solved=0", seed=seed + 2 * index + side) for side in (0, 1)]
         record = _play(game, agents, evaluator)
         first_return = record["returns"][0]
         scores.append((first_return + 1) / 2)
         draws += first_return == 0
+        capped += record["capped"]
         lengths.append(record["plies"])
         decisiveness.append(record["decisiveness"])
         lead_changes.append(record["lead_changes"])
@@ -114,6 +118,7 @@ def self_play(game: Game, games: int, depth: int, seed: int = 0) -> dict:
         "draw_rate": draws / games,
         "length_median": statistics.median(lengths),
         "length_iqr": quartiles[2] - quartiles[0],
+        "capped": capped,
         "decisiveness": sum(decisiveness) / games,
         "lead_changes": sum(lead_changes) / games,
     }
@@ -137,7 +142,7 @@ def _play(game: Game, agents: list, evaluator) -> dict:
         state.apply_action(action)
     returns = state.returns()
     winner = None if returns[0] == returns[1] else (0 if returns[0] > returns[1] else 1)
-    return {"returns": returns, "plies": len(evaluations),
+    return {"returns": returns, "plies": len(evaluations), "capped": state.outcome().reason == Reason.TURN_LIMIT,
             "decisiveness": decisiveness(evaluations, winner), "lead_changes": lead_changes(evaluations)}
 
 

@@ -13,8 +13,9 @@ value and remoteness for the first player, best first), ``positions`` and
 ``seconds`` where the solver finished within the budget (else NULL);
 ``games``, ``depth``, ``score`` with ``score_low`` and ``score_high``,
 ``draw_rate``, ``length_median``, ``length_iqr``, ``decisiveness``,
-``lead_changes`` from self-play (see :mod:`boomboard.lab.measure`); and
-``agreement`` (``agrees``, ``disagrees``, or NULL without both).
+``lead_changes``, ``capped`` from self-play (see :mod:`boomboard.lab.measure`);
+and ``agreement`` (``agrees``, ``disagrees``, or NULL without both). A store
+written before a column existed gets it on opening, NULL in its old rows.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 from ..core.errors import BoomboardError
 
 ESTIMATE_COLUMNS = ("games", "depth", "score", "score_low", "score_high", "draw_rate", "length_median",
-                    "length_iqr", "decisiveness", "lead_changes")
+                    "length_iqr", "decisiveness", "lead_changes", "capped")
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS variants (
     variant TEXT PRIMARY KEY,
@@ -66,9 +67,17 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.connection = sqlite3.connect(self.path)
             self.connection.execute(SCHEMA)
+            self._add_missing_columns()
             self.connection.commit()
         except (sqlite3.Error, OSError) as problem:
             raise StoreError(f"cannot open the lab store {self.path}: {problem}") from None
+
+    def _add_missing_columns(self) -> None:
+        """Columns added since an older store was written (its rows keep NULL there)."""
+        present = {column[1] for column in self.connection.execute("PRAGMA table_info(variants)")}
+        for name in ESTIMATE_COLUMNS:
+            if name not in present:
+                self.connection.execute(f"ALTER TABLE variants ADD COLUMN {name} REAL")
 
     def close(self) -> None:
         self.connection.close()
