@@ -1,0 +1,237 @@
+"""Proof by search: the exact value of one position, where no table reaches.
+
+:class:`Prover` drives the compiled search of :mod:`boomboard.search.proof_search`
+the way Pascal Pons' Connect-4 solver does: every search has a null window,
+and a bisection over the score moves it. The first two searches settle the
+value (win, tie or loss for the player to move); with ``exact`` (the
+default) more of them find how many plies the game lasts with perfect play
+(the winner winning as soon as it can, the loser holding out as long as it
+can: the remoteness of the solver's tables). All of them share one
+transposition table, so each starts from what the previous ones learnt.
+
+It needs no table and no codec, so it works for positions of boards far
+beyond the solver's (Connect-4 on 7x6, Kaboom with bombs), but it proves
+one position at a time, and the cost grows fast with the plies left. A node
+or CPU-time budget bounds it; at the budget it raises
+:class:`NotProvedError` instead of guessing.
+
+>>> import boomboard
+>>> game = boomboard.load_game("kaboom", rows=4, cols=4, bombs=0)
+>>> proof = Prover(game, table_bits=16).prove(game.new_initial_state())
+>>> proof.value, proof.plies
+('tie', None)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.errors import BoomboardError, GameOverError
+from ..core.layout import PLAYER, PLY, STATUS, STATUS_TIE
+from ..core.state import State
+from ..core.threads import one_thread_at_a_time
+from .clock import CLOCK_ADDRESS, CLOCK_ID, cpu_nanoseconds, new_timespec
+from .proof_search import (ABORTED, CLOCK_FUNCTION, CLOCK_KIND, DEADLINE_NS, NODE_LIMIT, NODES,
+                           STATS_SIZE, WIN)
+
+# Bounds on what one proof may be given (the command line and the web name them).
+MAX_TABLE_BITS = 26  # 2**26 entries of 16 bytes: 1 GiB
+MAX_NODES = 2**62  # within the int64 node counter
+MAX_SECONDS = 3.0e9  # about a century: longer budgets are clamped to it
+# The most memory the search's own arrays (a position per ply and move) may take.
+MAX_STACK_BYTES = 1 << 30
+
+
+class NotProvedError(BoomboardError):
+    """The budget ran out before the search proved the value; ``nodes`` and
+    ``seconds`` say what it spent."""
+
+    def __init__(self, message: str, nodes: int, seconds: float):
+        super().__init__(message)
+        self.nodes = nodes
+        self.seconds = seconds
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A proved value for the player to move: ``"win"``, ``"lose"`` or
+    ``"tie"``; ``plies`` to the end with perfect play for a win or a loss
+    (``None`` for a tie, and when only the value was asked for); the legal
+    actions that keep that value (``best_moves``, in action order; empty
+    when not asked for), and what the proof cost."""
+
+    value: str
+    plies: int | None
+    nodes: int
+    seconds: float  # CPU seconds
+    best_moves: list[int] = field(default_factory=list)
+
+
+class Prover:
+    """Proves positions of one game by search; keeps its transposition table
+    between proofs (positions of one game share much), so it is for one
+    thread at a time.
+
+    ``table_bits``: the transposition table has ``2**table_bits`` entries of
+    16 bytes (default 22: 64 MiB)."""
+
+    def __init__(self, game, table_bits: int = 22):
+        if game.tracks_history:
+            raise BoomboardError(f"{game} has history rules (repetitions or an action limit): a position's value "
+                                 "depends on how it was reached, which this search does not follow")
+        if not 1 <= table_bits <= MAX_TABLE_BITS:
+            raise BoomboardError(f"the transposition table takes 1 to {MAX_TABLE_BITS} bits, got {table_bits}")
+        self.game = game
+        self.longest = game.max_game_length()
+        if self.longest >= WIN // 2:
+            raise BoomboardError(f"{game} may last {self.longest} plies, more than the search counts")
+        size = game.new_initial_state().array.size
+        actions = game.max_legal_actions()
+        plies = self.longest + 3  # the root's parent, the root, and every ply to the end
+        if plies * actions * size * 4 > MAX_STACK_BYTES:
+            raise BoomboardError(f"{game} has too many moves and plies for this search's memory")
+        self.kernels = game.compiled("boomboard.search.proof_search")
+        self.params = game.params_array
+        self.stack = np.zeros((plies, size), np.int32)
+        self.children = np.zeros((plies, actions, size), np.int32)
+        self.moves = np.zeros((plies, 2 * actions), np.int32)
+        self.order = np.zeros((plies, actions), np.int64)
+        self.tt_keys = np.zeros(1 << table_bits, np.uint64)
+        self.tt_data = np.zeros(1 << table_bits, np.int64)
+        self.stats = np.zeros(STATS_SIZE, np.int64)
+
+    def clear(self) -> None:
+        """Forget what earlier proofs learnt."""
+        self.tt_keys[:] = 0
+
+    @one_thread_at_a_time
+    def prove(self, state: State, *, nodes: int | None = None, seconds: float | None = None, exact: bool = True,
+              best_moves: bool = False) -> Proof:
+        """Prove ``state``'s value for the player to move, within ``nodes``
+        nodes and ``seconds`` of CPU time over all its searches (no limit
+        where ``None``); with ``exact``, also the plies to the end of a win
+        or a loss; with ``best_moves``, which legal actions keep the value.
+        Raises :class:`NotProvedError` at the budget."""
+        if state.game != self.game:
+            raise BoomboardError(f"this prover is for {self.game}, not {state.game}")
+        if state.is_terminal():
+            raise GameOverError("the game is over; there is nothing to prove")
+        budget = _Budget(self, nodes, seconds)
+        root = state.array
+        value, score = self._value(root, budget)
+        plies = None
+        if exact and value != "tie":
+            score = self._exact_score(root, value, score, budget)
+            plies = WIN - abs(score)
+        moves = self._best_moves(root, score if exact else _WEAK_THRESHOLD[value], budget) if best_moves else []
+        return Proof(value, plies, budget.nodes(), budget.seconds(), moves)
+
+    # -- the searches -----------------------------------------------------------------
+    def _search(self, position: np.ndarray, root_ply: int, alpha: int, beta: int, budget: _Budget) -> int:
+        """One null-window (or any-window) search of ``position`` at ``root_ply``."""
+        budget.arm()
+        self.stack[root_ply] = position
+        value = self.kernels.prove_window(self.params, self.stack, root_ply, alpha, beta, self.children,
+                                          self.moves, self.order, (self.tt_keys, self.tt_data), self.stats)
+        if self.stats[ABORTED]:
+            budget.fail()
+        return int(value)
+
+    def _value(self, root: np.ndarray, budget: _Budget) -> tuple[str, int]:
+        """Win, tie or loss, and the search's bound on the score (fail-soft)."""
+        above = self._search(root, 0, 0, 1, budget)
+        if above >= 1:
+            return "win", above
+        below = self._search(root, 0, -1, 0, budget)
+        if below <= -1:
+            return "lose", below
+        return "tie", 0
+
+    def _exact_score(self, root: np.ndarray, value: str, bound: int, budget: _Budget) -> int:
+        """The exact score of a won or lost ``root``, by bisection between what
+        is known (``bound``, from :meth:`_value`) and the game's length."""
+        left = max(1, self.longest - int(root[PLY]))  # plies can only run out: a bound on the game's rest
+        if value == "win":
+            low, high = max(bound, WIN - left), WIN - 1
+        else:
+            low, high = 1 - WIN, min(bound, left - WIN)
+        while low < high:
+            middle = (low + high + 1) // 2
+            found = self._search(root, 0, middle - 1, middle, budget)
+            if found >= middle:
+                low = found
+            else:
+                high = found
+        return low
+
+    def _best_moves(self, root: np.ndarray, score: int, budget: _Budget) -> list[int]:
+        """The legal actions of ``root`` whose value for the mover is at least ``score``."""
+        buffer = np.zeros(self.moves.shape[1], np.int32)
+        n = self.game.kernels.legal_actions(root, self.params, buffer)
+        best = []
+        if score <= -WIN:  # a lost position, its plies not asked for: every move keeps the value
+            return [int(a) for a in buffer[:n]]
+        for action in buffer[:n]:
+            child = root.copy()
+            self.game.kernels.apply_action(child, self.params, int(action))
+            if child[STATUS]:
+                child_score = _finished_score(child, ply=1)
+            else:  # is the child's score, counted from the root, at most -score?
+                child_score = self._search(child, 1, -score, 1 - score, budget)
+            if -child_score >= score:
+                best.append(int(action))
+        return best
+
+
+# The score a move must reach to keep a value, when only the value is proved.
+_WEAK_THRESHOLD = {"win": 1, "tie": 0, "lose": -WIN}
+
+
+def _finished_score(s: np.ndarray, ply: int) -> int:
+    """The search's score of a finished position at ``ply``, for its player to move."""
+    if s[STATUS] == STATUS_TIE:
+        return 0
+    return WIN - ply if s[STATUS] == 1 + s[PLAYER] else ply - WIN
+
+
+class _Budget:
+    """The nodes and CPU time one proof may spend over all its searches."""
+
+    def __init__(self, prover: Prover, nodes: int | None, seconds: float | None):
+        self.stats = prover.stats
+        self.started = time.process_time()
+        self.stats[:] = 0
+        self.stats[NODE_LIMIT] = MAX_NODES if nodes is None else max(1, min(int(nodes), MAX_NODES))
+        self.seconds_limit = None if seconds is None or not seconds < MAX_SECONDS else max(0.0, float(seconds))
+        if seconds is not None and seconds != seconds:  # NaN: no budget at all
+            raise BoomboardError("a proof's time limit must be a number of seconds")
+        self.stats[CLOCK_FUNCTION], self.stats[CLOCK_KIND] = CLOCK_ADDRESS, CLOCK_ID
+        if self.seconds_limit is not None and CLOCK_ADDRESS:
+            now = cpu_nanoseconds(CLOCK_ADDRESS, CLOCK_ID, new_timespec())
+            self.stats[DEADLINE_NS] = now + int(self.seconds_limit * 1e9)
+
+    def nodes(self) -> int:
+        return int(self.stats[NODES])
+
+    def seconds(self) -> float:
+        return time.process_time() - self.started
+
+    def arm(self) -> None:
+        """Before a search: fail at once if the time is already spent (also
+        where compiled code has no clock, between searches)."""
+        self.stats[ABORTED] = 0
+        if self.seconds_limit is not None and self.seconds() >= self.seconds_limit:
+            self.fail()
+
+    def fail(self) -> None:
+        limit = []
+        if self.stats[NODE_LIMIT] < MAX_NODES:
+            limit.append(f"{int(self.stats[NODE_LIMIT]):,} nodes")
+        if self.seconds_limit is not None:
+            limit.append(f"{self.seconds_limit:g} CPU seconds")
+        raise NotProvedError(f"not proved within the limit ({' or '.join(limit)}): searched "
+                             f"{self.nodes():,} nodes in {self.seconds():.1f} CPU s",
+                             self.nodes(), self.seconds())
