@@ -14,6 +14,7 @@ from ..core.errors import BoomboardError, ParameterError
 
 console = Console(highlight=False)
 GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
+MAX_PROVE_SECONDS = 86_400.0  # analyze --prove: a day of CPU time at most
 
 
 def _load(game: str, args: list[str]):
@@ -190,18 +191,38 @@ def analyze_command(
     db: Optional[Path] = typer.Option(None, "--db", help="Folder of solved tables (default: the user data folder)."),
     picture: Optional[Path] = typer.Option(None, "--picture", help="Also draw the moves, coloured by value, "
                                            "into this image (.png, .svg, .pdf)."),
+    prove: bool = typer.Option(False, "--prove", help="No table: prove the value by search (boards too big to "
+                                                      "solve), with the best moves, within --prove-seconds and "
+                                                      "--prove-nodes."),
+    prove_seconds: float = typer.Option(60.0, "--prove-seconds", min=0.001, max=MAX_PROVE_SECONDS,
+                                        help="With --prove: CPU seconds before it stops with \"not proved\" "
+                                             f"(at most {MAX_PROVE_SECONDS:g})."),
+    prove_nodes: Optional[int] = typer.Option(None, "--prove-nodes", min=1,
+                                              help="With --prove: nodes before it stops with \"not proved\" "
+                                                   "(default: no node limit)."),
+    prove_table_bits: int = typer.Option(22, "--prove-table-bits", min=10, max=26,
+                                         help="With --prove: the transposition table has 2^N entries of 16 "
+                                              "bytes (default 22: 64 MiB; at most 26: 1 GiB)."),
 ) -> None:
     """Show a position's perfect-play value and every legal move's, best first.
 
     boomboard analyze GAME [POSITION] [--param value ...]: POSITION in the
     game's notation (default: the start), e.g.
     boomboard analyze kaboom "(x 0 0 xoxx o@*o -ooo -xxx)".
+    With --prove, no table is read: a search proves the value and the best
+    moves (boards too big for tables: boomboard analyze kaboom --rows 6
+    --cols 7 --bombs 0 --prove).
     """
     from ..solver import analyze
 
     position, options = _split_position(game, ctx.args)
     loaded = _load(game, options)
     state = loaded.new_initial_state() if position is None else loaded.state_from_notation(position)
+    if prove:
+        if picture is not None:
+            raise BoomboardError("--picture draws a table's values; it does not go with --prove")
+        _print_proof(loaded, state, prove_seconds, prove_nodes, prove_table_bits)
+        return
     analysis = analyze(state, db=db)
     if picture is not None:
         from ..solver import draw_moves
@@ -221,6 +242,23 @@ def analyze_command(
     console.print(table)
     if picture is not None:
         console.print(f"picture: {picture}", markup=False, highlight=False)
+
+
+def _print_proof(game, state, seconds: float, nodes: int | None, table_bits: int) -> None:
+    """``analyze --prove``: the value proved by search, the best moves and the cost."""
+    from ..search.prover import Prover
+
+    if state.is_terminal():
+        raise BoomboardError("the game is over at that position; there is nothing to prove")
+    proof = Prover(game, table_bits=table_bits).prove(state, seconds=seconds, nodes=nodes, best_moves=True)
+    mover = game.player_names[state.player_to_move()]
+    console.print(f"{state.to_notation()}", markup=False)
+    value = proof.value if proof.plies is None else \
+        f"{proof.value} in {proof.plies} {'ply' if proof.plies == 1 else 'plies'}"
+    console.print(f"value: {value} for {mover} (the player to move), proved by search")
+    best = ", ".join(state.action_to_string(action) for action in proof.best_moves)
+    console.print(f"best moves: {best}", markup=False)
+    console.print(f"{proof.nodes:,} nodes in {proof.seconds:.2f} CPU s")
 
 
 def register(app: typer.Typer) -> None:
