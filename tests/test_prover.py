@@ -1,0 +1,175 @@
+"""Proof by search (boomboard.search.prover): the value it proves is the
+solver's on small boards, full-depth alpha-beta's, and Pascal Pons' on a
+sample of his published Connect-4 test positions; a budget ends in "not
+proved", never a guess."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import boomboard
+from boomboard import solver
+from boomboard.core.errors import BoomboardError, GameOverError
+from boomboard.search.alphabeta import AlphaBeta
+from boomboard.search.prover import NotProvedError, Prover
+from no_jit import run_json_script
+
+PONS = json.loads((Path(__file__).parent.parent / "benchmarks" / "published" / "pons-connect4.json").read_text())
+CONNECT4 = "kaboom(rows=6,cols=7,bombs=0)"
+
+
+def connect4_position(moves: str):
+    """The 7x6 Connect-4 position after Pons' move string (columns 1 to 7)."""
+    state = boomboard.load_game(CONNECT4).new_initial_state()
+    for column in moves:
+        state.apply_action(int(column) - 1)
+    return state
+
+
+def pons_score(pieces: int, value: str, plies: int | None) -> int:
+    """Pons' score of a proof of a position with ``pieces`` on the 7x6 board:
+    a win whose winning piece comes with ``n`` pieces on the board before it
+    scores (42 + 1 - n) // 2 (his rule, stated with the data)."""
+    if value == "tie":
+        return 0
+    magnitude = (42 + 1 - (pieces + plies - 1)) // 2
+    return magnitude if value == "win" else -magnitude
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    return tmp_path_factory.mktemp("solved")
+
+
+@pytest.mark.parametrize("name", ["kaboom(rows=3,cols=3,connect=3)", "kaboom(rows=3,cols=3,connect=3,misere=true)",
+                                  "kaboom(rows=4,cols=4,bombs=0)", "kaboom(rows=3,cols=4,connect=3,bombs=2)"])
+def test_the_proof_is_the_tables_value_and_remoteness(db, name):
+    table = solver.solve(boomboard.load_game(name), db=db, progress=False, method="memory")
+    prover = Prover(table.game, table_bits=16)
+    rng = random.Random(name)
+    seen = {"win": 0, "lose": 0, "tie": 0}
+    for _ in range(40):
+        state = table.state_at(rng.randrange(len(table)))
+        entry = table.lookup(state)
+        proof = prover.prove(state, best_moves=True)
+        assert proof.value == entry.value, state.to_notation()
+        assert proof.plies == (None if entry.value == "tie" else entry.remoteness), state.to_notation()
+        analysis = solver.analyze(state, db=db)
+        first = analysis.moves[0]
+        assert proof.best_moves == sorted(m.action for m in analysis.moves if m.value == first.value
+                                          and (m.value == "tie" or m.remoteness == first.remoteness))
+        seen[entry.value] += 1
+    assert seen["win"] and seen["lose"]  # the sample tried both results
+
+
+def test_the_proof_is_full_depth_alphabetas_on_connect4_endgames():
+    game = boomboard.load_game(CONNECT4)
+    prover, searcher = Prover(game, table_bits=18), AlphaBeta(game, table_bits=18)
+    for moves, _ in PONS["sets"]["Test_L3_R1"]["positions"][:8]:
+        state = connect4_position(moves)
+        proof = prover.prove(state)
+        searcher.clear()
+        result = searcher.search(state, depth=42 - len(moves))
+        forced = result.forced_result
+        expected = ("tie", None) if forced is None else ("win", forced) if forced > 0 else ("lose", -forced)
+        assert (proof.value, proof.plies) == expected, moves
+
+
+@pytest.mark.parametrize("test_set", sorted(PONS["sets"]))
+def test_the_proof_gives_pons_scores(test_set):
+    """Pons' exact score: the value, and how early the win comes."""
+    prover = Prover(boomboard.load_game(CONNECT4), table_bits=20)
+    for moves, score in PONS["sets"][test_set]["positions"]:
+        proof = prover.prove(connect4_position(moves), seconds=120)
+        assert pons_score(len(moves), proof.value, proof.plies) == score, moves
+
+
+def test_a_budget_ends_in_not_proved():
+    prover = Prover(boomboard.load_game(CONNECT4), table_bits=12)
+    with pytest.raises(NotProvedError, match="not proved within the limit .1,000 nodes"):
+        prover.prove(boomboard.load_game(CONNECT4).new_initial_state(), nodes=1000)
+    with pytest.raises(NotProvedError, match="not proved"):
+        prover.prove(connect4_position("4444"), seconds=0)
+
+
+def test_what_cannot_be_proved_is_refused():
+    with pytest.raises(BoomboardError, match="history rules"):
+        Prover(boomboard.load_game("expendibots"))
+    game = boomboard.load_game("kaboom(rows=3,cols=3,connect=3)")
+    with pytest.raises(BoomboardError, match="bits"):
+        Prover(game, table_bits=40)
+    state = game.new_initial_state()
+    for action in (0, 1, 0, 1, 0):
+        state.apply_action(action)
+    with pytest.raises(GameOverError):
+        Prover(game, table_bits=10).prove(state)
+    with pytest.raises(BoomboardError, match="this prover is for"):
+        Prover(game, table_bits=10).prove(boomboard.load_game("kaboom").new_initial_state())
+
+
+PLAIN_PYTHON = """
+import json, boomboard
+from boomboard.search.prover import Prover
+game = boomboard.load_game("kaboom(rows=3,cols=3,connect=3)")
+state = game.new_initial_state()
+for action in (4, 4, 0):
+    state.apply_action(action)
+proof = Prover(game, table_bits=12).prove(state, best_moves=True)
+print(json.dumps([proof.value, proof.plies, proof.best_moves]))
+"""
+
+
+def test_the_prover_runs_as_plain_python_with_the_same_proof():
+    assert run_json_script(PLAIN_PYTHON, "1") == run_json_script(PLAIN_PYTHON, "0")
+
+
+@pytest.mark.parametrize("spec", ["ai:depth=2,margin=1000000,solved=0", "alphabeta:depth=2,margin=1000000"])
+def test_variety_never_chooses_a_move_proved_worse(spec, monkeypatch):
+    """With a margin wide enough for every unforced root move to count as
+    near-best, the random choice stays among the moves a proof keeps (given
+    the nodes to finish it: a shallow search alone would allow it few)."""
+    from boomboard.agents import make_agent, search_agents
+
+    monkeypatch.setattr(search_agents, "PROOF_MIN_NODES", 10**7)
+
+    game = boomboard.load_game(CONNECT4)
+    prover, searcher = Prover(game, table_bits=18), AlphaBeta(game, table_bits=18)
+    tried = 0
+    for moves, _ in PONS["sets"]["Test_L2_R1"]["positions"] + PONS["sets"]["Test_L3_R1"]["positions"]:
+        state = connect4_position(moves)
+        best = prover.prove(state, best_moves=True).best_moves
+        near = searcher.search(state, depth=2, margin=1000000).near_best
+        if not set(near) - set(best):
+            continue  # nothing for the variety to get wrong here
+        tried += 1
+        for seed in range(6):
+            agent = make_agent(spec, seed=seed)
+            agent.new_game(game, state.current_player())
+            assert agent.choose_action(state) in best, (moves, seed)
+    assert tried >= 3  # positions where the old random choice could pick a worse move
+
+
+def run_cli(*args):
+    env = {**os.environ, "COLUMNS": "120"}
+    return subprocess.run([sys.executable, "-m", "boomboard", *args], capture_output=True, text=True, timeout=600,
+                          env=env)
+
+
+def test_analyze_prove_on_the_command_line(db):
+    position = "(x 0 0 xoxx o@*o -ooo -xxx)"  # Kaboom 4x4: detonating C2 wins at once, dropping in A later
+    done = run_cli("analyze", "kaboom", position, "--prove")
+    assert done.returncode == 0, done.stderr
+    assert "value: win in 1 ply for x (the player to move), proved by search" in done.stdout
+    assert "best moves: C2!" in done.stdout and "nodes in" in done.stdout
+    done = run_cli("analyze", "kaboom", "--rows", "6", "--cols", "7", "--bombs", "0", "--prove", "--prove-nodes", "500")
+    assert done.returncode == 2
+    assert "not proved within the limit (500 nodes" in done.stderr and "Traceback" not in done.stderr
+    done = run_cli("analyze", "expendibots", "--prove")
+    assert done.returncode == 2 and "history rules" in done.stderr
