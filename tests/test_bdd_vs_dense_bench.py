@@ -5,23 +5,17 @@ up, kept consistent), not taken from a run."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
+from benchmark_scripts import load_benchmark
 
-SCRIPT = Path(__file__).parent.parent / "benchmarks" / "bdd_vs_dense.py"
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bdd_vs_dense_bench", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up there
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules[spec.name]
+    yield load_benchmark("bdd_vs_dense", "bdd_vs_dense_bench")
+    del sys.modules["bdd_vs_dense_bench"]
 
 
 def bdd_output(ply0: str, ply1: str = "win=2 draw=1 loss=0 term=0 / total=3 in 0.001 seconds") -> str:

@@ -1,15 +1,14 @@
 """Opening books (boomboard.search.book): read, looked up, built, and played by ``ai``."""
 
-import importlib.util
 import json
 import random
-from pathlib import Path
 
 import pytest
 
 import boomboard
 from boomboard.agents import make_agent
 from boomboard.search.book import FORMAT, OpeningBook, build_entry, game_book, results_of_games
+from benchmark_scripts import load_benchmark
 
 KABOOM = boomboard.load_game("kaboom")
 
@@ -147,10 +146,7 @@ def test_expendibots_ai_learns_from_the_results_its_book_ships():
 
 
 def test_the_book_script_writes_learnt_results_and_keeps_the_books_positions(tmp_path):
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "opening_book.py"
-    spec = importlib.util.spec_from_file_location("opening_book", script)
-    opening_book = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(opening_book)
+    opening_book = load_benchmark("opening_book")
     start = KABOOM.new_initial_state()
     first = start.action_to_string(start.legal_actions()[0])
     records = tmp_path / "games.jsonl"

@@ -1,13 +1,9 @@
 """benchmarks/expendibots_course_match.py reads the staff referee's commentary
 (referee 1.1, ``-v 1``) into a game record."""
 
-import importlib.util
-from pathlib import Path
+from benchmark_scripts import BENCHMARKS, load_benchmark
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "expendibots_course_match.py"
-spec = importlib.util.spec_from_file_location("expendibots_course_match", SCRIPT)
-match = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(match)
+match = load_benchmark("expendibots_course_match")
 
 # The shape of the referee's output, abridged: two plies, then the end.
 COMMENTARY = """\
@@ -73,7 +69,7 @@ def test_an_opening_is_played_by_both_wrappers_then_the_wrapped_players_play_on(
         "    def update(self, colour, action):\n"
         "        self.seen.append((colour, action))\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
     monkeypatch.setenv("BOOMBOARD_WRAP_WHITE", "scripted")
     monkeypatch.setenv("BOOMBOARD_WRAP_BLACK", "scripted:Player")
     opening = ["('MOVE', 1, (3, 1), (4, 1))", "('MOVE', 1, (4, 6), (3, 6))", "('MOVE', 2, (4, 1), (6, 1))"]

@@ -3,22 +3,17 @@ OpenSpiel's MCTSBot through the adapter, with a clock on MCTSBot."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import pytest
+from benchmark_scripts import load_benchmark
 
 pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'boomboard[openspiel]'")
 
-SCRIPT = Path(__file__).parent.parent / "benchmarks" / "openspiel_mcts.py"
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("openspiel_mcts_bench", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("openspiel_mcts", "openspiel_mcts_bench")
 
 
 @pytest.mark.parametrize("game_name", ["jump61", "kaboom", "explocus", "hexplocus"])

@@ -4,24 +4,19 @@ records draw as the lab's pictures."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import pytest
 
 from boomboard.lab.measure import solve_exactly
 from boomboard.registry import load_game
+from benchmark_scripts import load_benchmark
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "small_boards.py"
 VARIANTS = ["kaboom(rows=3,cols=3,connect=3)", "kaboom(rows=2,cols=4,bombs=1,misere=True,superbomb=True)"]
 
 
 @pytest.fixture(scope="module")
 def small_boards():
-    spec = importlib.util.spec_from_file_location("small_boards", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("small_boards")
 
 
 @pytest.fixture(scope="module")

@@ -5,27 +5,21 @@ own entry points, each compared with a single-threaded run."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 
 import boomboard
 from boomboard.registry import GAME_CACHE_SIZE
+from benchmark_scripts import load_benchmark
 
-SCRIPT = Path(__file__).parent.parent / "benchmarks" / "thread_stress.py"
 
 
 @pytest.fixture(scope="module")
 def stress():
-    spec = importlib.util.spec_from_file_location("thread_stress_bench", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("thread_stress", "thread_stress_bench")
 
 
 def test_threads_sharing_every_game_get_the_single_threaded_results(stress):

@@ -14,7 +14,7 @@ from ..core.errors import BoomboardError, ParameterError
 
 console = Console(highlight=False)
 GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
-MAX_PROVE_SECONDS = 86_400.0  # analyze --prove: a day of CPU time at most
+MAX_PROVE_SECONDS = 86_400  # analyze --prove: a day of CPU time at most
 
 
 def _load(game: str, args: list[str]):
@@ -196,7 +196,7 @@ def analyze_command(
                                                       "--prove-nodes."),
     prove_seconds: float = typer.Option(60.0, "--prove-seconds", min=0.001, max=MAX_PROVE_SECONDS,
                                         help="With --prove: CPU seconds before it stops with \"not proved\" "
-                                             f"(at most {MAX_PROVE_SECONDS:g})."),
+                                             f"(at most {MAX_PROVE_SECONDS:,})."),
     prove_nodes: Optional[int] = typer.Option(None, "--prove-nodes", min=1,
                                               help="With --prove: nodes before it stops with \"not proved\" "
                                                    "(default: no node limit)."),
