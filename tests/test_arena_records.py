@@ -19,6 +19,7 @@ from boomboard.arena.chart import rating_chart
 from boomboard.arena.store import open_store
 from boomboard.core.errors import ParameterError
 from boomboard.ratings import Sprt, elo_estimate, parse_sprt, score_to_elo
+from process_helpers import as_from_a_terminal
 
 BOOMBOARD = [sys.executable, "-m", "boomboard"]
 
@@ -31,16 +32,9 @@ def done_games(db) -> int:
         return 0
 
 
-def _as_from_a_terminal():
-    # A command started in the background (``nohup``, ``&`` in a script) inherits
-    # an ignored SIGINT, and Python keeps it ignored; a terminal's Ctrl-C reaches
-    # a command whose SIGINT is the default.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def start(args, db):
     return subprocess.Popen([*BOOMBOARD, *args, "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, start_new_session=True, preexec_fn=_as_from_a_terminal)
+                            text=True, start_new_session=True, preexec_fn=as_from_a_terminal)
 
 
 def wait_for_games(process, db, count, seconds=120):

@@ -17,6 +17,7 @@ from boomboard.agents import HUMAN, make_agent
 from boomboard.cli.options import parse_game_options
 from boomboard.cli.play import TerminalGame
 from boomboard.core import ParameterError
+from process_helpers import as_from_a_terminal
 
 
 def scripted(lines):
@@ -229,7 +230,7 @@ def test_ctrl_c_during_the_ais_move_stops_at_once_in_one_line():
                "--x", "alphabeta:time=60", "--o", "human"]
     # a session of its own: Ctrl-C goes to the whole group, as a terminal sends it
     game = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, start_new_session=True)
+                            text=True, env=env, start_new_session=True, preexec_fn=as_from_a_terminal)
     try:
         searching = psutil.Process(game.pid)
         deadline = time.monotonic() + 120  # starting (and compiling, the first time) takes a while under load
