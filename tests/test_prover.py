@@ -148,3 +148,38 @@ def test_analyze_prove_on_the_command_line(db):
     assert "not proved within the limit (500 nodes" in said and "Traceback" not in said
     done = run_cli("analyze", "expendibots", "--prove")
     assert done.returncode == 2 and "history rules" in done.stdout + done.stderr
+
+
+def test_threads_with_their_own_provers_get_the_one_threads_proofs():
+    from concurrent.futures import ThreadPoolExecutor
+
+    game = boomboard.load_game(CONNECT4)  # one game object, its compiled kernels shared by the threads
+    positions = [moves for moves, _ in PONS["sets"]["Test_L3_R1"]["positions"][:8]]
+
+    def proofs(_):
+        prover = Prover(game, table_bits=16)
+        return [(p.value, p.plies) for p in (prover.prove(connect4_position(m)) for m in positions)]
+
+    alone = proofs(None)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert list(pool.map(proofs, range(2))) == [alone, alone]
+
+
+def test_a_prover_used_by_a_second_thread_meanwhile_says_so():
+    from boomboard.core.threads import ConcurrentUseError
+    from test_threads import from_another_thread
+
+    game = boomboard.load_game(CONNECT4)
+    prover = Prover(game, table_bits=16)
+    position = connect4_position(PONS["sets"]["Test_L3_R1"]["positions"][0][0])
+    seen, value = [], prover._value
+
+    def value_meanwhile(root, budget):  # runs inside the first thread's proof
+        seen.append(from_another_thread(lambda: prover.prove(position)))
+        return value(root, budget)
+
+    prover._value = value_meanwhile
+    expected = prover.prove(position)
+    assert isinstance(seen[0], ConcurrentUseError)
+    del prover._value
+    assert prover.prove(position).value == expected.value  # free again once the first is out
