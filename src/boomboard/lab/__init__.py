@@ -9,9 +9,9 @@ runs on every core or on Ray (:mod:`.sweep`), and draws heat maps and
 first-move strips (:mod:`.picture`). ``docs/how-to/variants.md`` is the manual.
 """
 
-from .grid import MAX_VARIANTS, Grid, GridError, parse_grid, sweepable
+from .grid import MAX_VARIANTS, Grid, GridError, parse_grid
 from .store import Row, Store, StoreError
 from .sweep import Settings, default_store, explore
 
 __all__ = ["MAX_VARIANTS", "Grid", "GridError", "Row", "Settings", "Store", "StoreError", "default_store",
-           "explore", "parse_grid", "sweepable"]
+           "explore", "parse_grid"]

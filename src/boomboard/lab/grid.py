@@ -40,15 +40,6 @@ class Grid:
     refused: list[tuple[dict[str, Any], str]] = field(default_factory=list)
 
 
-def sweepable(name: str) -> dict[str, tuple[int, int]]:
-    """The parameters game ``name`` lets ``explore`` sweep, with their ranges;
-    a :class:`GridError` if it has none."""
-    axes = game_class(name).lab_axes
-    if not axes:
-        raise GridError(f"{name} has no parameters to sweep")
-    return axes
-
-
 def parse_values(name: str, text: str, low: int, high: int, flag: bool) -> tuple[Any, ...]:
     """The values ``text`` names for parameter ``name`` (range ``low..high``)."""
     words = str(text).strip().lower()
