@@ -4,7 +4,9 @@ status codes and response conformance. No request may cause a 5xx."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from web_fakes import FakeArena  # noqa: E402
 EXAMPLES = int(os.environ.get("BOOMBOARD_FUZZ_EXAMPLES", "30"))
 DEEP = "BOOMBOARD_FUZZ_EXAMPLES" in os.environ
 _FOLDER = Path(tempfile.mkdtemp(prefix="boomboard-schemathesis-"))
+atexit.register(shutil.rmtree, _FOLDER, True)  # made at import, so no fixture removes it
 # small limits: AIs that the fuzzer starts answer at once (threads, no worker processes); Schemathesis's
 # in-process client names the host "testserver", which the app answers only when told to
 APP = create_app(_FOLDER / "web.sqlite3", arena=FakeArena(), processes=False,
