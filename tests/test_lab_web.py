@@ -80,3 +80,45 @@ def test_the_lab_page_in_a_browser_draws_each_variant_estimated_ones_hatched(exp
         assert strips.count() == sum(row.exact is not None for row in rows)
         page.screenshot(path=str(tmp_path / "lab-kaboom.png"), full_page=True)
         page.close()
+
+
+@pytest.fixture(scope="module")
+def one_board_explored(tmp_path_factory):
+    """Expendibots' one board (no parameters to sweep) measured by self-play, in the default store's place."""
+    folder = tmp_path_factory.mktemp("lab-one-board")
+    with Store(folder / "boomboard" / "lab.sqlite") as store:
+        explore(parse_grid("expendibots", {}), store, Settings(budget=1_000, games=2, depth=1, workers=1))
+        return folder, store.rows()
+
+
+def test_a_game_with_no_parameters_has_its_one_board_as_one_cell(one_board_explored, tmp_path):
+    folder, rows = one_board_explored
+    app = create_app(tmp_path / "web.sqlite3", processes=False, lab_store=folder / "boomboard" / "lab.sqlite")
+    with TestClient(app) as client:
+        answer = client.get("/api/lab/expendibots").json()
+    assert answer["axes"] == [] and len(rows) == 1
+    [family] = answer["families"]
+    assert (family["title"], family["down"], family["across"]) == ("expendibots", [None], [None])
+    [cell] = family["cells"]
+    assert cell["variant"] == rows[0].variant == "expendibots"
+    assert cell["estimate"] == rows[0].estimate and cell["exact"] is None
+    assert cell["text"] == f"~{rows[0].estimate['score']:.2f}"
+
+
+@requires_chromium
+def test_the_lab_page_of_a_game_with_no_parameters_draws_its_board(one_board_explored, tmp_path, monkeypatch,
+                                                                   browser):
+    folder, rows = one_board_explored
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    with serving(tmp_path, "--workers", "1") as address:
+        page = browser.new_page(viewport={"width": 1100, "height": 760})
+        page.goto(f"{address}lab/expendibots")
+        page.wait_for_selector(".lab-map")
+        cell = page.locator(".lab-map .lab-estimated")
+        assert cell.count() == 1
+        assert cell.inner_text() == f"~{rows[0].estimate['score']:.2f}"
+        assert page.locator(".lab-map tbody th").inner_text() == "its board"
+        assert "undefined" not in page.locator(".lab").inner_text()
+        assert page.locator(".lab-map .lab-details").inner_text().startswith("self-play (2 games, depth 1)")
+        page.screenshot(path=str(tmp_path / "lab-expendibots.png"), full_page=True)
+        page.close()

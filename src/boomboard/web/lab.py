@@ -18,18 +18,22 @@ def lab_page(name: str, store_path: str | Path) -> dict:
     cls = game_class(name)
     axes = list(cls.lab_axes)
     rows = []
-    if axes and Path(store_path).is_file():
+    if Path(store_path).is_file():
         with Store(store_path) as store:
             rows = store.rows(cls.name)
+
+    def along(row, axis: int):
+        """The row's value on the map's ``axis`` (0 down, 1 across); None where
+        the game sweeps fewer axes (a game with none has its one board, one cell)."""
+        return row.params[axes[axis]] if len(axes) > axis else None
+
     shown = []
     for family, members in families(rows, axes).items():
-        down = sorted({row.params[axes[0]] for row in members})
-        across = sorted({row.params[axes[1]] for row in members}) if len(axes) > 1 else [None]
         shown.append({
             "title": family_title(cls.name, family),
-            "down": down, "across": across,
-            "cells": [{"variant": row.variant, "down": row.params[axes[0]],
-                       "across": row.params[axes[1]] if len(axes) > 1 else None,
+            "down": sorted({along(row, 0) for row in members}),
+            "across": sorted({along(row, 1) for row in members}),  # all None, or none None
+            "cells": [{"variant": row.variant, "down": along(row, 0), "across": along(row, 1),
                        "text": cell_text(row), "exact": row.exact, "estimate": row.estimate,
                        "agreement": row.agreement} for row in members],
         })

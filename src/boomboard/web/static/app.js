@@ -1355,9 +1355,10 @@ function labCellTitle(cell) {
 function labHeatMap(lab, family) {
   const spans = labSpans(family.cells.filter((c) => c.exact).map((c) => c.exact));
   const at = (down, across) => family.cells.find((c) => c.down === down && c.across === across);
-  const head = el("tr", {}, el("th", { text: `${lab.axes[0]} \\ ${lab.axes[1] || ""}` }),
+  // a game with no parameters to sweep has its one board: one cell, no axis names
+  const head = el("tr", {}, el("th", { text: lab.axes.length ? `${lab.axes[0]} \\ ${lab.axes[1] || ""}` : "" }),
     family.across.map((a) => el("th", { text: a === null ? "" : String(a) })));
-  const body = family.down.map((d) => el("tr", {}, el("th", { text: String(d) }), family.across.map((a) => {
+  const body = family.down.map((d) => el("tr", {}, el("th", { text: d === null ? "its board" : String(d) }), family.across.map((a) => {
     const cell = at(d, a);
     if (!cell) return el("td", { class: "lab-cell lab-empty" });
     const attrs = { class: `lab-cell ${cell.exact ? "lab-exact" : "lab-estimated"}`, title: labCellTitle(cell),
@@ -1365,8 +1366,11 @@ function labHeatMap(lab, family) {
     if (cell.exact) attrs.style = labStyle(cell.exact.value, cell.exact.remoteness, spans[cell.exact.value]);
     return el("td", attrs, cell.text);
   })));
+  // a map of one cell (a game's one board) also says in words what its cell's tooltip says
+  const details = family.cells.length === 1
+    ? el("p", { class: "lab-details", text: labCellTitle(family.cells[0]).split("\n").slice(1).join("; ") }) : null;
   return el("figure", { class: "lab-map" }, el("h3", { text: family.title }),
-    el("table", {}, el("thead", {}, head), el("tbody", {}, body)),
+    el("table", {}, el("thead", {}, head), el("tbody", {}, body)), details,
     el("figcaption", { text: "Who wins with perfect play, for the first player, and in how many moves; hatched: "
       + "beyond the solver's budget, ~ the first player's estimated score from self-play (1 a win, 0 a loss)" }));
 }
@@ -1390,8 +1394,9 @@ async function labPage(name) {
   document.title = `${lab.title} variants - boomboard`;
   const parts = [el("h2", { text: `${lab.title}: who wins each variant` })];
   if (!lab.families.length) {
-    parts.push(el("p", { class: "note", text: `Nothing explored yet: run boomboard explore ${lab.name} with a grid of `
-      + `${lab.axes.join(", ") || "parameters"} (see docs/how-to/variants.md).` }));
+    const grid = lab.axes.length ? ` with a grid of ${lab.axes.join(", ")}` : " (it has one board, no parameters to sweep)";
+    parts.push(el("p", { class: "note", text: `Nothing explored yet: run boomboard explore ${lab.name}${grid} `
+      + "(see docs/how-to/variants.md)." }));
   }
   for (const family of lab.families) parts.push(labHeatMap(lab, family), labStrips(family));
   view.replaceChildren(el("section", { class: "lab" }, parts));
