@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -102,15 +102,29 @@ def explore_command(
 
 
 def _explore_with_bar(grid, store, settings, quiet: bool) -> int:
+    """The sweep with a bar of variants done, moving on as each part of a variant is
+    done (a variant of many games takes a while); the number of variants measured."""
     from ..lab import explore
     from ..lab.sweep import pending
 
     todo = len(pending(grid, store))
-    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
-               TextColumn("left"), TimeRemainingColumn()]
+    columns = [TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[finished]}/{task.total}"),
+               RateColumn(), TextColumn("left"), TimeRemainingColumn()]
+    finished, partly = 0, {}  # variants done; each unfinished one's share done
+
+    def part_done(variant: str, _key: str, share: float) -> None:
+        partly[variant] = partly.get(variant, 0.0) + share
+        bar.update(task, completed=finished + sum(partly.values()))
+
+    def variant_done(result: dict) -> None:
+        nonlocal finished
+        finished += 1
+        partly.pop(result["variant"], None)
+        bar.update(task, completed=finished + sum(partly.values()), finished=finished)
+
     with Progress(*columns, console=console, disable=quiet or not todo) as bar:
-        task = bar.add_task(f"exploring {grid.game}", total=todo)
-        return explore(grid, store, settings, on_result=lambda result: bar.advance(task))
+        task = bar.add_task(f"exploring {grid.game}", total=todo, finished=0)
+        return explore(grid, store, settings, on_result=variant_done, on_part=part_done)
 
 
 def _print_rows(rows) -> None:

@@ -11,7 +11,8 @@ count them) and the seconds it took.
 
 Estimated (:func:`self_play`): ``games`` games of ``ai`` against itself at
 a fixed depth (``ai:depth=D,solved=0``: never from a table, seeded, so the
-same games every run), giving:
+same games every run; a sweep plays them in chunks, :func:`play_games`, and
+joins the games' records with :func:`summarize`), giving:
 
 * the first player's score (a win 1, a tie or draw 1/2, a loss 0) with its
   95% Wilson interval;
@@ -92,21 +93,34 @@ def finished_positions(table) -> int:
 def self_play(game: Game, games: int, depth: int, seed: int = 0) -> dict:
     """The estimates of ``games`` games of ``ai:depth=depth`` against itself
     (game ``i`` seeded ``seed + 2i`` and ``seed + 2i + 1``)."""
+    return summarize(play_games(game, 0, games, depth, seed), depth)
+
+
+def play_games(game: Game, first: int, stop: int, depth: int, seed: int = 0) -> list[dict]:
+    """Games ``first`` to ``stop - 1`` of a self-play (game ``i`` seeded
+    ``seed + 2i`` and ``seed + 2i + 1``, so a chunk of the games plays what
+    the whole run plays there): each one's first-player return, length,
+    whether the action limit ended it, decisiveness and lead changes, as
+    plain values a store can keep."""
     from ..agents import make_agent
     from ..search.alphabeta import AlphaBeta
 
-    evaluator = AlphaBeta(game, table_bits=12)
-    scores, lengths, decisiveness, lead_changes, draws, capped = [], [], [], [], 0, 0
-    for index in range(games):
+    evaluator = AlphaBeta(game, table_bits=12)  # cleared before each evaluation: a chunk's games see what a whole run's do
+    records = []
+    for index in range(first, stop):
         agents = [make_agent(f"ai:depth={depth},solved=0", seed=seed + 2 * index + side) for side in (0, 1)]
         record = _play(game, agents, evaluator)
-        first_return = record["returns"][0]
-        scores.append((first_return + 1) / 2)
-        draws += first_return == 0
-        capped += record["capped"]
-        lengths.append(record["plies"])
-        decisiveness.append(record["decisiveness"])
-        lead_changes.append(record["lead_changes"])
+        records.append({"first_return": float(record["returns"][0]), "plies": record["plies"],
+                        "capped": bool(record["capped"]), "decisiveness": record["decisiveness"],
+                        "lead_changes": record["lead_changes"]})
+    return records
+
+
+def summarize(records: list[dict], depth: int) -> dict:
+    """The estimates of the games ``records`` holds (see :func:`play_games`), in their order."""
+    games = len(records)
+    scores = [(record["first_return"] + 1) / 2 for record in records]
+    lengths = [record["plies"] for record in records]
     low, high = wilson_interval(sum(scores), games)
     quartiles = statistics.quantiles(lengths, n=4, method="inclusive") if games > 1 else [lengths[0]] * 3
     return {
@@ -115,12 +129,12 @@ def self_play(game: Game, games: int, depth: int, seed: int = 0) -> dict:
         "score": sum(scores) / games,
         "score_low": low,
         "score_high": high,
-        "draw_rate": draws / games,
+        "draw_rate": sum(record["first_return"] == 0 for record in records) / games,
         "length_median": statistics.median(lengths),
         "length_iqr": quartiles[2] - quartiles[0],
-        "capped": capped,
-        "decisiveness": sum(decisiveness) / games,
-        "lead_changes": sum(lead_changes) / games,
+        "capped": sum(record["capped"] for record in records),
+        "decisiveness": sum(record["decisiveness"] for record in records) / games,
+        "lead_changes": sum(record["lead_changes"] for record in records) / games,
     }
 
 
@@ -195,12 +209,32 @@ def agreement(exact: dict | None, estimate: dict | None) -> str | None:
 
 
 def measure(game_string: str, budget: int, games: int, depth: int, folder: str) -> dict:
-    """Everything the lab records of the variant ``game_string``: its exact
-    values (or ``None``), its estimates and their agreement. A process
-    pool's or Ray's task: it takes and returns plain values."""
+    """Everything the lab records of the variant ``game_string``, in one go:
+    its exact values (or ``None``), its estimates and their agreement. A
+    sweep measures the same in parts (:func:`solve_part`, :func:`play_part`)
+    and joins them with :func:`variant_result`."""
+    exact = solve_part(game_string, budget, folder)
+    return variant_result(game_string, exact, play_part(game_string, depth, 0, games) if games else None, depth)
+
+
+def solve_part(game_string: str, budget: int, folder: str) -> dict | None:
+    """The exact part of the variant ``game_string`` (see :func:`solve_exactly`).
+    A process pool's or Ray's task: it takes and returns plain values."""
     from ..registry import load_game
 
-    game = load_game(game_string)
-    exact = solve_exactly(game, budget, Path(folder))
-    estimate = self_play(game, games, depth) if games else None
+    return solve_exactly(load_game(game_string), budget, Path(folder))
+
+
+def play_part(game_string: str, depth: int, first: int, stop: int) -> list[dict]:
+    """Self-play games ``first`` to ``stop - 1`` of the variant ``game_string``
+    (see :func:`play_games`). A process pool's or Ray's task."""
+    from ..registry import load_game
+
+    return play_games(load_game(game_string), first, stop, depth)
+
+
+def variant_result(game_string: str, exact: dict | None, records: list[dict] | None, depth: int) -> dict:
+    """A variant's row from its parts: the exact values (or ``None``) and the
+    records of its self-play games in game order (``None``: no self-play)."""
+    estimate = summarize(records, depth) if records else None
     return {"variant": game_string, "exact": exact, "estimate": estimate, "agreement": agreement(exact, estimate)}

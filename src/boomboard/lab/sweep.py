@@ -1,6 +1,12 @@
 """Running a sweep: every variant of a grid not yet in the store, measured
-on all cores (a process pool) or on a Ray cluster, each row stored as soon
-as its variant is done."""
+on all cores (a process pool) or on a Ray cluster.
+
+A variant is measured in parts: its exact solve, and its self-play games in
+chunks of :data:`GAMES_A_CHUNK` (game ``i`` keeps its seeds whatever the
+chunk, so the parts join into the row one run of all the games gives).
+Each part is stored as soon as it is done, by this process (a Ray worker
+cannot reach the store's file), and the variant's row once all its parts
+are in; a sweep run again measures only the parts still missing."""
 
 from __future__ import annotations
 
@@ -11,16 +17,20 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 from ..core.errors import BoomboardError
 from .grid import Grid
-from .measure import measure
+from .measure import play_part, solve_part, variant_result
 from .store import Store
 
 BACKENDS = ("local", "ray")
 MAX_BUDGET = 50_000_000  # positions: beyond this a solve needs more memory than a lab worker should take
 MAX_GAMES = 10_000  # self-play games a variant
 MAX_DEPTH = 12  # plies of the self-play search
+# Self-play games a part: on a board where 200 games take an hour, a part is about a minute of
+# work lost to a kill, and a variant's games are parts enough to keep every worker busy.
+GAMES_A_CHUNK = 4
 
 
 @dataclass(frozen=True)
@@ -53,48 +63,95 @@ def pending(grid: Grid, store: Store) -> list:
     return [game for game in grid.variants if str(game) not in done]
 
 
-def explore(grid: Grid, store: Store, settings: Settings,
-            on_result: Callable[[dict], None] | None = None) -> int:
+@dataclass(frozen=True)
+class Job:
+    """One part of a variant to measure: its key in the store (naming the
+    settings its result depends on) and the task that computes it."""
+
+    variant: str
+    key: str
+    task: Callable[..., Any]
+    args: tuple
+
+
+def parts_of(variant: str, settings: Settings, folder: Path) -> list[Job]:
+    """The parts of measuring ``variant``: its exact solve (working in
+    ``folder``), then its self-play games, :data:`GAMES_A_CHUNK` a part."""
+    jobs = [Job(variant, f"exact budget={settings.budget}", solve_part, (variant, settings.budget, str(folder)))]
+    for first in range(0, settings.games, GAMES_A_CHUNK):
+        stop = min(first + GAMES_A_CHUNK, settings.games)
+        jobs.append(Job(variant, f"games depth={settings.depth} {first}..{stop - 1}", play_part,
+                        (variant, settings.depth, first, stop)))
+    return jobs
+
+
+def joined(jobs: list[Job], results: dict[str, Any], depth: int) -> dict:
+    """The row of a variant whose parts ``jobs`` all have their result in ``results``."""
+    records = [record for job in jobs[1:] for record in results[job.key]]
+    return variant_result(jobs[0].variant, results[jobs[0].key], records or None, depth)
+
+
+def explore(grid: Grid, store: Store, settings: Settings, on_result: Callable[[dict], None] | None = None,
+            on_part: Callable[[str, str, float], None] | None = None) -> int:
     """Measure every variant of ``grid`` that ``store`` lacks, storing each
-    row as it comes (``on_result`` is told of each); the number measured."""
+    part as it comes (``on_part`` is told its variant, its key and its share
+    of the variant) and each variant's row once its parts are in
+    (``on_result`` is told of each); the number of rows stored."""
     settings.check()
     todo = pending(grid, store)
     if not todo:
         return 0
     work = store.path.with_name(store.path.name + ".work")  # solver folders, resumed after a kill
     params = {str(game): game.get_parameters() for game in todo}
-    jobs = [(str(game), settings.budget, settings.games, settings.depth, str(work / f"v{index}"))
-            for index, game in enumerate(todo)]
-    runner = _ray_results if settings.backend == "ray" else _pool_results
-    count = 0
-    for result in runner(jobs, settings):
-        store.add(grid.game, params[result["variant"]], result)
-        count += 1
+    plan = {str(game): parts_of(str(game), settings, work / f"v{index}") for index, game in enumerate(todo)}
+    results = {variant: store.parts(variant) for variant in plan}  # what a killed sweep stored
+    missing = {variant: [job for job in jobs if job.key not in results[variant]] for variant, jobs in plan.items()}
+
+    def store_row(variant: str) -> None:
+        row = joined(plan[variant], results[variant], settings.depth)
+        store.add(grid.game, params[variant], row)
         if on_result is not None:
-            on_result(result)
-    return count
+            on_result(row)
+
+    for variant in plan:
+        if not missing[variant]:  # killed after its last part was stored, before its row
+            store_row(variant)
+    runner = _ray_results if settings.backend == "ray" else _pool_results
+    left = {variant: len(jobs) for variant, jobs in missing.items()}
+    for job, result in runner([job for jobs in missing.values() for job in jobs], settings):
+        store.add_part(job.variant, job.key, result)
+        results[job.variant][job.key] = result
+        left[job.variant] -= 1
+        if on_part is not None:
+            on_part(job.variant, job.key, 1 / len(plan[job.variant]))
+        if not left[job.variant]:
+            store_row(job.variant)
+    return len(plan)
 
 
 def _workers(settings: Settings, jobs: int) -> int:
     return max(1, min(settings.workers or os.cpu_count() or 1, jobs))
 
 
-def _pool_results(jobs: list[tuple], settings: Settings) -> Iterator[dict]:
-    """Each job's result as it finishes, from a pool of worker processes
-    (spawned, so none inherits the parent's compiled-code threads)."""
+def _pool_results(jobs: list[Job], settings: Settings) -> Iterator[tuple[Job, Any]]:
+    """Each job with its result as it finishes, from a pool of worker
+    processes (spawned, so none inherits the parent's compiled-code threads)."""
+    if not jobs:  # every part was stored before: no pool to start
+        return
     workers = _workers(settings, len(jobs))
     with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_one_thread_each) as pool:
-        waiting = {pool.submit(measure, *job) for job in jobs}
+        waiting = {pool.submit(job.task, *job.args): job for job in jobs}
         while waiting:
-            done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+            done, _ = wait(waiting, return_when=FIRST_COMPLETED)
             for future in done:
+                job = waiting.pop(future)
                 try:
-                    yield future.result()
+                    yield job, future.result()
                 except BrokenProcessPool:
                     raise BoomboardError(
                         "a worker process of the sweep stopped abruptly (out of memory, or killed; from a "
                         "script of your own, is its sweep under if __name__ == '__main__':?); the variants "
-                        "stored so far are kept: run again to resume") from None
+                        "and parts stored so far are kept: run again to resume") from None
 
 
 def _one_thread_each() -> None:
@@ -104,23 +161,26 @@ def _one_thread_each() -> None:
     numba.set_num_threads(1)
 
 
-def _ray_results(jobs: list[tuple], settings: Settings) -> Iterator[dict]:
-    """Each job's result as it finishes, as Ray tasks (on the cluster at
-    ``settings.ray_address``, else on a local Ray instance)."""
+def _ray_results(jobs: list[Job], settings: Settings) -> Iterator[tuple[Job, Any]]:
+    """Each job with its result as it finishes, as Ray tasks (on the cluster
+    at ``settings.ray_address``, else on a local Ray instance)."""
+    if not jobs:  # every part was stored before: no cluster to reach
+        return
     from ..core.ray_support import start_ray
 
     ray = start_ray(settings.ray_address, settings.workers or None)
-    task = ray.remote(num_cpus=1, max_retries=1)(_measure_on_ray)
-    waiting = [task.remote(*job) for job in jobs]
+    task = ray.remote(num_cpus=1, max_retries=1)(_run_on_ray)
+    jobs_of = {task.remote(job.task, *job.args): job for job in jobs}
+    waiting = list(jobs_of)
     while waiting:
         done, waiting = ray.wait(waiting, num_returns=1)
         for ref in done:
-            yield ray.get(ref)
+            yield jobs_of.pop(ref), ray.get(ref)
 
 
-def _measure_on_ray(*job) -> dict:
+def _run_on_ray(task: Callable[..., Any], *args) -> Any:
     _one_thread_each()
-    return measure(*job)
+    return task(*args)
 
 
 def default_store() -> Path:
