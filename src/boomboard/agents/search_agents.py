@@ -27,6 +27,7 @@ from .time_manager import DEFAULT_TYPICAL_PLIES, MovePlan, TimeManager
 if TYPE_CHECKING:  # the searches load numba: imported where an agent first searches
     from ..search.alphabeta import AlphaBeta
     from ..search.mcts import Mcts
+    from ..search.prover import Prover
 
 # The part of a move's budget its search gets: the clock is read between
 # batches of nodes, so a search ends a little after its deadline.
@@ -216,6 +217,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.whole = None  # the whole game's solved table played from, if any
         self.book = None  # the opening book played from or learnt from, if any
         self.searcher: AlphaBeta | None = None
+        self.prover: Prover | None = None  # proves which near-best moves keep the value (with a margin)
 
     def _warm_up(self, game: Game) -> None:
         if self.searcher is None or self.searcher.game is not game:
@@ -232,6 +234,7 @@ class AlphaBetaAgent(_BudgetedAgent):
             self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt, self.reductions,
                                       self.null_move)
             self.searcher.use_endgames(None if self.tables is None else self.tables.probe_arrays())
+            self.prover = _prover(game) if self.margin > 0 else None
         self.searcher.clear()
         start = game.new_initial_state()
         if not start.is_terminal():
@@ -249,7 +252,12 @@ class AlphaBetaAgent(_BudgetedAgent):
                     self.last_thinking = chosen[1]
                     return chosen[0], _cpu_time() - began
         if self.traps and self.margin > 0:
-            return self._search_with_traps(state, None if plan is None else plan.target)
+            action, seconds, nodes = self._search_with_traps(state, None if plan is None else plan.target)
+            proved, proof_seconds = self._proved_best(state, nodes, seconds, timed=plan is not None)
+            if proved is not None and action not in proved:  # the scan's choice is proved worse
+                action = self.rng.choice(proved)
+                self.last_thinking += f"; played {state.action_to_string(action)}, proved best"
+            return action, seconds + proof_seconds
         iterations: list[tuple[int, int, float]] = []
 
         def on_iteration(result) -> bool:
@@ -263,18 +271,46 @@ class AlphaBetaAgent(_BudgetedAgent):
                                       margin=margin, on_iteration=on_iteration)
         action = result.action
         pv = " ".join(_line_strings(state, result.principal_variation))
-        if len(result.near_best) > 1:
+        near_best, proof_seconds = result.near_best, 0.0
+        if len(near_best) > 1:  # a random choice to make: among moves proved to keep the value, if proved
+            proved, proof_seconds = self._proved_best(state, result.nodes, result.seconds, timed=plan is not None)
+            if proved is not None:
+                near_best = [a for a in near_best if a in proved] or proved
+        if len(near_best) > 1:
             learnt = None
             if self.learned and self.book is not None:
-                learnt = self.book.prefer(state, result.near_best, self.rng)
-            action = self.rng.choice(result.near_best) if learnt is None else learnt
-            pv += (f"; chose {state.action_to_string(action)} of {len(result.near_best)} within {margin}"
+                learnt = self.book.prefer(state, near_best, self.rng)
+            action = self.rng.choice(near_best) if learnt is None else learnt
+            pv += (f"; chose {state.action_to_string(action)} of {len(near_best)} within {margin}"
                    f"{'' if learnt is None else ' by their results'}")
+        elif near_best != result.near_best:
+            action = near_best[0]
+            pv += f"; chose {state.action_to_string(action)}, the only one proved best"
         self.last_thinking = (f"depth {result.depth}, score {result.describe_score()}, nodes {result.nodes:,}, "
                               f"{result.seconds:.2f} s, pv {pv}")
-        return action, result.seconds
+        return action, result.seconds + proof_seconds
 
-    def _search_with_traps(self, state: State, budget: float | None) -> tuple[int, float]:
+    def _proved_best(self, state: State, search_nodes: int, search_seconds: float,
+                     timed: bool) -> tuple[list[int] | None, float]:
+        """The moves a proof by search (:mod:`boomboard.search.prover`) shows
+        keep the position's value, and the CPU seconds it took; ``None`` where
+        it proved nothing within :data:`PROOF_SHARE` of the search's nodes (and,
+        for a timed move, of its time), or the game has history rules: the
+        random choice among near-best moves then stands. The node budget
+        keeps a search to a depth repeatable: the same seed, the same game."""
+        if self.prover is None:
+            return None, 0.0
+        from ..search.prover import NotProvedError
+
+        try:
+            proof = self.prover.prove(state, nodes=max(PROOF_MIN_NODES, int(PROOF_SHARE * search_nodes)),
+                                      seconds=PROOF_SHARE * search_seconds if timed else None, best_moves=True)
+        except NotProvedError as stopped:
+            return None, stopped.seconds
+        return proof.best_moves, proof.seconds
+
+    def _search_with_traps(self, state: State, budget: float | None) -> tuple[int, float, int]:
+        """The action the trap scan chooses, its CPU seconds and the main search's nodes."""
         from ..search.traps import trap_search
 
         action, seconds, thinking, result = trap_search(self.searcher, state, self.rng, budget, self.depth,
@@ -282,7 +318,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         head, semicolon, traps = thinking.partition(";")  # the line after the search's part
         pv = " ".join(_line_strings(state, result.principal_variation))
         self.last_thinking = f"{head}, pv {pv}{semicolon}{traps}"
-        return action, seconds
+        return action, seconds, result.nodes
 
 
 class MctsAgent(_BudgetedAgent):
@@ -316,6 +352,25 @@ class MctsAgent(_BudgetedAgent):
         self.last_thinking = (f"simulations {result.simulations:,}, value {result.describe_score()}, "
                               f"tree {result.nodes:,} nodes, {result.seconds:.2f} s")
         return result.action, result.seconds
+
+
+# What a proof of the root (which moves keep its value) may cost a move that
+# chooses among near-best moves: a share of the search's nodes (and of its
+# time, for a timed move), at least PROOF_MIN_NODES.
+PROOF_SHARE = 0.25
+PROOF_MIN_NODES = 1000
+PROOF_TABLE_BITS = 20  # 16 MiB
+
+
+def _prover(game: Game) -> Prover | None:
+    """A prover for ``game``, or None for a game it cannot prove (history rules)."""
+    from ..core.errors import BoomboardError
+    from ..search.prover import Prover
+
+    try:
+        return Prover(game, table_bits=PROOF_TABLE_BITS)
+    except BoomboardError:
+        return None
 
 
 def _endgame_tables(game: Game, tokens: int, db: str | None = None):
