@@ -363,14 +363,22 @@ PROOF_TABLE_BITS = 20  # 16 MiB
 
 
 def _prover(game: Game) -> Prover | None:
-    """A prover for ``game``, or None for a game it cannot prove (history rules)."""
+    """A prover for ``game``, its search loaded (a first move must not compile
+    it on the clock), or None for a game it cannot prove (history rules)."""
     from ..core.errors import BoomboardError
-    from ..search.prover import Prover
+    from ..search.prover import NotProvedError, Prover
 
     try:
-        return Prover(game, table_bits=PROOF_TABLE_BITS)
+        prover = Prover(game, table_bits=PROOF_TABLE_BITS)
     except BoomboardError:
         return None
+    start = game.new_initial_state()
+    if not start.is_terminal():
+        try:
+            prover.prove(start, nodes=PROOF_MIN_NODES, exact=False)
+        except NotProvedError:
+            pass  # loaded all the same
+    return prover
 
 
 def _endgame_tables(game: Game, tokens: int, db: str | None = None):
