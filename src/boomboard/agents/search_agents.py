@@ -253,7 +253,7 @@ class AlphaBetaAgent(_BudgetedAgent):
                     return chosen[0], _cpu_time() - began
         if self.traps and self.margin > 0:
             action, seconds, nodes = self._search_with_traps(state, None if plan is None else plan.target)
-            proved, proof_seconds = self._proved_best(state, nodes, seconds, timed=plan is not None)
+            proved, proof_seconds = self._proved_best(state, nodes, seconds, plan)
             if proved is not None and action not in proved:  # the scan's choice is proved worse
                 action = self.rng.choice(proved)
                 self.last_thinking += f"; played {state.action_to_string(action)}, proved best"
@@ -273,7 +273,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         pv = " ".join(_line_strings(state, result.principal_variation))
         near_best, proof_seconds = result.near_best, 0.0
         if len(near_best) > 1:  # a random choice to make: among moves proved to keep the value, if proved
-            proved, proof_seconds = self._proved_best(state, result.nodes, result.seconds, timed=plan is not None)
+            proved, proof_seconds = self._proved_best(state, result.nodes, result.seconds, plan)
             if proved is not None:
                 near_best = [a for a in near_best if a in proved] or proved
         if len(near_best) > 1:
@@ -291,20 +291,22 @@ class AlphaBetaAgent(_BudgetedAgent):
         return action, result.seconds + proof_seconds
 
     def _proved_best(self, state: State, search_nodes: int, search_seconds: float,
-                     timed: bool) -> tuple[list[int] | None, float]:
+                     plan: MovePlan | None) -> tuple[list[int] | None, float]:
         """The moves a proof by search (:mod:`boomboard.search.prover`) shows
         keep the position's value, and the CPU seconds it took; ``None`` where
         it proved nothing within :data:`PROOF_SHARE` of the search's nodes (and,
-        for a timed move, of its time), or the game has history rules: the
-        random choice among near-best moves then stands. The node budget
-        keeps a search to a depth repeatable: the same seed, the same game."""
-        if self.prover is None:
+        for a timed move, of its time, never past the move's hard maximum), or
+        the game has history rules: the random choice among near-best moves
+        then stands. The node budget keeps a search to a depth repeatable:
+        the same seed, the same game."""
+        seconds = None if plan is None else min(PROOF_SHARE * search_seconds, plan.maximum - search_seconds)
+        if self.prover is None or (seconds is not None and seconds <= 0):
             return None, 0.0
         from ..search.prover import NotProvedError
 
         try:
             proof = self.prover.prove(state, nodes=max(PROOF_MIN_NODES, int(PROOF_SHARE * search_nodes)),
-                                      seconds=PROOF_SHARE * search_seconds if timed else None, best_moves=True)
+                                      seconds=seconds, best_moves=True)
         except NotProvedError as stopped:
             return None, stopped.seconds
         return proof.best_moves, proof.seconds
