@@ -5,9 +5,8 @@ chooses on every move), it first tries to prove the position within a
 quarter of the search's nodes (``PROOF_SHARE``) and keeps to the moves the
 proof shows best. For each game, on its default board (and Connect-4, Kaboom
 with no bombs on 7x6), this plays ``--games`` games of ``ai:depth=D,solved=0``
-with the check against the same agent without it (its ``prover`` removed
-after ``new_game``: the agent of before the check), colours alternating,
-seeds paired, and prints:
+with the check (``proofs=1``) against the same agent without it
+(``proofs=0``), colours alternating, seeds paired, and prints:
 
 * the moves the checking side made, its proof attempts and the proofs that
   finished;
@@ -15,10 +14,10 @@ seeds paired, and prints:
 * the score of the checking side (a win 1, a tie 1/2) with its 95% Wilson
   interval.
 
-A fixed depth (not a time budget) keeps the searches the same on a loaded
-machine; the CPU times are the process's own. Run: ``python
-benchmarks/variety_proof_cost.py [--games 20] [--depth 4] [--only "kaboom;jump61"]
-[--markdown]``. One core.
+A fixed depth keeps the searches the same on a loaded machine (``--time``
+plays timed moves instead); the CPU times are the process's own. Run:
+``python benchmarks/variety_proof_cost.py [--games 20] [--depth 4 | --time
+0.05] [--only "kaboom;jump61"] [--markdown]``. One core.
 """
 
 from __future__ import annotations
@@ -72,13 +71,13 @@ def counted(agent, tally: Tally):
     return delegate
 
 
-def play(game, depth: int, seed: int, checking_side: int, tally: Tally) -> None:
+def play(game, budget: str, seed: int, checking_side: int, tally: Tally) -> None:
     """One game, the checking agent on ``checking_side``; its moves and result go into ``tally``."""
-    agents = [make_agent(f"ai:depth={depth},solved=0", seed=seed + side) for side in (0, 1)]
+    agents = [make_agent(f"ai:{budget},solved=0,proofs={int(side == checking_side)}", seed=seed + side)
+              for side in (0, 1)]
     state = game.new_initial_state()
     for player, agent in enumerate(agents):
         agent.new_game(game, player)
-    agents[1 - checking_side].delegate.prover = None  # the agent as it was before the check
     counted(agents[checking_side], tally)
     while not state.is_terminal():
         mover = state.current_player()
@@ -96,12 +95,12 @@ def play(game, depth: int, seed: int, checking_side: int, tally: Tally) -> None:
     tally.outcomes.append({1: "W", 0: "T", -1: "L"}[int(result)])
 
 
-def measure(spec: str, games: int, depth: int) -> Tally:
+def measure(spec: str, games: int, budget: str) -> Tally:
     game = load_game(spec)
     tally = Tally()
-    play(game, depth, 10_000, 0, Tally())  # compiles the game's searches and the prover, uncounted
+    play(game, budget, 10_000, 0, Tally())  # compiles the game's searches and the prover, uncounted
     for index in range(games):
-        play(game, depth, 2 * index, index % 2, tally)
+        play(game, budget, 2 * index, index % 2, tally)
     tally.search_seconds -= tally.proof_seconds  # the move's time less its proofs: the search's
     return tally
 
@@ -123,18 +122,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--depth", type=int, default=4)
+    parser.add_argument("--time", type=float, help="CPU seconds a move instead of a depth (then a proof gets a "
+                                                   "quarter of the search's time, too)")
     parser.add_argument("--only", default="", help="game strings separated by ;  (default: every game's default "
                                                    "board and Connect-4 7x6)")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     boards = args.only.split(";") if args.only else [*game_names(), CONNECT_FOUR]
+    budget = f"depth={args.depth}" if args.time is None else f"time={args.time}"
     results = {}
     for spec in boards:
         began = time.process_time()
-        results[spec] = measure(spec, args.games, args.depth)
+        results[spec] = measure(spec, args.games, budget)
         print(f"{spec}: {time.process_time() - began:.1f} CPU s", file=sys.stderr, flush=True)
     if args.markdown:
-        print(f"Machine: {machine()}; commit {commit()}; depth {args.depth}, {args.games} games a board.\n")
+        print(f"Machine: {machine()}; commit {commit()}; `ai:{budget},solved=0`, {args.games} games a board.\n")
     print("\n".join(rows(results)))
 
 

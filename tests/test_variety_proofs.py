@@ -68,7 +68,7 @@ def positions_with_worse_near_best(game, db, count: int) -> list:
 
 
 @pytest.mark.parametrize("spec", ["ai:depth=2,solved=0",  # Kaboom's ai: the trap scan chooses
-                                  f"alphabeta:depth=2,margin={AI_MARGIN}"])  # a plain random choice
+                                  f"alphabeta:depth=2,margin={AI_MARGIN},proofs=1"])  # a plain random choice
 def test_variety_never_chooses_a_move_the_table_shows_worse(solved, spec):
     game, db = solved
     for state in positions_with_worse_near_best(game, db, 4):

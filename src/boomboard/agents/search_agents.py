@@ -194,6 +194,12 @@ class AlphaBetaAgent(_BudgetedAgent):
     leaves the opponent the most replies that lose by force
     (:mod:`boomboard.search.traps`): the search gets nine tenths of the
     move's time, the scan the rest and whatever the search left.
+    With ``proofs`` = 1 (and a margin), before a random choice (and after
+    the trap scan's) it tries to prove the position
+    (:mod:`boomboard.search.prover`) within :data:`PROOF_SHARE` of the
+    search's nodes: when the proof finishes, only moves it shows keep the
+    value are chosen. Worth its cost where proofs finish often (Kaboom),
+    not where they almost never do (benchmarks/variety_proof_cost.py).
     """
 
     name = "alphabeta"
@@ -201,9 +207,10 @@ class AlphaBetaAgent(_BudgetedAgent):
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
                  game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
                  margin: int = 0, endgames: int = 0, traps: int = 0, solved: int = 0, reductions: int = 0,
-                 book: int = 0, null_move: int = 0, variety_plies: int = 0, learned: int = 0):
+                 book: int = 0, null_move: int = 0, variety_plies: int = 0, learned: int = 0, proofs: int = 0):
         super().__init__(seed, time, game_time)
         self.traps, self.solved, self.use_book, self.learned = traps, solved, book, learned
+        self.proofs = proofs
         if depth is None and time is None and game_time is None:
             time = self.move_time = 1.0
         self.depth = depth
@@ -217,7 +224,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.whole = None  # the whole game's solved table played from, if any
         self.book = None  # the opening book played from or learnt from, if any
         self.searcher: AlphaBeta | None = None
-        self.prover: Prover | None = None  # proves which near-best moves keep the value (with a margin)
+        self.prover: Prover | None = None  # proves which near-best moves keep the value (proofs and a margin)
 
     def _warm_up(self, game: Game) -> None:
         if self.searcher is None or self.searcher.game is not game:
@@ -234,7 +241,7 @@ class AlphaBetaAgent(_BudgetedAgent):
             self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt, self.reductions,
                                       self.null_move)
             self.searcher.use_endgames(None if self.tables is None else self.tables.probe_arrays())
-            self.prover = _prover(game) if self.margin > 0 else None
+            self.prover = _prover(game) if self.margin > 0 and self.proofs else None
         self.searcher.clear()
         start = game.new_initial_state()
         if not start.is_terminal():
