@@ -27,6 +27,7 @@ from .time_manager import DEFAULT_TYPICAL_PLIES, MovePlan, TimeManager
 if TYPE_CHECKING:  # the searches load numba: imported where an agent first searches
     from ..search.alphabeta import AlphaBeta
     from ..search.mcts import Mcts
+    from ..search.prover import Prover
 
 # The part of a move's budget its search gets: the clock is read between
 # batches of nodes, so a search ends a little after its deadline.
@@ -193,6 +194,12 @@ class AlphaBetaAgent(_BudgetedAgent):
     leaves the opponent the most replies that lose by force
     (:mod:`boomboard.search.traps`): the search gets nine tenths of the
     move's time, the scan the rest and whatever the search left.
+    With ``proofs`` = 1 (and a margin), before a random choice (and after
+    the trap scan's) it tries to prove the position
+    (:mod:`boomboard.search.prover`) within :data:`PROOF_SHARE` of the
+    search's nodes: when the proof finishes, only moves it shows keep the
+    value are chosen. Worth its cost where proofs finish often (Kaboom),
+    not where they almost never do (benchmarks/variety_proof_cost.py).
     """
 
     name = "alphabeta"
@@ -200,9 +207,10 @@ class AlphaBetaAgent(_BudgetedAgent):
     def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
                  game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
                  margin: int = 0, endgames: int = 0, traps: int = 0, solved: int = 0, reductions: int = 0,
-                 book: int = 0, null_move: int = 0, variety_plies: int = 0, learned: int = 0):
+                 book: int = 0, null_move: int = 0, variety_plies: int = 0, learned: int = 0, proofs: int = 0):
         super().__init__(seed, time, game_time)
         self.traps, self.solved, self.use_book, self.learned = traps, solved, book, learned
+        self.proofs = proofs
         if depth is None and time is None and game_time is None:
             time = self.move_time = 1.0
         self.depth = depth
@@ -216,6 +224,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.whole = None  # the whole game's solved table played from, if any
         self.book = None  # the opening book played from or learnt from, if any
         self.searcher: AlphaBeta | None = None
+        self.prover: Prover | None = None  # proves which near-best moves keep the value (proofs and a margin)
 
     def _warm_up(self, game: Game) -> None:
         if self.searcher is None or self.searcher.game is not game:
@@ -232,6 +241,7 @@ class AlphaBetaAgent(_BudgetedAgent):
             self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt, self.reductions,
                                       self.null_move)
             self.searcher.use_endgames(None if self.tables is None else self.tables.probe_arrays())
+            self.prover = _prover(game) if self.margin > 0 and self.proofs else None
         self.searcher.clear()
         start = game.new_initial_state()
         if not start.is_terminal():
@@ -249,7 +259,12 @@ class AlphaBetaAgent(_BudgetedAgent):
                     self.last_thinking = chosen[1]
                     return chosen[0], _cpu_time() - began
         if self.traps and self.margin > 0:
-            return self._search_with_traps(state, None if plan is None else plan.target)
+            action, seconds, nodes = self._search_with_traps(state, None if plan is None else plan.target)
+            proved, proof_seconds = self._proved_best(state, nodes, seconds, plan)
+            if proved is not None and action not in proved:  # the scan's choice is proved worse
+                action = self.rng.choice(proved)
+                self.last_thinking += f"; played {state.action_to_string(action)}, proved best"
+            return action, seconds + proof_seconds
         iterations: list[tuple[int, int, float]] = []
 
         def on_iteration(result) -> bool:
@@ -263,18 +278,48 @@ class AlphaBetaAgent(_BudgetedAgent):
                                       margin=margin, on_iteration=on_iteration)
         action = result.action
         pv = " ".join(_line_strings(state, result.principal_variation))
-        if len(result.near_best) > 1:
+        near_best, proof_seconds = result.near_best, 0.0
+        if len(near_best) > 1:  # a random choice to make: among moves proved to keep the value, if proved
+            proved, proof_seconds = self._proved_best(state, result.nodes, result.seconds, plan)
+            if proved is not None:
+                near_best = [a for a in near_best if a in proved] or proved
+        if len(near_best) > 1:
             learnt = None
             if self.learned and self.book is not None:
-                learnt = self.book.prefer(state, result.near_best, self.rng)
-            action = self.rng.choice(result.near_best) if learnt is None else learnt
-            pv += (f"; chose {state.action_to_string(action)} of {len(result.near_best)} within {margin}"
+                learnt = self.book.prefer(state, near_best, self.rng)
+            action = self.rng.choice(near_best) if learnt is None else learnt
+            pv += (f"; chose {state.action_to_string(action)} of {len(near_best)} within {margin}"
                    f"{'' if learnt is None else ' by their results'}")
+        elif near_best != result.near_best:
+            action = near_best[0]
+            pv += f"; chose {state.action_to_string(action)}, the only one proved best"
         self.last_thinking = (f"depth {result.depth}, score {result.describe_score()}, nodes {result.nodes:,}, "
                               f"{result.seconds:.2f} s, pv {pv}")
-        return action, result.seconds
+        return action, result.seconds + proof_seconds
 
-    def _search_with_traps(self, state: State, budget: float | None) -> tuple[int, float]:
+    def _proved_best(self, state: State, search_nodes: int, search_seconds: float,
+                     plan: MovePlan | None) -> tuple[list[int] | None, float]:
+        """The moves a proof by search (:mod:`boomboard.search.prover`) shows
+        keep the position's value, and the CPU seconds it took; ``None`` where
+        it proved nothing within :data:`PROOF_SHARE` of the search's nodes (and,
+        for a timed move, of its time, never past the move's hard maximum), or
+        the game has history rules: the random choice among near-best moves
+        then stands. The node budget keeps a search to a depth repeatable:
+        the same seed, the same game."""
+        seconds = None if plan is None else min(PROOF_SHARE * search_seconds, plan.maximum - search_seconds)
+        if self.prover is None or (seconds is not None and seconds <= 0):
+            return None, 0.0
+        from ..search.prover import NotProvedError
+
+        try:
+            proof = self.prover.prove(state, nodes=max(PROOF_MIN_NODES, int(PROOF_SHARE * search_nodes)),
+                                      seconds=seconds, best_moves=True)
+        except NotProvedError as stopped:
+            return None, stopped.seconds
+        return proof.best_moves, proof.seconds
+
+    def _search_with_traps(self, state: State, budget: float | None) -> tuple[int, float, int]:
+        """The action the trap scan chooses, its CPU seconds and the main search's nodes."""
         from ..search.traps import trap_search
 
         action, seconds, thinking, result = trap_search(self.searcher, state, self.rng, budget, self.depth,
@@ -282,7 +327,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         head, semicolon, traps = thinking.partition(";")  # the line after the search's part
         pv = " ".join(_line_strings(state, result.principal_variation))
         self.last_thinking = f"{head}, pv {pv}{semicolon}{traps}"
-        return action, seconds
+        return action, seconds, result.nodes
 
 
 class MctsAgent(_BudgetedAgent):
@@ -316,6 +361,33 @@ class MctsAgent(_BudgetedAgent):
         self.last_thinking = (f"simulations {result.simulations:,}, value {result.describe_score()}, "
                               f"tree {result.nodes:,} nodes, {result.seconds:.2f} s")
         return result.action, result.seconds
+
+
+# What a proof of the root (which moves keep its value) may cost a move that
+# chooses among near-best moves: a share of the search's nodes (and of its
+# time, for a timed move), at least PROOF_MIN_NODES.
+PROOF_SHARE = 0.25
+PROOF_MIN_NODES = 1000
+PROOF_TABLE_BITS = 20  # 16 MiB
+
+
+def _prover(game: Game) -> Prover | None:
+    """A prover for ``game``, its search loaded (a first move must not compile
+    it on the clock), or None for a game it cannot prove (history rules)."""
+    from ..core.errors import BoomboardError
+    from ..search.prover import NotProvedError, Prover
+
+    try:
+        prover = Prover(game, table_bits=PROOF_TABLE_BITS)
+    except BoomboardError:
+        return None
+    start = game.new_initial_state()
+    if not start.is_terminal():
+        try:
+            prover.prove(start, nodes=PROOF_MIN_NODES, exact=False)
+        except NotProvedError:
+            pass  # loaded all the same
+    return prover
 
 
 def _endgame_tables(game: Game, tokens: int, db: str | None = None):

@@ -41,16 +41,16 @@ _SETTINGS: dict[str, dict[str, type]] = {
     "greedy": {},
     "alphabeta": {"depth": int, "table_bits": int, "quiescence": int, "contempt": int, "margin": int, "endgames": int,
                   "traps": int, "solved": int, "reductions": int, "book": int, "null_move": int, "variety_plies": int,
-                  "learned": int, **_BUDGET},
+                  "learned": int, "proofs": int, **_BUDGET},
     "mcts": {"simulations": int, "exploration": float, "playout": int, **_BUDGET},
     "ai": {"depth": int, "margin": int, "endgames": int, "traps": int, "solved": int, "reductions": int, "book": int,
-           "null_move": int, "variety_plies": int, "learned": int, **_BUDGET},
+           "null_move": int, "variety_plies": int, "learned": int, "proofs": int, **_BUDGET},
     "solver": {"db": str},
 }
 
 
 _MAY_BE_ZERO = {"quiescence", "contempt", "margin", "endgames", "traps", "solved", "search", "reductions", "book",
-                "null_move", "variety_plies", "learned", "puct", "decisive", "mirror", "guard"}  # 0 turns them off
+                "null_move", "variety_plies", "learned", "proofs", "puct", "decisive", "mirror", "guard"}  # 0: off
 MAX_TABLE_BITS = 34
 # An alpha-beta table entry: its key (uint64) and its data (int64).
 TABLE_ENTRY_BYTES = 16

@@ -140,7 +140,7 @@ class AgentLimits:
     # limits on the server's handling of AI work, not on an agent's settings
     SERVER_ONLY = frozenset({"per_client", "queue_wait"})
     # settings that turn a feature on (1) or off (0)
-    SWITCHES = frozenset({"traps", "solved", "book", "learned", "search", "puct", "decisive", "mirror"})
+    SWITCHES = frozenset({"traps", "solved", "book", "learned", "proofs", "search", "puct", "decisive", "mirror"})
     # settings bounded by another setting's limit
     SAME_AS = {"reductions": "depth", "null_move": "depth"}
 

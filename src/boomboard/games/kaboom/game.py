@@ -104,7 +104,8 @@ class KaboomGame(Game):
     title = "Kaboom"
     # Tied with perfect play from most openings: among tying moves, ``ai``
     # sets the most traps (measured against OpenSpiel's MCTS: docs/results/strength.md).
-    ai_settings = ("alphabeta", {"traps": 1})
+    # proofs: most of its positions near the end are proved within the budget (benchmarks/variety_proof_cost.py)
+    ai_settings = ("alphabeta", {"traps": 1, "proofs": 1})
     player_names = ("x", "o")
     rules = rules
     state_class = KaboomState
