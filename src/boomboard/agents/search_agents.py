@@ -241,7 +241,8 @@ class AlphaBetaAgent(_BudgetedAgent):
             self.searcher = AlphaBeta(game, self.table_bits, self.quiescence, self.contempt, self.reductions,
                                       self.null_move)
             self.searcher.use_endgames(None if self.tables is None else self.tables.probe_arrays())
-            self.prover = _prover(game) if self.margin > 0 and self.proofs else None
+            self.prover = _prover(game, min(PROOF_TABLE_BITS, self.table_bits)) \
+                if self.margin > 0 and self.proofs else None
         self.searcher.clear()
         start = game.new_initial_state()
         if not start.is_terminal():
@@ -368,17 +369,17 @@ class MctsAgent(_BudgetedAgent):
 # time, for a timed move), at least PROOF_MIN_NODES.
 PROOF_SHARE = 0.25
 PROOF_MIN_NODES = 1000
-PROOF_TABLE_BITS = 20  # 16 MiB
+PROOF_TABLE_BITS = 20  # 16 MiB, or the agent's own table's size if smaller (a server's limit on it holds)
 
 
-def _prover(game: Game) -> Prover | None:
+def _prover(game: Game, table_bits: int) -> Prover | None:
     """A prover for ``game``, its search loaded (a first move must not compile
     it on the clock), or None for a game it cannot prove (history rules)."""
     from ..core.errors import BoomboardError
     from ..search.prover import NotProvedError, Prover
 
     try:
-        prover = Prover(game, table_bits=PROOF_TABLE_BITS)
+        prover = Prover(game, table_bits=table_bits)
     except BoomboardError:
         return None
     start = game.new_initial_state()
