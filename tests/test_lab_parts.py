@@ -57,7 +57,7 @@ def stored_parts(path) -> dict[str, set[str]]:
 def test_a_chunk_of_games_plays_what_the_whole_run_plays_there():
     game = boomboard.load_game(VARIANT)
     whole = play_games(game, 0, GAMES, depth=1)
-    assert len({record["first_return"] for record in whole}) == 2  # both players win some: the seeds matter
+    assert {-1.0, 1.0} <= {record["first_return"] for record in whole}  # both players win some: the seeds matter
     assert play_games(game, 4, 8, depth=1) == whole[4:8]
 
 
