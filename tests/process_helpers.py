@@ -1,8 +1,13 @@
-"""Starting a command as a terminal would, for the tests that send it Ctrl-C."""
+"""Starting a command as a terminal would, for the tests that send it
+Ctrl-C; killing one at the moment a test needs, for the tests of resuming."""
 
 from __future__ import annotations
 
+import os
 import signal
+import subprocess
+import time
+from collections.abc import Callable
 
 
 def as_from_a_terminal() -> None:
@@ -11,3 +16,17 @@ def as_from_a_terminal() -> None:
     the tests) inherits an ignored SIGINT, and Python keeps it ignored; a
     terminal's Ctrl-C reaches a command whose SIGINT is the default."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def kill_when(process: subprocess.Popen, ready: Callable[[], bool], what: str, deadline_seconds: float = 300) -> None:
+    """Kill ``process`` and its whole group (started with
+    ``start_new_session``: a sweep and its pool's workers) with SIGKILL once
+    ``ready()`` holds, polled; fails if the process ends first (with its
+    stderr, if piped) or ``what`` is not reached within the deadline."""
+    deadline = time.monotonic() + deadline_seconds
+    while not ready():
+        assert process.poll() is None, process.stderr.read().decode() if process.stderr else "it ended"
+        assert time.monotonic() < deadline, f"{what} within the deadline"
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()

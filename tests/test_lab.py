@@ -5,12 +5,9 @@ metrics, pictures, and clear errors for bad grids."""
 from __future__ import annotations
 
 import copy
-import os
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -21,6 +18,7 @@ from boomboard.lab import MAX_VARIANTS, GridError, Settings, Store, explore, par
 from boomboard.lab.measure import EXACT_SCORE, decisiveness, lead_changes, measure, self_play, wilson_interval
 from boomboard.lab.store import ESTIMATE_COLUMNS
 from boomboard.lab.sweep import MAX_BUDGET
+from process_helpers import kill_when
 
 # boards of 6 to 12 cells, plain and misère, with and without a bomb
 SMALL_GRID = {"rows": "2..3", "cols": "3..4", "connect": "3", "bombs": "0,1", "misere": "both"}
@@ -77,13 +75,7 @@ def test_a_sweep_killed_midway_resumes_and_ends_with_the_store_of_an_unbroken_on
     killed = tmp_path / "killed.sqlite"
     command = [sys.executable, "-m", "boomboard", "explore", "kaboom", *options, "--store", str(killed)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    deadline = time.monotonic() + 300
-    while _rows_now(killed) < 1:
-        assert process.poll() is None, process.stderr.read().decode()
-        assert time.monotonic() < deadline, "no variant was stored within the deadline"
-        time.sleep(0.05)
-    os.killpg(process.pid, signal.SIGKILL)  # the command and its pool's workers, at once
-    process.wait()
+    kill_when(process, lambda: _rows_now(killed) >= 1, "a variant stored")
     process.stderr.close()
     stored = _rows_now(killed)
     assert 1 <= stored < 8, "the sweep was to be killed midway"

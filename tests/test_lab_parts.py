@@ -5,19 +5,17 @@ parts missing, and a store written before parts were kept resumes."""
 
 from __future__ import annotations
 
-import os
-import signal
 import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 
 import boomboard
 from boomboard.lab import Settings, Store, explore, parse_grid
 from boomboard.lab.measure import measure, play_games
 from boomboard.lab.store import SCHEMA
 from boomboard.lab.sweep import GAMES_A_CHUNK, parts_of
+from process_helpers import kill_when
 from test_lab import comparable
 
 # 3x3 with a bomb at depth 1: the seeds change who wins and how long a game lasts, so a game
@@ -104,13 +102,7 @@ def test_a_sweep_killed_between_parts_resumes_with_only_the_missing_parts(tmp_pa
     script.write_text(SWEEP_HELD_AFTER_TWO_PARTS.format(grid=TWO_VARIANTS, games=GAMES))
     process = subprocess.Popen([sys.executable, str(script), str(killed)], stdin=subprocess.PIPE,
                                stderr=subprocess.PIPE, start_new_session=True)
-    deadline = time.monotonic() + 300
-    while sum(map(len, stored_parts(killed).values())) < 2:
-        assert process.poll() is None, process.stderr.read().decode()
-        assert time.monotonic() < deadline, "no two parts were stored within the deadline"
-        time.sleep(0.05)
-    os.killpg(process.pid, signal.SIGKILL)  # the sweep and its pool's worker, at once
-    process.wait()
+    kill_when(process, lambda: sum(map(len, stored_parts(killed).values())) >= 2, "two parts stored")
     process.stdin.close()
     process.stderr.close()
     before = stored_parts(killed)
