@@ -235,3 +235,22 @@ def test_pictures_draw_a_cell_a_variant_estimated_cells_apart(tmp_path):
             assert (row.exact is None) == bool(bombs), row.variant
             assert (cells[f"variant:{row.variant}"].get_facecolor() == to_rgba(ESTIMATED_COLOUR)) == bool(bombs)
             assert (cells[f"variant:{row.variant}"].get_hatch() == "//") == bool(bombs)
+
+
+def test_a_game_with_no_parameters_gets_a_map_of_its_one_board(tmp_path):
+    pytest.importorskip("matplotlib")
+    from boomboard.lab.picture import ONE_BOARD, draw_heat_map
+
+    command = [sys.executable, "-m", "boomboard", "explore", "expendibots", "--games", "2", "--depth", "1",
+               "--workers", "1", "--quiet", "--store", str(tmp_path / "lab.sqlite"), "--pictures", str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "expendibots-heat.svg" in "".join(done.stdout.split())  # the console may wrap the path
+    assert (tmp_path / "expendibots-heat.svg").stat().st_size > 1000
+    with Store(tmp_path / "lab.sqlite") as store:
+        [row] = store.rows()
+    figure = draw_heat_map([row], [], "expendibots")
+    [cell] = figure.axes[0].patches
+    assert cell.get_gid() == "variant:expendibots" and cell.get_hatch() == "//"  # estimated, not solved
+    assert [label.get_text() for label in figure.axes[0].get_yticklabels()] == [ONE_BOARD]
+    assert f"~{row.estimate['score']:.2f}" in [text.get_text() for text in figure.axes[0].texts]

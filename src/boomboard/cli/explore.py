@@ -91,9 +91,7 @@ def explore_command(
         rows = [row for row in opened.rows(grid.game) if row.variant in {str(g) for g in grid.variants}]
         _print_rows(rows)
         console.print(f"{total} variants ({already} already in {opened.path}), {len(grid.refused)} refused by the game")
-        if pictures is not None and not grid.axes:
-            console.print(f"no pictures: {grid.game} has no parameters to draw a heat map of", markup=False)
-        elif pictures is not None:
+        if pictures is not None:
             from ..lab.picture import write_pictures
 
             pictures.mkdir(parents=True, exist_ok=True)

@@ -28,6 +28,7 @@ from .store import Row
 ESTIMATED_COLOUR = "#d9d9d9"
 FEATURE = "the lab's pictures"
 SHORT = {"win": "win", "tie": "tie", "lose": "loss", "draw": "draw"}
+ONE_BOARD = "its board"  # the row of a map of a game's one board (no axis swept)
 
 
 def families(rows: list[Row], axes: list[str]) -> dict[tuple, list[Row]]:
@@ -55,17 +56,23 @@ def cell_text(row: Row) -> str:
     return f"~{row.estimate['score']:.2f}" if row.estimate else ""
 
 
+def along(row: Row, axes: list[str], axis: int):
+    """``row``'s value on a heat map's ``axis`` (0 down, 1 across); None
+    where fewer axes are swept (one column, or for a game's one board, one cell)."""
+    return row.params[axes[axis]] if len(axes) > axis else None
+
+
 def draw_heat_map(rows: list[Row], axes: list[str], title: str, path: str | os.PathLike | None = None):
     """The heat map of one family's ``rows``: the first axis down, the second
-    across (one column when the game sweeps one axis); written to ``path``
+    across (one column when the game sweeps one axis, one cell when none); written to ``path``
     (``.png``, ``.svg``) if given. Its cells are patches whose ``gid`` is
     ``"variant:<game string>"``."""
     require_extra("plot", FEATURE)
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
-    down = sorted({row.params[axes[0]] for row in rows})
-    across = sorted({row.params[axes[1]] for row in rows}) if len(axes) > 1 else [None]
+    down = sorted({along(row, axes, 0) for row in rows})  # all None, or none None: no mixed comparisons
+    across = sorted({along(row, axes, 1) for row in rows})
     spans = _spans([row.exact for row in rows if row.exact is not None])
     width, height = max(4.5, 1.0 * len(across) + 1.2), 0.7 * len(down) + 1.5
     figure = Figure(figsize=(width, height), dpi=100)
@@ -73,15 +80,14 @@ def draw_heat_map(rows: list[Row], axes: list[str], title: str, path: str | os.P
     plot.set_xlim(0, len(across))
     plot.set_ylim(len(down), 0)
     plot.set_xticks([i + 0.5 for i in range(len(across))], [_shown(v) for v in across] if axes[1:] else [""])
-    plot.set_yticks([i + 0.5 for i in range(len(down))], [_shown(v) for v in down])
+    plot.set_yticks([i + 0.5 for i in range(len(down))], [ONE_BOARD if v is None else _shown(v) for v in down])
     plot.set_xlabel(axes[1] if len(axes) > 1 else "")
-    plot.set_ylabel(axes[0])
+    plot.set_ylabel(axes[0] if axes else "")
     plot.tick_params(length=0)
     for side in plot.spines.values():
         side.set_visible(False)
     for row in rows:
-        y = down.index(row.params[axes[0]])
-        x = across.index(row.params[axes[1]]) if len(axes) > 1 else 0
+        y, x = down.index(along(row, axes, 0)), across.index(along(row, axes, 1))
         if row.exact is not None:
             value, remoteness = row.exact["value"], row.exact["remoteness"]
             colour, hatch = move_colour(value, remoteness, *spans[value]), None
@@ -164,4 +170,4 @@ def write_pictures(rows: list[Row], game: str, axes: list[str], folder: str | os
     return written
 
 
-__all__ = ["VALUE_COLOURS", "draw_first_moves", "draw_heat_map", "families", "write_pictures"]
+__all__ = ["ONE_BOARD", "VALUE_COLOURS", "along", "draw_first_moves", "draw_heat_map", "families", "write_pictures"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..lab.picture import cell_text, families, family_title
+from ..lab.picture import along, cell_text, families, family_title
 from ..lab.store import Store
 from ..registry import game_class
 
@@ -22,18 +22,13 @@ def lab_page(name: str, store_path: str | Path) -> dict:
         with Store(store_path) as store:
             rows = store.rows(cls.name)
 
-    def along(row, axis: int):
-        """The row's value on the map's ``axis`` (0 down, 1 across); None where
-        the game sweeps fewer axes (a game with none has its one board, one cell)."""
-        return row.params[axes[axis]] if len(axes) > axis else None
-
     shown = []
     for family, members in families(rows, axes).items():
         shown.append({
             "title": family_title(cls.name, family),
-            "down": sorted({along(row, 0) for row in members}),
-            "across": sorted({along(row, 1) for row in members}),  # all None, or none None
-            "cells": [{"variant": row.variant, "down": along(row, 0), "across": along(row, 1),
+            "down": sorted({along(row, axes, 0) for row in members}),
+            "across": sorted({along(row, axes, 1) for row in members}),  # all None, or none None
+            "cells": [{"variant": row.variant, "down": along(row, axes, 0), "across": along(row, axes, 1),
                        "text": cell_text(row), "exact": row.exact, "estimate": row.estimate,
                        "agreement": row.agreement} for row in members],
         })
