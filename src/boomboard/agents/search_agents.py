@@ -303,12 +303,15 @@ class AlphaBetaAgent(_BudgetedAgent):
         """The moves a proof by search (:mod:`boomboard.search.prover`) shows
         keep the position's value, and the CPU seconds it took; ``None`` where
         it proved nothing within :data:`PROOF_SHARE` of the search's nodes (and,
-        for a timed move, of its time, never past the move's hard maximum), or
+        for a timed move, of its time, within what the search left of the
+        move's target, and not at all below :data:`PROOF_MIN_SECONDS`), or
         the game has history rules: the random choice among near-best moves
         then stands. The node budget keeps a search to a depth repeatable:
         the same seed, the same game."""
-        seconds = None if plan is None else min(PROOF_SHARE * search_seconds, plan.maximum - search_seconds)
-        if self.prover is None or (seconds is not None and seconds <= 0):
+        # a timed move proves only in what its search left of the target: the hard maximum is a
+        # referee's limit, and the call itself costs some CPU the proof's own clock does not see
+        seconds = None if plan is None else min(PROOF_SHARE * search_seconds, plan.target - search_seconds)
+        if self.prover is None or (seconds is not None and seconds < PROOF_MIN_SECONDS):
             return None, 0.0
         from ..search.prover import NotProvedError
 
@@ -369,6 +372,7 @@ class MctsAgent(_BudgetedAgent):
 # time, for a timed move), at least PROOF_MIN_NODES.
 PROOF_SHARE = 0.25
 PROOF_MIN_NODES = 1000
+PROOF_MIN_SECONDS = 0.02  # a timed move with less left for it makes no proof
 PROOF_TABLE_BITS = 20  # 16 MiB, or the agent's own table's size if smaller (a server's limit on it holds)
 
 
