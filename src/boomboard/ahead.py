@@ -37,6 +37,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .jit import _numba, specialize, specialized_folder
+from .numba_internals import ahead_compiler, numpy_dtype, signature_types
 
 _loaded: dict[tuple[str, str], AheadModule | None] = {}
 
@@ -57,12 +58,11 @@ def _path(template: str, kernels: str) -> Path:
 def _argument(numba_type) -> list:
     """How a call's argument is checked: ``["array", dtype, ndim]``, ``["bool"]`` or ``["int"]``."""
     from numba import types
-    from numba.np.numpy_support import as_dtype
 
     if isinstance(numba_type, types.Array):
         if numba_type.layout != "C":
             raise ValueError(f"{numba_type}: only C-contiguous arrays are built ahead")
-        return ["array", str(as_dtype(numba_type.dtype)), numba_type.ndim]
+        return ["array", str(numpy_dtype(numba_type.dtype)), numba_type.ndim]
     if isinstance(numba_type, types.Boolean):
         return ["bool"]
     if isinstance(numba_type, types.Integer):
@@ -79,12 +79,11 @@ def build_ahead(template: str, kernels: str, arrays: dict[str, np.ndarray]) -> P
     cannot be built here."""
     module = specialize(template, kernels)
     numba = _numba()
-    from numba.core import sigutils
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", numba.NumbaPendingDeprecationWarning)  # pycc's own
-        from numba.pycc import CC
-
+    CC = ahead_compiler()
+    if CC is None:
+        raise AheadUnavailable(f"{template} for {kernels} could not be built ahead of time: numba "
+                               f"{numba.__version__} has no ahead-of-time compiler (pycc); "
+                               "numba's compiled passes run instead")
     fields = {key: f"{numba.from_dtype(array.dtype)}[{', '.join([':'] * (array.ndim - 1) + ['::1'])}]"
               for key, array in arrays.items()}
     target = _path(template, kernels)
@@ -94,7 +93,7 @@ def build_ahead(template: str, kernels: str, arrays: dict[str, np.ndarray]) -> P
         cc = CC(_name(template, kernels))
         cc.output_dir, cc.output_file, cc.target_cpu = building, target.name, "host"
         for function, signature in module.AHEAD.items():
-            arguments, returns = sigutils.normalize_signature(signature.format(**fields))
+            arguments, returns = signature_types(signature.format(**fields))
             checks[function] = [_argument(argument) for argument in arguments]
             cc.export(function, returns(*arguments))(getattr(module, function).py_func)
         try:

@@ -48,6 +48,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from types import ModuleType
 
+from .numba_internals import cache_folder, in_cache
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 _PACKAGE = "boomboard"
 _INTERFACE = "boomboard.kernel_interface"
@@ -270,13 +272,8 @@ class Kernel:
                 if self._dispatcher is None:
                     numba = _numba()
                     if self._options.get("cache") and not numba.config.DISABLE_JIT:
-                        # numba reads its cache folder when a function is decorated.
-                        saved = numba.config.CACHE_DIR
-                        numba.config.CACHE_DIR = str(kernels_folder(self.py_func.__module__))
-                        try:
+                        with cache_folder(numba, kernels_folder(self.py_func.__module__)):
                             self._dispatcher = numba.njit(**self._options)(self.py_func)
-                        finally:
-                            numba.config.CACHE_DIR = saved
                     else:
                         self._dispatcher = numba.njit(**self._options)(self.py_func)
         return self._dispatcher
@@ -440,10 +437,7 @@ COMPILE_SECONDS = 15  # about what compiling one game's search takes on one core
 
 def _is_cached(kernel: Kernel) -> bool:
     """Whether numba's cache already holds ``kernel`` compiled for some signature."""
-    try:
-        return Path(kernel.dispatcher._cache._cache_file._index_path).exists()
-    except AttributeError:  # another numba's internals, or numba's compiler switched off
-        return True
+    return in_cache(kernel.dispatcher) is not False  # unknown (numba's compiler off, another numba): say nothing
 
 
 def _kernels_of(module: ModuleType) -> list[Kernel]:

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from boomboard.numba_internals import NO_REFERENCE_COUNTING
+
 # A function that keeps the books, calls none of the game's kernels and
-# allocates nothing is compiled without numba's reference counting (its
-# ``_nrt`` option): numba otherwise counts two atomic references for each
-# array a call passes, which at every node halved the alpha-beta search's
-# speed. Such a function only borrows arrays that its caller holds. (A call
-# from it into a function that allocates fails to compile: numba compiles
-# the callee without reference counting too.)
-BORROWING = {"cache": True, "_nrt": False}
+# allocates nothing is compiled without numba's reference counting
+# (boomboard.numba_internals.NO_REFERENCE_COUNTING says why). Such a function
+# only borrows arrays that its caller holds. (A call from it into a function
+# that allocates fails to compile: numba compiles the callee without
+# reference counting too.)
+BORROWING = {"cache": True, **NO_REFERENCE_COUNTING}
 
 SearchTree = namedtuple("SearchTree", [
     "stack",      # stack[ply]: the position at each ply of the current path

@@ -11,7 +11,6 @@ import mmap
 
 import numpy as np
 from numba import config, types
-from numba.core import cgutils
 from numba.extending import intrinsic
 
 from boomboard.core.layout import mix64
@@ -55,8 +54,9 @@ else:
         def codegen(context, builder, sig, args):
             byte_pointer = ir.IntType(8).as_pointer()
             i32 = ir.IntType(32)
-            function = cgutils.get_or_insert_function(
-                builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]), "llvm.prefetch.p0i8")
+            name = "llvm.prefetch.p0i8"
+            function = builder.module.globals.get(name) or ir.Function(
+                builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]), name)
             # read (0), keep in all cache levels (3), data (1)
             builder.call(function, [builder.inttoptr(args[0], byte_pointer), ir.Constant(i32, 0),
                                     ir.Constant(i32, 3), ir.Constant(i32, 1)])
