@@ -44,13 +44,14 @@ def test_a_broken_game_folder_is_refused_naming_every_problem(scratch_registry):
         registry.register_game("broken_game", BROKEN)
     message = str(refused.value)
     expected = [
-        "method board_view(state): missing",
+        "method board_view(state): missing (the terminal's picture of a state (`BoardView`); the play capability",
         "method string_to_action(state, text): takes (text), the contract says (state, text)",
         "kernel in kernels.py evaluate(s, params): takes (s), the contract says (s, params)",
-        "kernel in kernels.py is_explosive(s, params, action): missing",
+        "kernel in kernels.py is_explosive(s, params, action): missing (whether an action blows something up "
+        "(quiescence); the search capability needs it)",
         "the solver codec items come all together or not at all; missing: solver_codec_spec(tokens), "
         "decode(spec, key, params, s), layer_of(spec, s, params)",
-        "file in the folder geometry.py: missing",
+        "file in the folder geometry.py: missing (what the web page draws and clicks; the play capability",
         "file in the folder rules.md: missing",
         "end reason STUCK (3) takes a code or name of the shared reasons",
     ]

@@ -93,13 +93,34 @@ _sources: dict[str, bytes] = {}  # a boomboard module -> its source, as read onc
 _folders: dict[str, Path] = {}  # a module with kernels -> the cache folder of its version
 
 
-@functools.cache  # the package's modules: a bounded set
+# The packages whose modules' sources a kernel's fingerprint follows: boomboard,
+# and the package of each game from outside it whose kernels are compiled here
+# (tests/engine_only_game, a game registered with boomboard.registry.register_game).
+_roots: dict[str, Path] = {_PACKAGE: PACKAGE_DIR}
+
+
+def _follow_package_of(module: str) -> None:
+    """Count the sources of ``module``'s top-level package in fingerprints
+    from now on, as boomboard's own are (nothing for an unknown module)."""
+    top = module.split(".")[0]
+    if top in _roots:
+        return
+    spec = importlib.util.find_spec(top)
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    if locations:
+        with _lock:
+            _roots[top] = Path(locations[0]).resolve()
+            _module_path.cache_clear()
+
+
+@functools.cache  # the followed packages' modules: a bounded set
 def _module_path(module: str) -> Path | None:
-    """The source file of boomboard's module ``module``; None for another package's."""
+    """The source file of ``module``, a module of boomboard or of another
+    package followed (:func:`_follow_package_of`); None for any other."""
     parts = module.split(".")
-    if parts[0] != _PACKAGE:
+    if parts[0] not in _roots:
         return None
-    base = PACKAGE_DIR.joinpath(*parts[1:])
+    base = _roots[parts[0]].joinpath(*parts[1:])
     for path in (base / "__init__.py", base.with_suffix(".py")):
         if path.is_file():
             return path
@@ -222,6 +243,7 @@ def kernels_folder(module: str) -> Path:
     """The cache folder of the kernels of ``module`` (a module's name:
     boomboard's, a specialized copy's, or another imported one's) for the
     version of the sources they are built from."""
+    _follow_package_of(module)
     with _lock:
         if module not in _folders:
             path = _module_path(module) or Path(getattr(sys.modules.get(module), "__file__", None) or "")
@@ -371,10 +393,20 @@ def _rebind(template: str, kernels: str) -> tuple[str, Path, str]:
     return _rebound[key]
 
 
+def template_kernels(template: str) -> tuple[str, ...]:
+    """The game kernels ``template`` imports from :mod:`boomboard.kernel_interface`."""
+    spec = importlib.util.find_spec(template)
+    if spec is None or not spec.has_location:
+        raise TemplateError(f"{template} is not a module with a source file, as a kernel template must be")
+    return tuple(alias.name for node in _statements_of(template, Path(spec.origin))
+                 if getattr(node, "module", None) == _INTERFACE for alias in node.names)
+
+
 def specialized_folder(template: str, kernels: str) -> Path:
     """The cache folder of ``template``'s copy for the game kernels
     ``kernels``, named after a fingerprint of the template and the game's
     kernels, each with what they import, transitively."""
+    _follow_package_of(kernels)
     with _lock:
         name, origin, source = _rebind(template, kernels)
         if name not in _folders:

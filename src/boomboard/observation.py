@@ -41,6 +41,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .core.contract import LEARNING, require_capability
 from .core.game import Game
 from .core.planes import T_ACTION_LIMIT, T_AREA, T_CELLS, T_GRID
 from .core.state import State
@@ -93,6 +94,7 @@ LAYOUTS_KEPT = 64
 def observation_layout(game: Game) -> ObservationLayout:
     """The observation layout of ``game`` (cached per game, the
     :data:`LAYOUTS_KEPT` used last)."""
+    require_capability(game, LEARNING, "the observation tensor (training, the vector environment, the RL adapters)")
     module = game.folder_module("observation")
     height, width, grid = module.grid(game)
     table = np.array([height * width, len(grid), game.action_limit, *grid], dtype=np.int32)

@@ -29,6 +29,7 @@ _GAMES = {
     "hexplocus": "boomboard.games.explocus:HexplocusGame",
     "chain_reaction": "boomboard.games.chain_reaction:ChainReactionGame",
 }
+_PACKAGE_GAMES = frozenset(_GAMES)
 # What a command plays when no game is named (``boomboard play``, the engine
 # protocol, the web page's new-game form).
 DEFAULT_GAME = "kaboom"
@@ -81,6 +82,21 @@ def register_game(name: str, target: str) -> None:
     _check_registered(name, target, cls)
     _GAMES[name] = target
     _CHECKED.add(name)
+
+
+def outside_registration(name: str) -> tuple[str, str] | None:
+    """``(name, target)`` of a game registered from outside the package
+    (:func:`register_game`), for a process that must load it too (an arena
+    agent's); None for a game of the package, which every process knows."""
+    target = _GAMES.get(name)
+    return None if target is None or name in _PACKAGE_GAMES else (name, target)
+
+
+def adopt_registration(name: str, target: str) -> None:
+    """Register the game ``target`` under ``name`` in this process unless it is
+    registered already (what :func:`outside_registration` of another process gave)."""
+    if name not in _GAMES:
+        register_game(name, target)
 
 
 def _import_class(target: str) -> type:

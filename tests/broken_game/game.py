@@ -16,6 +16,7 @@ class BrokenGame(Game):
     name = "broken_game"
     title = "Broken"
     player_names = ("first", "second")
+    capabilities = ("search", "play", "learning")  # all claimed: their items are checked
     rules = rules
     end_reasons = EndReasons(Reason(rules.REASON_STUCK, "STUCK", "the counter reached 3"))
     presentation = Presentation(colours=("#000000", "#ffffff"))

@@ -8,8 +8,9 @@ referee sends             agent process answers
 ========================  ==============================================
 (start, game, position,   ``("ready", cpu)`` once the agent is built and
 player, seed, memory_mb,  warmed up, or ``("fault", kind, message)``;
-move_wall)                before it, ``("built", cpu)`` from an agent
-                          whose start-up is charged (below)
+move_wall, registration)  before it, ``("built", cpu)`` from an agent
+                          whose start-up is charged (below); registration:
+                          a game registered outside the package, or None
 ``("go", seconds)``       ``("action", id, cpu)``, ``("malformed", text,
                           cpu)`` or ``("fault", kind, message)``
 ``("play", id)``          nothing (the agent observes the action)
@@ -114,8 +115,11 @@ def agent_main(conn, spec: str) -> None:
         message = conn.recv()
         _, game_string, position, player, seed, memory_mb, *rest = message
         move_wall = rest[0] if rest else None
-        from ..registry import load_game
+        from ..registry import adopt_registration, load_game
         from .specs import build_agent
+
+        if len(rest) > 1 and rest[1] is not None:
+            adopt_registration(*rest[1])
 
         game = load_game(game_string)
         state = game.new_initial_state() if position is None else game.state_from_notation(position)

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
 from ..core.state import State
-from ..registry import load_game
+from ..registry import load_game, outside_registration
 from . import processes
 from .agent_process import AGENT_FAULTS, FAULT_MEMORY, agent_main
 
@@ -290,10 +290,11 @@ def play_game(game_string: str, specs: list[str], limits: Limits, seed: int | No
     names = game.player_names
     try:
         try:
+            registration = outside_registration(game.name)  # a game registered here is registered there too
             for agent in agents:
                 agent.send(("start", str(game), position, agent.player,
                             None if seed is None else seed * 2 + agent.player, limits.memory_mb,
-                            limits.move_wall))
+                            limits.move_wall, registration))
             for agent in agents:
                 _start(agent, limits, stop)
                 result.start_up_cpu[agent.player] = agent.cpu - agent.start_cpu

@@ -421,7 +421,7 @@ def replay(game_id: int = typer.Argument(...), db: Optional[Path] = _DB,
     """Step through a recorded game: Enter or n next, p previous, a number jumps there, q quits."""
     from ..arena.store import open_store
     from ..registry import load_game
-    from .render import render_board
+    from .render import render_state
 
     record = open_store(db).game(game_id)
     game = load_game(record.game)
@@ -436,7 +436,7 @@ def replay(game_id: int = typer.Argument(...), db: Optional[Path] = _DB,
             mover = game.player_names[states[ply - 1].current_player()]
             heading += f", {mover} played {states[ply - 1].action_to_string(record.actions[ply - 1])}"
         console.print(heading, markup=False)
-        console.print(render_board(state.board_view(), game.player_names))
+        console.print(render_state(state))
         if ply == len(record.actions):
             console.print(f"result: {record.reason or record.status}", markup=False)
         if all_plies:

@@ -92,12 +92,12 @@ def show(
     """Draw a position and list its legal moves."""
     from ..registry import load_game
     from .options import parse_game_options
-    from .render import render_board
+    from .render import render_state
 
     options = parse_game_options(_base_name(game), ctx.args)
     loaded = load_game(game, **options.params)
     state = loaded.new_initial_state() if position is None else loaded.state_from_notation(position)
-    console.print(render_board(state.board_view(), loaded.player_names))
+    console.print(render_state(state))
     outcome = state.outcome()
     if outcome:
         console.print(outcome.describe(loaded.player_names))

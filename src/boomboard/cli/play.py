@@ -16,7 +16,8 @@ from ..core.errors import BoomboardError
 from ..core.game import Game
 from ..core.outcome import Outcome, Reason
 from ..core.state import State
-from .render import player_style, render_board
+from ..core.contract import PLAY, require_capability
+from .render import player_style, render_board, render_state
 from .side_process import in_child_if_possible
 
 HELP = """Commands on your turn:
@@ -54,6 +55,8 @@ class TerminalGame:
                  animate: bool = False, frame_seconds: float = 0.4):
         self.game = game
         self.think = think
+        if animate:
+            require_capability(game, PLAY, "--animate (each step of a cascade as a board)")
         self.animate = animate
         self.frame_seconds = frame_seconds
         self.sides = sides
@@ -67,7 +70,7 @@ class TerminalGame:
         return self.game.player_names[player].capitalize()
 
     def show_board(self) -> None:
-        self.console.print(render_board(self.state.board_view(), self.game.player_names))
+        self.console.print(render_state(self.state))
 
     def move_text(self, action: int) -> str:
         """A move in the game's notation, as people type it and the board labels its cells."""

@@ -1,4 +1,5 @@
-"""Boards in colour for the terminal, drawn from a game's :class:`BoardView`."""
+"""Boards in colour for the terminal, drawn from a game's :class:`BoardView`; a game
+without pictures (no ``play`` capability) is shown by its position notation."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from rich.text import Text
 
 from ..core.board_view import BoardView, Cell
+from ..core.contract import PLAY, provides
 
 # A colour per player name, chosen so each reads on dark and light terminals.
 _PLAYER_STYLES = {
@@ -59,3 +61,13 @@ def shown_path(path) -> str:
         return "~/" + path.resolve().relative_to(Path.home().resolve()).as_posix()
     except ValueError:
         return str(path)
+
+
+def render_state(state) -> Text:
+    """The position of ``state`` for the terminal: its board where the game
+    draws one (the ``play`` capability), else its position notation."""
+    game = state.game
+    if provides(game, PLAY):
+        return render_board(state.board_view(), game.player_names)
+    to_move = "" if state.is_terminal() else f"  ({game.player_names[state.current_player()]} to move)"
+    return Text(state.to_notation() + to_move)

@@ -29,7 +29,7 @@ from typing import Any
 
 import boomboard.kernel_interface as kernel_interface
 
-from .errors import GameContractError
+from .errors import GameContractError, MissingCapabilityError
 from .game import Game
 from .geometry import Presentation
 from .outcome import EndReasons
@@ -62,22 +62,44 @@ class Item:
     params: tuple[str, ...] | None = None
     kind: type | tuple[type, ...] | None = None
     group: str | None = None
+    capability: str = "engine"
 
     def signature(self) -> str:
         """The item as the table shows it: ``legal_actions(s, params, out)``, ``rules.md``."""
         return self.name if self.params is None else f"{self.name}({', '.join(self.params)})"
 
 
-def _kernel(name: str, need: str, purpose: str, group: str | None = None) -> Item:
+# -- capabilities: what each consumer needs -------------------------------------------
+# Every game provides the engine: its rules, notation and outcome, enough to
+# play in the terminal and the arena. Each other capability serves one kind of
+# consumer; a game declares the ones it provides (``capabilities``), and its
+# items are then required of it. A consumer checks its own capability when it
+# is used (:func:`require_capability`), so a game can land engine-first and grow.
+ENGINE = "engine"
+SEARCH = "search"
+PLAY = "play"
+LEARNING = "learning"
+SOLVER = "solver"
+CAPABILITIES = {
+    ENGINE: "the rules, the notation and the outcome: the terminal, the arena and the shared engine tests",
+    SEARCH: "a static evaluation, for alpha-beta, `ai` and the analysis",
+    PLAY: "pictures and gestures, for the web app, the terminal's board and animations",
+    LEARNING: "the observation tensor, for training and the RL adapters",
+    SOLVER: "a perfect key codec, dense ranking or endgames, for the strong solver",
+}
+DECLARED = (SEARCH, PLAY, LEARNING)  # declared in ``capabilities``; the solver's groups are found by presence
+
+
+def _kernel(name: str, need: str, purpose: str, group: str | None = None, capability: str = ENGINE) -> Item:
     """A kernel item, with the parameters :mod:`boomboard.kernel_interface` gives it."""
     params = tuple(inspect.signature(getattr(kernel_interface, name)).parameters)
-    return Item(name, KERNEL, need, purpose, params, group=group)
+    return Item(name, KERNEL, need, purpose, params, group=group, capability=capability)
 
 
-def _method(name: str, need: str, purpose: str, group: str | None = None) -> Item:
+def _method(name: str, need: str, purpose: str, group: str | None = None, capability: str = ENGINE) -> Item:
     """A method item, with the parameters of :class:`Game`'s own (which documents it)."""
     params = tuple(inspect.signature(getattr(Game, name)).parameters)[1:]
-    return Item(name, METHOD, need, purpose, params, group=group)
+    return Item(name, METHOD, need, purpose, params, group=group, capability=capability)
 
 
 CODEC = "solver codec"
@@ -105,27 +127,36 @@ CONTRACT: tuple[Item, ...] = (
     Item("rules", ATTRIBUTE, REQUIRED, "the module of compiled rules; its folder is the game's folder", kind=ModuleType),
     Item("end_reasons", ATTRIBUTE, REQUIRED, "the reasons its own rules end it by, codes and sentences (`EndReasons`)",
          kind=EndReasons),
+    Item("capabilities", ATTRIBUTE, OPTIONAL, "the capabilities beyond the engine it provides: "
+         "`search`, `play`, `learning`", kind=tuple),
     Item("presentation", ATTRIBUTE, REQUIRED, "its colours and labels on the web page (`Presentation`)",
-         kind=Presentation),
+         kind=Presentation, capability=PLAY),
     Item("parameters", ATTRIBUTE, OPTIONAL, "its parameters (`Parameter`), each with a default", kind=tuple),
     Item("state_class", ATTRIBUTE, OPTIONAL, "a `State` subclass with the game's own questions", kind=type),
-    Item("ai_settings", ATTRIBUTE, OPTIONAL, "the agent kind and settings the `ai` agent plays", kind=tuple),
+    Item("ai_settings", ATTRIBUTE, OPTIONAL, "the agent kind and settings the `ai` agent plays", kind=tuple,
+         capability=SEARCH),
     Item("repetition_limit", ATTRIBUTE, OPTIONAL, "a position's n-th occurrence ties (0: no such rule)", kind=int),
     Item("action_limit", ATTRIBUTE, OPTIONAL, "this many actions tie (0: no such rule)", kind=int),
     Item("typical_plies", ATTRIBUTE, OPTIONAL, "the plies a game usually lasts, for time budgets", kind=int),
     Item("params_root_slot", ATTRIBUTE, OPTIONAL, "where a search writes the player it searches for",
-         kind=(int, type(None))),
-    Item("opening_book", ATTRIBUTE, OPTIONAL, "a file of its folder holding an opening book", kind=(str, type(None))),
+         kind=(int, type(None)), capability=SEARCH),
+    Item("opening_book", ATTRIBUTE, OPTIONAL, "a file of its folder holding an opening book", kind=(str, type(None)),
+         capability=SEARCH),
     Item("move_forms", ATTRIBUTE, OPTIONAL, "the ways people may write a move, for the terminal's help", kind=str),
-    Item("openspiel_name", ATTRIBUTE, OPTIONAL, "the OpenSpiel adapter's name (derived from `name`)", kind=str),
-    Item("openspiel_long_name", ATTRIBUTE, OPTIONAL, "the OpenSpiel adapter's long name (from `title`)", kind=str),
-    Item("pettingzoo_name", ATTRIBUTE, OPTIONAL, "the PettingZoo module's name (derived from `name`)", kind=str),
-    Item("solver_layered", ATTRIBUTE, OPTIONAL, "every move climbs to a later layer of `layer_of`", kind=bool),
-    Item("solver_dense_auto", ATTRIBUTE, OPTIONAL, "False: `--method auto` keeps the hashed solver", kind=bool),
+    Item("openspiel_name", ATTRIBUTE, OPTIONAL, "the OpenSpiel adapter's name (derived from `name`)", kind=str,
+         capability=LEARNING),
+    Item("openspiel_long_name", ATTRIBUTE, OPTIONAL, "the OpenSpiel adapter's long name (from `title`)", kind=str,
+         capability=LEARNING),
+    Item("pettingzoo_name", ATTRIBUTE, OPTIONAL, "the PettingZoo module's name (derived from `name`)", kind=str,
+         capability=LEARNING),
+    Item("solver_layered", ATTRIBUTE, OPTIONAL, "every move climbs to a later layer of `layer_of`", kind=bool,
+         capability=SOLVER),
+    Item("solver_dense_auto", ATTRIBUTE, OPTIONAL, "False: `--method auto` keeps the hashed solver", kind=bool,
+         capability=SOLVER),
     Item("lab_axes", ATTRIBUTE, OPTIONAL, "the parameters `boomboard explore` sweeps, each's lowest and highest",
          kind=dict),
     Item("solver_min_tokens", ATTRIBUTE, OPTIONAL, "solved as endgames with at least this many tokens", kind=int,
-         group=ENDGAMES),
+         group=ENDGAMES, capability=SOLVER),
     # -- its methods ----------------------------------------------------------------------
     _method("num_distinct_actions", REQUIRED, "how many action ids there are"),
     _method("max_game_length", REQUIRED, "the most actions a game can last"),
@@ -135,58 +166,111 @@ CONTRACT: tuple[Item, ...] = (
     _method("position_to_notation", REQUIRED, "a state in the game's position notation"),
     _method("action_to_string", REQUIRED, "an action id in the game's move notation"),
     _method("string_to_action", REQUIRED, "the action id of a move in the game's notation, checked"),
-    _method("board_view", REQUIRED, "the terminal's picture of a state (`BoardView`)"),
+    _method("board_view", REQUIRED, "the terminal's picture of a state (`BoardView`)", capability=PLAY),
     _method("max_legal_actions", OPTIONAL, "a bound on the legal actions of any position"),
-    _method("solver_codec_spec", OPTIONAL, "the codec spec `encode`, `decode` and `layer_of` read", group=CODEC),
-    _method("solver_layer_count", OPTIONAL, "how many layers `layer_of` numbers"),
-    _method("solver_dense_spec", OPTIONAL, "the dense spec the `dense_*` kernels read", group=DENSE),
+    _method("solver_codec_spec", OPTIONAL, "the codec spec `encode`, `decode` and `layer_of` read", CODEC, SOLVER),
+    _method("solver_layer_count", OPTIONAL, "how many layers `layer_of` numbers", capability=SOLVER),
+    _method("solver_dense_spec", OPTIONAL, "the dense spec the `dense_*` kernels read", DENSE, SOLVER),
     _method("solver_start_keys", OPTIONAL, "the keys of every endgame position the solver starts from",
-            group=ENDGAMES),
+            ENDGAMES, SOLVER),
     # -- its compiled kernels ---------------------------------------------------------------
     _kernel("legal_actions", REQUIRED, "the sorted legal action ids"),
     _kernel("apply_action", REQUIRED, "play an action in place, and record a result the rules reach"),
     _kernel("position_key", REQUIRED, "a 64-bit hash of board and player to move"),
-    _kernel("evaluate", REQUIRED, "a static evaluation for the player to move"),
-    _kernel("is_explosive", REQUIRED, "whether an action blows something up (quiescence)"),
-    _kernel("apply_action_steps", REQUIRED, "`apply_action`, recording each step for the web animation"),
-    _kernel("encode_observation", REQUIRED, "the observation tensor for learning"),
-    _kernel("encode", OPTIONAL, "a position's perfect key", CODEC),
-    _kernel("decode", OPTIONAL, "the position of a perfect key", CODEC),
-    _kernel("layer_of", OPTIONAL, "a position's solver layer", CODEC),
-    *(_kernel(name, OPTIONAL, purpose, DENSE) for name, purpose in DENSE_KERNELS.items()),
+    _kernel("evaluate", REQUIRED, "a static evaluation for the player to move", capability=SEARCH),
+    _kernel("is_explosive", REQUIRED, "whether an action blows something up (quiescence)", capability=SEARCH),
+    _kernel("apply_action_steps", REQUIRED, "`apply_action`, recording each step for the web animation",
+            capability=PLAY),
+    _kernel("encode_observation", REQUIRED, "the observation tensor for learning", capability=LEARNING),
+    _kernel("encode", OPTIONAL, "a position's perfect key", CODEC, SOLVER),
+    _kernel("decode", OPTIONAL, "the position of a perfect key", CODEC, SOLVER),
+    _kernel("layer_of", OPTIONAL, "a position's solver layer", CODEC, SOLVER),
+    *(_kernel(name, OPTIONAL, purpose, DENSE, SOLVER) for name, purpose in DENSE_KERNELS.items()),
     # -- what the web page draws ------------------------------------------------------------
-    Item("layout", GEOMETRY, REQUIRED, "the board's cells, names, centres and labels (`Layout`)", ("game",)),
+    Item("layout", GEOMETRY, REQUIRED, "the board's cells, names, centres and labels (`Layout`)", ("game",),
+         capability=PLAY),
     Item("cell_contents", GEOMETRY, REQUIRED, "`[owner, text, mark]` of each cell of a state array",
-         ("game", "array")),
-    Item("gesture", GEOMETRY, REQUIRED, "the clicks that play a legal action", ("state", "action", "text", "names")),
-    Item("winning_lines", GEOMETRY, OPTIONAL, "the cells that ended a finished game", ("state", "names")),
+         ("game", "array"), capability=PLAY),
+    Item("gesture", GEOMETRY, REQUIRED, "the clicks that play a legal action", ("state", "action", "text", "names"),
+         capability=PLAY),
+    Item("winning_lines", GEOMETRY, OPTIONAL, "the cells that ended a finished game", ("state", "names"),
+         capability=PLAY),
     # -- the observation tensor ---------------------------------------------------------------
-    Item("PLANES", OBSERVATION, REQUIRED, "the names of the tensor's planes", kind=tuple),
-    Item("HIGH", OBSERVATION, REQUIRED, "the largest value a plane may hold", kind=(int, float)),
-    Item("grid", OBSERVATION, REQUIRED, "`(height, width, place of each cell)` of a plane", ("game",)),
-    Item("mirror_actions", OBSERVATION, OPTIONAL, "each action id's mirror image, for learning", ("game",)),
+    Item("PLANES", OBSERVATION, REQUIRED, "the names of the tensor's planes", kind=tuple, capability=LEARNING),
+    Item("HIGH", OBSERVATION, REQUIRED, "the largest value a plane may hold", kind=(int, float), capability=LEARNING),
+    Item("grid", OBSERVATION, REQUIRED, "`(height, width, place of each cell)` of a plane", ("game",),
+         capability=LEARNING),
+    Item("mirror_actions", OBSERVATION, OPTIONAL, "each action id's mirror image, for learning", ("game",),
+         capability=LEARNING),
     # -- its folder ---------------------------------------------------------------------------
     Item("__init__.py", FILE, REQUIRED, "the package; exports the game class"),
     Item("rules.py", FILE, REQUIRED, "the rules as compiled kernels over the state and `params` arrays"),
     Item("kernels.py", FILE, REQUIRED, "exports the kernels the shared layers compile against"),
-    Item("geometry.py", FILE, REQUIRED, "what the web page draws and clicks"),
-    Item("observation.py", FILE, REQUIRED, "the observation tensor's planes and `encode_observation`"),
-    Item("rules.md", FILE, REQUIRED, "the rules for people (`rules-NAME.md` where a folder serves several games)"),
+    Item("geometry.py", FILE, REQUIRED, "what the web page draws and clicks", capability=PLAY),
+    Item("observation.py", FILE, REQUIRED, "the observation tensor's planes and `encode_observation`",
+         capability=LEARNING),
+    Item("rules.md", FILE, REQUIRED, "the rules for people (`rules-NAME.md` where a folder serves several games)",
+         capability=PLAY),
     Item("game.py", FILE, OPTIONAL, "the game class (by convention)"),
     Item("notation.py", FILE, OPTIONAL, "the native notations, read and written (by convention)"),
-    Item("evaluation.py", FILE, OPTIONAL, "`evaluate` and `is_explosive` (by convention)"),
-    Item("codec.py", FILE, OPTIONAL, "the solver codec's kernels (by convention)"),
-    Item("ranking.py", FILE, OPTIONAL, "the dense solver's kernels (by convention)"),
+    Item("evaluation.py", FILE, OPTIONAL, "`evaluate` and `is_explosive` (by convention)", capability=SEARCH),
+    Item("codec.py", FILE, OPTIONAL, "the solver codec's kernels (by convention)", capability=SOLVER),
+    Item("ranking.py", FILE, OPTIONAL, "the dense solver's kernels (by convention)", capability=SOLVER),
 )
 
 
 def contract_table() -> str:
-    """The contract as a Markdown table (``docs/explanation/engine.md`` shows it)."""
-    lines = ["| item | what and where | need | purpose |", "|---|---|---|---|"]
-    for item in CONTRACT:
-        need = item.need if item.group is None else f"{item.need}, all of *{item.group}* or none"
-        lines.append(f"| `{item.signature()}` | {item.where} | {need} | {item.purpose} |")
+    """The contract as a Markdown table, by capability (``docs/explanation/engine.md`` shows it)."""
+    lines = ["| capability | item | what and where | need | purpose |", "|---|---|---|---|---|"]
+    for capability in CAPABILITIES:
+        for item in CONTRACT:
+            if item.capability == capability:
+                need = item.need if item.group is None else f"{item.need}, all of *{item.group}* or none"
+                lines.append(f"| {capability} | `{item.signature()}` | {item.where} | {need} | {item.purpose} |")
     return "\n".join(lines)
+
+
+def capabilities_of(game) -> tuple[str, ...]:
+    """The capabilities a game (a class or an instance) declares, the engine first."""
+    cls = game if isinstance(game, type) else type(game)
+    declared = getattr(cls, "capabilities", ())
+    return (ENGINE, *declared) if isinstance(declared, tuple) else (ENGINE,)
+
+
+def provides(game, capability: str) -> bool:
+    """Whether a game (a class or an instance) provides ``capability``, one
+    of :data:`DECLARED` or the engine."""
+    if capability not in (ENGINE, *DECLARED):
+        raise ValueError(f"unknown capability {capability!r}; declared ones are {', '.join(DECLARED)}")
+    return capability in capabilities_of(game)
+
+
+def require_capability(game, capability: str, consumer: str) -> None:
+    """Raise :class:`MissingCapabilityError`, in one line naming what is
+    missing, unless the game provides ``capability``, which ``consumer``
+    (the web app, the alpha-beta search, ...) needs."""
+    if not provides(game, capability):
+        cls = game if isinstance(game, type) else type(game)
+        needed = ", ".join(item.signature() for item in CONTRACT if item.capability == capability and item.need == REQUIRED)
+        raise MissingCapabilityError(
+            f"{getattr(cls, 'title', cls.__name__)} does not provide the {capability} capability, which {consumer} "
+            f"needs ({CAPABILITIES[capability]}); a game provides it by adding {capability!r} to its capabilities "
+            f"and providing {needed}")
+
+
+def require_kernels(game, names: tuple[str, ...], consumer: str) -> None:
+    """Raise :class:`MissingCapabilityError`, in one line, unless the game's
+    ``kernels.py`` exports every kernel of ``names``, which ``consumer`` (a
+    kernel template) calls: naming the capability they belong to where the
+    game does not declare it, else the kernels themselves."""
+    missing = [name for name in names if not hasattr(game.kernels, name)]
+    if not missing:
+        return
+    for item in CONTRACT:
+        if item.where == KERNEL and item.name in missing and item.capability in DECLARED:
+            require_capability(game, item.capability, consumer)
+    raise MissingCapabilityError(f"{game.title} does not export {', '.join(missing)} from its kernels.py, "
+                                 f"which {consumer} needs")
 
 
 # -- the check ------------------------------------------------------------------------------
@@ -195,6 +279,7 @@ def check_game(cls: type) -> list[str]:
     if not (isinstance(cls, type) and issubclass(cls, Game)):
         return [f"{cls!r:.60} is not a subclass of boomboard.Game"]
     folder, problems = _folder_modules(getattr(cls, "rules", None))
+    declared = capabilities_of(cls)
     present: dict[str, bool] = {}
     for item in CONTRACT:
         found, wrong = _look_up(cls, item, folder)
@@ -203,8 +288,9 @@ def check_game(cls: type) -> list[str]:
         unreadable = folder["path"] is None if item.where == FILE else folder.get(item.where, True) is None
         if wrong:
             problems.append(f"{item.where} {item.signature()}: {wrong}")
-        elif not found and item.need == REQUIRED and not unreadable:
-            problems.append(f"{item.where} {item.signature()}: missing ({item.purpose})")
+        elif not found and item.need == REQUIRED and not unreadable and item.capability in declared:
+            problems.append(f"{item.where} {item.signature()}: missing ({item.purpose}"
+                            + (")" if item.capability == ENGINE else f"; the {item.capability} capability needs it)"))
     problems += _group_problems(present)
     problems += _declaration_problems(cls, folder)
     return problems
@@ -303,6 +389,11 @@ def _declaration_problems(cls: type, folder: dict[str, Any]) -> list[str]:
     players = getattr(cls, "player_names", None)
     if isinstance(players, tuple) and not (len(players) == 2 and all(isinstance(p, str) and p for p in players)):
         problems.append(f"class attribute player_names: {players!r:.60} must be two names")
+    capabilities = getattr(cls, "capabilities", ())
+    unknown = [c for c in capabilities if c not in DECLARED] if isinstance(capabilities, tuple) else []
+    if unknown:
+        problems.append(f"class attribute capabilities: unknown {', '.join(map(repr, unknown))}; "
+                        f"a game declares any of {', '.join(DECLARED)} (the engine it always provides)")
     parameters = getattr(cls, "parameters", ())
     if isinstance(parameters, tuple) and not all(isinstance(p, Parameter) for p in parameters):
         problems.append("class attribute parameters: every entry must be a boomboard Parameter")

@@ -55,3 +55,9 @@ class MissingExtraError(BoomboardError, ImportError):
 class GameContractError(BoomboardError, TypeError):
     """A game registered without something the game contract
     (:mod:`boomboard.core.contract`) requires, or with a wrong signature."""
+
+
+class MissingCapabilityError(BoomboardError, TypeError):
+    """A feature asked of a game that does not provide the capability it
+    needs (:data:`boomboard.core.contract.CAPABILITIES`): an engine-only game
+    in the web app, say, or an alpha-beta search of a game without an evaluation."""

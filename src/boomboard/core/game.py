@@ -70,6 +70,10 @@ class Game:
     end_reasons: ClassVar[EndReasons]
     presentation: ClassVar[Presentation]
     state_class: ClassVar[type[State]] = State
+    # What the game provides beyond its engine, each for one kind of consumer
+    # (boomboard.core.contract.CAPABILITIES): "search" (an evaluation),
+    # "play" (pictures and gestures), "learning" (the observation tensor).
+    capabilities: ClassVar[tuple[str, ...]] = ()
     # The strongest agent setting measured for the game (docs/results/strength.md), which
     # the ``ai`` agent plays: an agent kind and its settings.
     ai_settings: ClassVar[tuple[str, dict[str, Any]]] = ("alphabeta", {})
@@ -208,8 +212,10 @@ class Game:
             built = load_ahead(template, self.kernels_module)
             if built is not None:
                 return built
-        from ..jit import announce_if_cold, specialize
+        from ..jit import announce_if_cold, specialize, template_kernels
+        from .contract import require_kernels
 
+        require_kernels(self, template_kernels(template), f"the compiled {template}")
         module = specialize(template, self.kernels_module)
         announce_if_cold(module, self.title)
         return module
@@ -265,6 +271,9 @@ class Game:
 
     def geometry(self) -> ModuleType:
         """The game's drawing geometry for the web page (:mod:`boomboard.core.geometry`)."""
+        from .contract import PLAY, require_capability
+
+        require_capability(self, PLAY, "the web page's drawing")
         return self.folder_module("geometry")
 
     # -- states -------------------------------------------------------------------
@@ -331,4 +340,7 @@ class Game:
         raise NotImplementedError
 
     def board_view(self, state: State) -> BoardView:
-        raise NotImplementedError
+        from .contract import PLAY, require_capability
+
+        require_capability(self, PLAY, "a picture of the board")
+        raise NotImplementedError(f"{self.title} declares the play capability but has no board_view")

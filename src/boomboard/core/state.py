@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .errors import GameOverError, IllegalActionError, NotationError
+from .errors import BoomboardError, GameOverError, IllegalActionError, NotationError
 from .layout import HEADER, PLAYER, PLY, REASON, STATUS
 from .outcome import Outcome, outcome_from_codes
 
@@ -295,4 +295,10 @@ class State:
     def _illegal_message(self, action: int, legal: Iterable[int]) -> str:
         names = [self.action_to_string(a) for a in legal]
         shown = ", ".join(names[:40]) + (f", ... ({len(names)} in all)" if len(names) > 40 else "")
-        return f"action {action} is not legal here; legal actions: {shown}"
+        move = f"action {action}"
+        if 0 <= action < self._game.num_distinct_actions():
+            try:  # the move as people write it, where the id names one
+                move = f"{self.action_to_string(action)} ({move})"
+            except (BoomboardError, LookupError, ValueError):
+                pass
+        return f"{move} is not legal here; legal actions: {shown}"

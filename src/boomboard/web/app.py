@@ -37,6 +37,7 @@ except ImportError:
     raise
 
 from ..agents import agent_kinds
+from ..core.contract import PLAY, provides
 from ..core.errors import BoomboardError, GameOverError, ParameterError
 from ..core.params import format_value
 from ..lab.sweep import default_store as default_lab_store
@@ -369,6 +370,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         """The games with their parameters (and the one the page offers first), and the sides the page offers."""
         games = []
         for info in registered_games():
+            if not provides(game_class(info.name), PLAY):  # a game without pictures cannot be shown here
+                continue
             games.append({
                 "name": info.name, "title": info.title, "player_names": list(info.player_names), "doc": info.doc,
                 "parameters": [{"name": p.name, "default": p.default, "kind": p.kind.__name__, "help": p.help,

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, fields, replace
 from .. import learn  # noqa: F401  (registers the "learned" agent kind for make_agent)
 from ..agents import HUMAN, make_agent, parse_spec
 from ..agents.spec import agent_settings
+from ..core.contract import PLAY, require_capability
 from ..core.errors import BoomboardError, IllegalActionError, ParameterError
 from ..core.outcome import Outcome, Reason
 from ..core.state import State
@@ -459,6 +460,7 @@ class GameService:
         if not isinstance(params or {}, dict):
             raise ParameterError("'params' must be an object of the game's parameters")
         game = load_game(game_string, **(params or {}))
+        require_capability(game, PLAY, "the web app")
         if not isinstance(players, list) or len(players) != 2:
             raise ParameterError("'players' must list two sides, e.g. [\"human\", \"random\"]")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)

@@ -62,6 +62,7 @@ class _Explocus(Game):
 
     player_names = ("white", "black")
     rules = rules
+    capabilities = ("search", "play", "learning")
     state_class = ExplocusState
     end_reasons = END_REASONS
     ai_settings = ("alphabeta", {"quiescence": 4})  # measured: docs/results/strength.md

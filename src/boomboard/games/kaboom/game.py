@@ -101,6 +101,7 @@ class KaboomGame(Game):
     to blow pieces out from under the opponent."""
 
     name = "kaboom"
+    capabilities = ("search", "play", "learning")
     title = "Kaboom"
     # Tied with perfect play from most openings: among tying moves, ``ai``
     # sets the most traps (measured against OpenSpiel's MCTS: docs/results/strength.md).
