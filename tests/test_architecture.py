@@ -16,14 +16,15 @@ from test_game_folders import docstrings
 
 PACKAGE = Path(boomboard.__file__).parent
 # What each layer may import besides itself; anything unlisted is a top layer.
-# "jit", "ahead" and "kernel_interface" are the compiled-kernel machinery under everything.
+# "jit", "ahead", "kernel_interface" and "numba_internals" are the compiled-kernel machinery under everything.
 # The agents stand on the solver (the solver agent, ai's tables); a kind defined above them (learned)
 # registers itself (boomboard.agents.register_agent_kind), and the interfaces import its layer.
-BASE = {"jit", "ahead", "kernel_interface"}
+BASE = {"jit", "ahead", "kernel_interface", "numba_internals"}
 ALLOWED = {
-    "jit": {"kernel_interface"},  # it substitutes a game's kernels for the interface, by its name
-    "ahead": {"jit"},
+    "jit": {"kernel_interface", "numba_internals"},  # it substitutes a game's kernels for the interface, by its name
+    "ahead": {"jit", "numba_internals"},
     "kernel_interface": set(),
+    "numba_internals": set(),
     "core": BASE,
     "games": BASE | {"core"},
     "registry": BASE | {"core", "games"},
@@ -281,3 +282,64 @@ def test_shared_layers_never_name_a_game():
             if named:
                 problems.append(f"{relative} names {', '.join(sorted(named))}: {text[:60]!r}")
     assert problems == []
+
+
+# Every place that imports a module by a name computed at run time, and what the
+# name can reach: each is followed here, so a new one fails this test until it is
+# listed with where it leads. A game's own modules are the games layer, below
+# every layer that asks for them; the rest load what a person names (an agent's
+# module, a registered game) or a module this layer itself defines.
+COMPUTED_IMPORTS = {
+    ("core/game.py", "kernels"): "the game's own kernels.py (games layer)",
+    ("core/game.py", "folder_module"): "a file of the game's own folder named by the contract (games layer)",
+    ("core/contract.py", "_folder_modules"): "the kernels.py, geometry.py, observation.py of the folder checked",
+    ("registry.py", "_import_class"): "a registered game's class: the package's games or one registered",
+    ("core/lazy.py", "lazy_names"): "a name of the package's own __init__ table, a literal checked above",
+    ("core/extras.py", "_installed"): "whether an extra's third-party module is installed (find_spec only)",
+    ("arena/specs.py", "load_class"): "an agent class a person names by file or module path",
+    ("ahead.py", "load_ahead"): "a template's extension module built ahead, in its cache folder",
+    ("jit.py", "_follow_package_of"): "the top package of a game's kernels (find_spec only)",
+    ("jit.py", "template_kernels"): "a kernel template's source file (find_spec only)",
+    ("jit.py", "_rebind"): "a kernel template's source file (find_spec only)",
+}
+COMPUTING = {"import_module", "__import__", "find_spec", "spec_from_file_location", "folder_module"}
+
+
+def _computed_imports(path: Path) -> list[tuple[str, str, ast.Call]]:
+    """(function, how, call) of each call in ``path`` that imports a module by a computed name."""
+    tree = ast.parse(path.read_text())
+    enclosing = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for inner in ast.walk(node):
+                enclosing.setdefault(id(inner), node.name)
+    found = []
+    for node in ast.walk(tree):
+        how = getattr(node.func, "attr", getattr(node.func, "id", None)) if isinstance(node, ast.Call) else None
+        if how in COMPUTING and node.args and not isinstance(node.args[0], ast.Constant):
+            found.append((enclosing.get(id(node), "<module>"), how, node))
+    return found
+
+
+def test_every_module_name_computed_at_run_time_is_followed():
+    unlisted = [f"{path.relative_to(PACKAGE)}: {function} calls {how}({ast.unparse(call.args[0])})"
+                for path in sorted(PACKAGE.rglob("*.py")) if "__kernels__" not in path.parts
+                for function, how, call in _computed_imports(path)
+                if (path.relative_to(PACKAGE).as_posix(), function) not in COMPUTED_IMPORTS]
+    assert unlisted == []
+    present = {(path.relative_to(PACKAGE).as_posix(), function) for path in PACKAGE.rglob("*.py")
+               for function, _, _ in _computed_imports(path)}
+    assert set(COMPUTED_IMPORTS) <= present, "a listed place no longer computes a name: drop it from the list"
+
+
+def test_a_game_folder_s_modules_are_asked_for_by_the_names_the_contract_gives():
+    from boomboard.core.contract import CONTRACT, FILE
+
+    files = {item.name.removesuffix(".py") for item in CONTRACT if item.where == FILE and item.name.endswith(".py")}
+    asked = [(path.relative_to(PACKAGE), node.args[0])
+             for path in PACKAGE.rglob("*.py") if "__kernels__" not in path.parts
+             for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "folder_module" and node.args]
+    assert asked, "folder_module is how a shared layer reaches a game's own module"
+    for path, argument in asked:
+        assert isinstance(argument, ast.Constant) and argument.value in files, f"{path}: folder_module({ast.unparse(argument)})"

@@ -16,8 +16,9 @@ import pytest
 import boomboard
 from boomboard import registry
 from boomboard.agents import make_agent
-from boomboard.core.contract import (CAPABILITIES, CONTRACT, DECLARED, ENGINE, LEARNING, PLAY, REQUIRED, SEARCH,
-                                     capabilities_of, check_game, provides)
+from boomboard.core.capabilities import (CAPABILITIES, DECLARED, ENGINE, KERNELS, LEARNING, PLAY, SEARCH,
+                                         capabilities_of, provides)
+from boomboard.core.contract import CONTRACT, KERNEL, REQUIRED, check_game
 from boomboard.core.errors import IllegalActionError, MissingCapabilityError
 from boomboard.core.perft import compiled_perft
 from differential import play_random_games
@@ -47,6 +48,7 @@ def test_an_engine_only_game_keeps_the_contract_and_declares_nothing_more(poplin
 
 def test_every_item_belongs_to_a_capability_and_the_engine_needs_no_consumer_s_items():
     assert {item.capability for item in CONTRACT} == set(CAPABILITIES)
+    assert set(KERNELS) <= {item.name for item in CONTRACT if item.where == KERNEL}
     engine = {item.name for item in CONTRACT if item.capability == ENGINE and item.need == REQUIRED}
     for consumer_item in ("board_view", "presentation", "evaluate", "apply_action_steps", "encode_observation",
                           "geometry.py", "observation.py", "rules.md", "PLANES"):

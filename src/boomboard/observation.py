@@ -41,7 +41,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .core.contract import LEARNING, require_capability
+from .core.capabilities import LEARNING, require_capability
 from .core.game import Game
 from .core.planes import T_ACTION_LIMIT, T_AREA, T_CELLS, T_GRID
 from .core.state import State

@@ -16,7 +16,7 @@ from ..core.errors import BoomboardError
 from ..core.game import Game
 from ..core.outcome import Outcome, Reason
 from ..core.state import State
-from ..core.contract import PLAY, require_capability
+from ..core.capabilities import PLAY, require_capability
 from .render import player_style, render_board, render_state
 from .side_process import in_child_if_possible
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.text import Text
 
 from ..core.board_view import BoardView, Cell
-from ..core.contract import PLAY, provides
+from ..core.capabilities import PLAY, provides
 
 # A colour per player name, chosen so each reads on dark and light terminals.
 _PLAYER_STYLES = {

@@ -7,9 +7,11 @@ the shared layers read from them, in the manner of GamesmanOne's game API
 going together): the class attributes, the methods with their parameters,
 the compiled kernels its ``kernels.py`` exports (their parameters are those
 of :mod:`boomboard.kernel_interface`), the functions and tables of its
-``geometry.py`` and ``observation.py``, and the files of its folder. Items of
-one ``group`` come all together or not at all (the solver's codec, the dense
-solver's ranking, endgames).
+``geometry.py`` and ``observation.py``, and the files of its folder. Each
+item belongs to a capability (:mod:`boomboard.core.capabilities`): the
+engine's required items are required of every game, another capability's
+only of a game that declares it. Items of one ``group`` come all together
+or not at all (the solver's codec, the dense solver's ranking, endgames).
 
 :func:`check_game` compares a game class with the contract and
 :func:`require_game` raises one :class:`~boomboard.core.errors.GameContractError`
@@ -29,7 +31,8 @@ from typing import Any
 
 import boomboard.kernel_interface as kernel_interface
 
-from .errors import GameContractError, MissingCapabilityError
+from .capabilities import CAPABILITIES, DECLARED, ENGINE, KERNELS, LEARNING, PLAY, SEARCH, SOLVER, capabilities_of
+from .errors import GameContractError
 from .game import Game
 from .geometry import Presentation
 from .outcome import EndReasons
@@ -69,31 +72,11 @@ class Item:
         return self.name if self.params is None else f"{self.name}({', '.join(self.params)})"
 
 
-# -- capabilities: what each consumer needs -------------------------------------------
-# Every game provides the engine: its rules, notation and outcome, enough to
-# play in the terminal and the arena. Each other capability serves one kind of
-# consumer; a game declares the ones it provides (``capabilities``), and its
-# items are then required of it. A consumer checks its own capability when it
-# is used (:func:`require_capability`), so a game can land engine-first and grow.
-ENGINE = "engine"
-SEARCH = "search"
-PLAY = "play"
-LEARNING = "learning"
-SOLVER = "solver"
-CAPABILITIES = {
-    ENGINE: "the rules, the notation and the outcome: the terminal, the arena and the shared engine tests",
-    SEARCH: "a static evaluation, for alpha-beta, `ai` and the analysis",
-    PLAY: "pictures and gestures, for the web app, the terminal's board and animations",
-    LEARNING: "the observation tensor, for training and the RL adapters",
-    SOLVER: "a perfect key codec, dense ranking or endgames, for the strong solver",
-}
-DECLARED = (SEARCH, PLAY, LEARNING)  # declared in ``capabilities``; the solver's groups are found by presence
-
-
-def _kernel(name: str, need: str, purpose: str, group: str | None = None, capability: str = ENGINE) -> Item:
-    """A kernel item, with the parameters :mod:`boomboard.kernel_interface` gives it."""
+def _kernel(name: str, need: str, purpose: str, group: str | None = None) -> Item:
+    """A kernel item, with the parameters :mod:`boomboard.kernel_interface` gives it
+    and the capability :data:`~boomboard.core.capabilities.KERNELS` puts it in."""
     params = tuple(inspect.signature(getattr(kernel_interface, name)).parameters)
-    return Item(name, KERNEL, need, purpose, params, group=group, capability=capability)
+    return Item(name, KERNEL, need, purpose, params, group=group, capability=KERNELS.get(name, ENGINE))
 
 
 def _method(name: str, need: str, purpose: str, group: str | None = None, capability: str = ENGINE) -> Item:
@@ -177,15 +160,14 @@ CONTRACT: tuple[Item, ...] = (
     _kernel("legal_actions", REQUIRED, "the sorted legal action ids"),
     _kernel("apply_action", REQUIRED, "play an action in place, and record a result the rules reach"),
     _kernel("position_key", REQUIRED, "a 64-bit hash of board and player to move"),
-    _kernel("evaluate", REQUIRED, "a static evaluation for the player to move", capability=SEARCH),
-    _kernel("is_explosive", REQUIRED, "whether an action blows something up (quiescence)", capability=SEARCH),
-    _kernel("apply_action_steps", REQUIRED, "`apply_action`, recording each step for the web animation",
-            capability=PLAY),
-    _kernel("encode_observation", REQUIRED, "the observation tensor for learning", capability=LEARNING),
-    _kernel("encode", OPTIONAL, "a position's perfect key", CODEC, SOLVER),
-    _kernel("decode", OPTIONAL, "the position of a perfect key", CODEC, SOLVER),
-    _kernel("layer_of", OPTIONAL, "a position's solver layer", CODEC, SOLVER),
-    *(_kernel(name, OPTIONAL, purpose, DENSE, SOLVER) for name, purpose in DENSE_KERNELS.items()),
+    _kernel("evaluate", REQUIRED, "a static evaluation for the player to move"),
+    _kernel("is_explosive", REQUIRED, "whether an action blows something up (quiescence)"),
+    _kernel("apply_action_steps", REQUIRED, "`apply_action`, recording each step for the web animation"),
+    _kernel("encode_observation", REQUIRED, "the observation tensor for learning"),
+    _kernel("encode", OPTIONAL, "a position's perfect key", CODEC),
+    _kernel("decode", OPTIONAL, "the position of a perfect key", CODEC),
+    _kernel("layer_of", OPTIONAL, "a position's solver layer", CODEC),
+    *(_kernel(name, OPTIONAL, purpose, DENSE) for name, purpose in DENSE_KERNELS.items()),
     # -- what the web page draws ------------------------------------------------------------
     Item("layout", GEOMETRY, REQUIRED, "the board's cells, names, centres and labels (`Layout`)", ("game",),
          capability=PLAY),
@@ -228,49 +210,6 @@ def contract_table() -> str:
                 need = item.need if item.group is None else f"{item.need}, all of *{item.group}* or none"
                 lines.append(f"| {capability} | `{item.signature()}` | {item.where} | {need} | {item.purpose} |")
     return "\n".join(lines)
-
-
-def capabilities_of(game) -> tuple[str, ...]:
-    """The capabilities a game (a class or an instance) declares, the engine first."""
-    cls = game if isinstance(game, type) else type(game)
-    declared = getattr(cls, "capabilities", ())
-    return (ENGINE, *declared) if isinstance(declared, tuple) else (ENGINE,)
-
-
-def provides(game, capability: str) -> bool:
-    """Whether a game (a class or an instance) provides ``capability``, one
-    of :data:`DECLARED` or the engine."""
-    if capability not in (ENGINE, *DECLARED):
-        raise ValueError(f"unknown capability {capability!r}; declared ones are {', '.join(DECLARED)}")
-    return capability in capabilities_of(game)
-
-
-def require_capability(game, capability: str, consumer: str) -> None:
-    """Raise :class:`MissingCapabilityError`, in one line naming what is
-    missing, unless the game provides ``capability``, which ``consumer``
-    (the web app, the alpha-beta search, ...) needs."""
-    if not provides(game, capability):
-        cls = game if isinstance(game, type) else type(game)
-        needed = ", ".join(item.signature() for item in CONTRACT if item.capability == capability and item.need == REQUIRED)
-        raise MissingCapabilityError(
-            f"{getattr(cls, 'title', cls.__name__)} does not provide the {capability} capability, which {consumer} "
-            f"needs ({CAPABILITIES[capability]}); a game provides it by adding {capability!r} to its capabilities "
-            f"and providing {needed}")
-
-
-def require_kernels(game, names: tuple[str, ...], consumer: str) -> None:
-    """Raise :class:`MissingCapabilityError`, in one line, unless the game's
-    ``kernels.py`` exports every kernel of ``names``, which ``consumer`` (a
-    kernel template) calls: naming the capability they belong to where the
-    game does not declare it, else the kernels themselves."""
-    missing = [name for name in names if not hasattr(game.kernels, name)]
-    if not missing:
-        return
-    for item in CONTRACT:
-        if item.where == KERNEL and item.name in missing and item.capability in DECLARED:
-            require_capability(game, item.capability, consumer)
-    raise MissingCapabilityError(f"{game.title} does not export {', '.join(missing)} from its kernels.py, "
-                                 f"which {consumer} needs")
 
 
 # -- the check ------------------------------------------------------------------------------

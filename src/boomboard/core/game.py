@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .capabilities import PLAY, require_capability, require_kernels
 from .board_view import BoardView
 from .errors import NotationError
 from .geometry import Presentation
@@ -71,7 +72,7 @@ class Game:
     presentation: ClassVar[Presentation]
     state_class: ClassVar[type[State]] = State
     # What the game provides beyond its engine, each for one kind of consumer
-    # (boomboard.core.contract.CAPABILITIES): "search" (an evaluation),
+    # (boomboard.core.capabilities): "search" (an evaluation),
     # "play" (pictures and gestures), "learning" (the observation tensor).
     capabilities: ClassVar[tuple[str, ...]] = ()
     # The strongest agent setting measured for the game (docs/results/strength.md), which
@@ -213,7 +214,6 @@ class Game:
             if built is not None:
                 return built
         from ..jit import announce_if_cold, specialize, template_kernels
-        from .contract import require_kernels
 
         require_kernels(self, template_kernels(template), f"the compiled {template}")
         module = specialize(template, self.kernels_module)
@@ -271,8 +271,6 @@ class Game:
 
     def geometry(self) -> ModuleType:
         """The game's drawing geometry for the web page (:mod:`boomboard.core.geometry`)."""
-        from .contract import PLAY, require_capability
-
         require_capability(self, PLAY, "the web page's drawing")
         return self.folder_module("geometry")
 
@@ -340,7 +338,5 @@ class Game:
         raise NotImplementedError
 
     def board_view(self, state: State) -> BoardView:
-        from .contract import PLAY, require_capability
-
         require_capability(self, PLAY, "a picture of the board")
         raise NotImplementedError(f"{self.title} declares the play capability but has no board_view")

@@ -37,7 +37,7 @@ except ImportError:
     raise
 
 from ..agents import agent_kinds
-from ..core.contract import PLAY, provides
+from ..core.capabilities import PLAY, provides
 from ..core.errors import BoomboardError, GameOverError, ParameterError
 from ..core.params import format_value
 from ..lab.sweep import default_store as default_lab_store

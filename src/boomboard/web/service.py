@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, fields, replace
 from .. import learn  # noqa: F401  (registers the "learned" agent kind for make_agent)
 from ..agents import HUMAN, make_agent, parse_spec
 from ..agents.spec import agent_settings
-from ..core.contract import PLAY, require_capability
+from ..core.capabilities import PLAY, require_capability
 from ..core.errors import BoomboardError, IllegalActionError, ParameterError
 from ..core.outcome import Outcome, Reason
 from ..core.state import State
