@@ -35,6 +35,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..core.ray_support import start_ray
+from ..core.recent import Recent
 from ..registry import load_game
 from .dense_layout import DenseLayout
 from .dense_levels import child_reader, reads_mapped, score_range
@@ -43,8 +44,10 @@ from .dense_store import open_writer
 PARTS_PER_CPU = 4  # more parts than CPUs, so that a slow part does not hold a level up
 RETRIES = 3
 
-_layouts: dict[tuple[str, bool], object] = {}  # a worker's layouts, by (game, symmetric)
-_readers: dict[str, object] = {}  # a worker's readers of the child levels, by work folder
+# A worker's layouts, by (game, symmetric), and its readers of the child levels, by work
+# folder: the ones used last, so a long-lived worker serving many solves keeps few.
+_layouts: Recent[tuple[str, bool], object] = Recent(4)
+_readers: Recent[str, object] = Recent(4)
 
 
 WINDOW_PREFIX = "boomboard-window-"  # a worker's window folder in the node's temporary folder, by process id

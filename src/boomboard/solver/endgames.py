@@ -42,6 +42,7 @@ from ..core.game import Game
 from ..search import negamax
 from .codec import is_endgames
 from .in_play import TableInPlay
+from ..core.recent import Recent
 from .retrograde import LOSE, VALUE_SHIFT, WIN
 from .table import NotSolvedError, Table, default_db, game_folder, open_table, solved_variants, table_dir
 
@@ -52,7 +53,10 @@ if (negamax.TABLE_SHIFT, negamax.TABLE_WIN, negamax.TABLE_LOSS) != (VALUE_SHIFT,
     raise ImportError("the search reads the tables' entries as they are stored: their packing must agree")
 
 _lock = threading.Lock()
-_loaded: dict[tuple[str, str, int], EndgameTables] = {}
+# The endgame tables a process keeps open, the most recently used: each holds its
+# keys and entries in memory, so a process asked for ever new variants keeps few.
+ENDGAMES_KEPT = 8
+_loaded: Recent[tuple[str, str, int], EndgameTables] = Recent(ENDGAMES_KEPT)
 
 
 class EndgameTables(TableInPlay):
