@@ -29,9 +29,10 @@ module instead of numba's own. Three things follow from that:
   for writing a template are in ``docs/explanation/engine.md`` ("Writing a kernel
   template").
 
-The cache folder is ``__kernels__`` in the package folder when that is
-writable, else the user's cache folder; ``NUMBA_CACHE_DIR`` (numba's own
-setting) overrides both.
+The cache folder is the user's cache folder (``~/.cache/boomboard/kernels``
+on Linux; nothing is written inside the package), or this machine's
+temporary folder where that cannot be written; ``NUMBA_CACHE_DIR`` (numba's
+own setting) overrides both.
 """
 
 from __future__ import annotations
@@ -202,12 +203,14 @@ def cache_root() -> Path:
     if _state["cache_root"] is None:
         if os.environ.get("NUMBA_CACHE_DIR"):
             folder = Path(os.environ["NUMBA_CACHE_DIR"])
-        elif _writable(PACKAGE_DIR / "__kernels__"):
-            folder = PACKAGE_DIR / "__kernels__"
-        else:
+        else:  # never inside the package, which a read-only install cannot write
             from platformdirs import user_cache_dir
 
             folder = Path(user_cache_dir("boomboard")) / "kernels"
+            if not _writable(folder):  # no writable home (a service's account): this machine's temporary folder
+                import tempfile
+
+                folder = Path(tempfile.gettempdir()) / f"boomboard-kernels-{os.getuid()}"
         _state["cache_root"] = folder
     return _state["cache_root"]
 

@@ -35,10 +35,10 @@ def compile_games(
     (Expendibots, 3 tokens), and solve the default boards that take seconds
     (Kaboom 4x4), which ai plays from; the solver compiles on a game's first solve."""
     from ..jit import cache_root
-    from ..registry import game_class, game_names
+    from ..registry import DEFAULT_GAME, game_class, game_names
     from ..warmup import PARTS
 
-    names = games or game_names()
+    names = games or sorted(game_names(), key=lambda name: name != DEFAULT_GAME)  # the one a page offers first, first
     for name in names:
         game_class(name)  # an unknown name fails here, with the known ones listed
     workers = max(1, min(jobs or os.cpu_count() or 1, len(names)))

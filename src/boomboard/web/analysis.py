@@ -31,6 +31,7 @@ import random
 
 from .. import solver
 from ..agents import make_agent
+from ..core.capabilities import SEARCH, provides
 from ..core.errors import BoomboardError, MissingExtraError
 from ..core.extras import missing_modules
 from ..core.state import State
@@ -297,6 +298,8 @@ def warm_up() -> None:
     for name in game_names():
         with interpreted():  # loading a game compiles nothing (nor says it would)
             game = load_game(name)
+        if not provides(game, SEARCH):  # no evaluation: no search to load
+            continue
         if cached(game, "boomboard.search.negamax"):
             AlphaBeta(game, table_bits=10).search(game.new_initial_state(), depth=1)
         if cached(game, "boomboard.search.uct"):
