@@ -136,6 +136,21 @@ def test_cli_shows_the_ai_thinking_on_request():
 
 
 # -- the first minutes at the terminal ------------------------------------------------
+def test_expendibots_positions_are_printed_and_read_in_the_squares_names():
+    """`position` prints what the board shows (a1..h8, not 0-based JSON), and
+    `show` and `play --position` read that text back."""
+    done = run_cli("play", "expendibots", "--white", "human", "--black", "human", "--moves", "1 b2 b3;",
+                   stdin="position\n")
+    assert done.returncode == 0, done.stderr
+    printed = next(line.split("> ", 1)[1] for line in done.stdout.splitlines() if "> white " in line)
+    assert printed == ("white a1 b1 d1 e1 g1 h1 a2 d2 e2 g2 h2 b3; "
+                       "black a7 b7 d7 e7 g7 h7 a8 b8 d8 e8 g8 h8; black to move")
+    shown = run_cli("show", "expendibots", printed)
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert "legal moves" in shown.stdout and "boom g7" in shown.stdout
+    assert "[" not in printed
+
+
 def test_expendibots_short_form_is_explained_in_help_listed_and_played():
     match, output = terminal_game("expendibots", [HUMAN, HUMAN], ["help", "moves", "2 b2 b3", "1 b2 b3", "boom g7"])
     match.run()

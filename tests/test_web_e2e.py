@@ -341,7 +341,7 @@ def _shared_position(game_string: str, position: str | None) -> str:
     state = game.new_initial_state() if position is None else game.state_from_notation(position)
     for _ in range(2):
         state.apply_action(state.legal_actions()[0])
-    return state.to_notation()
+    return state.to_people_notation()
 
 
 @pytest.mark.parametrize("name,game_string,position", SHARED, ids=[s[0] for s in SHARED])

@@ -167,7 +167,7 @@ class TerminalGame:
             elif command == "board":
                 self.show_board()
             elif command in ("position", "fen"):
-                self.console.print(self.state.to_notation(), markup=False)
+                self.console.print(self.state.to_people_notation(), markup=False)
             elif command == "history":
                 self.console.print(self.history_text(), markup=False)
             elif command == "think":

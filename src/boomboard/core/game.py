@@ -324,6 +324,12 @@ class Game:
     def position_to_notation(self, state: State) -> str:
         raise NotImplementedError
 
+    def position_for_people(self, state: State) -> str:
+        """The position as people read and type it: the notation itself, unless
+        the game's notation is written for programs (``array_from_notation``
+        must read this form back too)."""
+        return self.position_to_notation(state)
+
     def action_to_string(self, state: State, action: int) -> str:
         raise NotImplementedError
 
