@@ -67,7 +67,15 @@ class TerminalGame:
         return self.game.player_names[player].capitalize()
 
     def show_board(self) -> None:
-        self.console.print(render_board(self.state.board_view(), self.game.player_names))
+        view = self.state.board_view()
+        if self.state.is_terminal():  # the result has a line of its own below the board
+            view = dataclasses.replace(view, caption="")
+        self.console.print(render_board(view, self.game.player_names))
+
+    def show_result(self, outcome: Outcome) -> None:
+        """The result in the winner's colour: green would read as "you won" to the person who lost."""
+        style = "bold" if outcome.winner is None else "bold " + player_style(self.game.player_names, outcome.winner)
+        self.console.print(Text(outcome.describe(self.game.player_names), style=style))
 
     def move_text(self, action: int) -> str:
         """A move in the game's notation, as people type it and the board labels its cells."""
@@ -129,7 +137,7 @@ class TerminalGame:
             self.console.print("Game stopped.")
             return None
         outcome = self.state.outcome()
-        self.console.print(Text(outcome.describe(self.game.player_names), style="bold green"))
+        self.show_result(outcome)
         return outcome
 
     def play(self, action: int) -> None:
@@ -142,7 +150,7 @@ class TerminalGame:
 
     def finish_resigned(self, player: int) -> Outcome:
         outcome = Outcome(winner=1 - player, reason=Reason.RESIGNATION, detail=f"{self.name(player)} resigned")
-        self.console.print(Text(outcome.describe(self.game.player_names), style="bold green"))
+        self.show_result(outcome)
         return outcome
 
     def human_turn(self, player: int) -> int | None:

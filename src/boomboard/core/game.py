@@ -23,7 +23,7 @@ from .board_view import BoardView
 from .errors import NotationError
 from .geometry import Presentation
 from .outcome import EndReasons
-from .params import Parameter, game_string, resolve
+from .params import Parameter, command_options, game_string, resolve
 from .state import State
 
 
@@ -163,6 +163,10 @@ class Game:
     def tracks_history(self) -> bool:
         """Whether states keep position keys for the repetition and length rules."""
         return bool(self.repetition_limit or self.action_limit)
+
+    def command_options(self) -> str:
+        """This variant's parameters as ``boomboard`` commands take them: ``--rows 3 --misere``."""
+        return command_options(self.parameters, self._values)
 
     def __str__(self) -> str:
         return game_string(self.name, self.parameters, self._values)
