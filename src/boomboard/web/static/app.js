@@ -1259,11 +1259,12 @@ function ratingChart(standings) {
   return svg;
 }
 
-// What to do when the arena has run no tournament yet: they are run at a terminal, and shown here.
-function emptyTournaments() {
+// What to do when the arena has run no tournament yet: they are run at a terminal, and shown here
+// (the example is of the default game).
+function emptyTournaments(game) {
   return el("div", { class: "empty-tournaments" },
     el("p", { text: "No tournaments yet. A tournament is run from a terminal; its standings, rating chart and games then show here. For example:" }),
-    el("pre", {}, el("code", { text: "boomboard tournament kaboom random greedy alphabeta:depth=2 --games 4" })),
+    el("pre", {}, el("code", { text: `boomboard tournament ${game} random greedy alphabeta:depth=2 --games 4` })),
     el("p", { class: "note", text: "This server reads the arena's own database, where boomboard tournament writes by default "
       + "(another one: boomboard serve --arena-db FILE); docs/how-to/arena.md tells more." }));
 }
@@ -1273,7 +1274,7 @@ async function tournamentsPage(id) {
   const listing = await api("GET", "/api/tournaments").catch((error) => ({ tournaments: [], error: error.message }));
   const items = listing.tournaments.map((t) => el("li", {}, el("a", { href: `#/tournaments/${t.id}`, text: `#${t.id} ${t.game}${t.name ? " " + t.name : ""}` })));
   const parts = [el("h2", { text: "Tournaments" }), listing.error ? el("p", { text: listing.error })
-    : items.length ? el("ul", {}, items) : emptyTournaments()];
+    : items.length ? el("ul", {}, items) : emptyTournaments(catalog.default)];
   if (id !== undefined) {
     const { standings } = await api("GET", `/api/tournaments/${id}`);
     const head = ["agent", "games", "wins", "ties", "losses", "score", "Elo"];
