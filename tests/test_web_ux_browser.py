@@ -141,6 +141,9 @@ def test_an_empty_tournaments_page_says_how_to_run_one(server, browser, tmp_path
     text = page.inner_text(".listing")
     assert "No tournaments yet" in text
     assert "boomboard tournament kaboom random greedy" in text and "--arena-db" in text
+    command = page.locator(".empty-tournaments pre").bounding_box()
+    assert command["x"] + command["width"] <= PHONE["width"]  # the whole command in view
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(tmp_path, page, "tournaments-empty")
     page.close()
 
