@@ -122,10 +122,14 @@ def test_ai_in_a_game_measured_best_with_mcts_keeps_only_the_settings_mcts_takes
     assert "simulations" in agent.last_thinking
 
 
-def test_an_unknown_kind_says_where_kinds_from_above_come_from():
-    """The learned kind registers when boomboard.learn is imported; a script
-    that never imports it is told where to look, not only that it is unknown."""
+def test_an_unknown_kind_lists_the_known_ones_in_plain_words():
+    """A person who typed a wrong agent reads the agents to choose from and where
+    each is described, not how the package's layers import each other (the
+    reference says when the learned kind is registered)."""
     from boomboard.core.errors import ParameterError
 
-    with pytest.raises(ParameterError, match="known once its layer is imported: see docs/reference/agents.md"):
+    with pytest.raises(ParameterError) as raised:
         make_agent("no-such-kind")
+    message = str(raised.value)
+    assert "known agents: human, random, greedy, alphabeta, mcts, ai, solver" in message
+    assert message.endswith("(docs/reference/agents.md describes each)") and "layer" not in message

@@ -136,6 +136,21 @@ def test_cli_shows_the_ai_thinking_on_request():
 
 
 # -- the first minutes at the terminal ------------------------------------------------
+def test_expendibots_positions_are_printed_and_read_in_the_squares_names():
+    """`position` prints what the board shows (a1..h8, not 0-based JSON), and
+    `show` and `play --position` read that text back."""
+    done = run_cli("play", "expendibots", "--white", "human", "--black", "human", "--moves", "1 b2 b3;",
+                   stdin="position\n")
+    assert done.returncode == 0, done.stderr
+    printed = next(line.split("> ", 1)[1] for line in done.stdout.splitlines() if "> white " in line)
+    assert printed == ("white a1 b1 d1 e1 g1 h1 a2 d2 e2 g2 h2 b3; "
+                       "black a7 b7 d7 e7 g7 h7 a8 b8 d8 e8 g8 h8; black to move")
+    shown = run_cli("show", "expendibots", printed)
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert "legal moves" in shown.stdout and "boom g7" in shown.stdout
+    assert "[" not in printed
+
+
 def test_expendibots_short_form_is_explained_in_help_listed_and_played():
     match, output = terminal_game("expendibots", [HUMAN, HUMAN], ["help", "moves", "2 b2 b3", "1 b2 b3", "boom g7"])
     match.run()
@@ -211,6 +226,70 @@ def test_help_shows_flags_as_flags_not_as_options_taking_a_value():
         assert done.returncode == 0, done.stderr
         assert "<bool>" not in done.stdout, command
         assert "--help" in done.stdout
+
+
+def _ragged_breaks(help_text: str, width: int = 80) -> list[str]:
+    """Lines of a help text broken where the next line's first word would have
+    fitted: a sentence wrapped at the source's line ends, not the terminal's."""
+    ragged = []
+    lines = help_text.splitlines()
+    for line, following in zip(lines, lines[1:]):
+        boxed = line.startswith("│") and following.startswith("│")
+        text, next_text = (line[1:-1], following[1:-1]) if boxed else (line, following)
+        words = next_text.split()
+        new_entry = boxed and next_text[:2].strip()  # a command or option's own line, not a continuation
+        if not text.strip() or not words or new_entry or words[0].startswith(("[", "Usage:")):
+            continue
+        if len(text.rstrip()) + 1 + len(words[0]) < (width - 2 if boxed else width) - 2:
+            ragged.append(line.strip())
+    return ragged
+
+
+@pytest.mark.parametrize("command", [[], ["play"], ["solve"], ["train"], ["explore"]])
+def test_help_fills_80_columns_without_ragged_breaks(command):
+    env = {**os.environ, "COLUMNS": "80", "TERM": "dumb"}
+    done = subprocess.run([sys.executable, "-m", "boomboard", *command, "--help"], capture_output=True, text=True,
+                          timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    assert max(len(line) for line in done.stdout.splitlines()) <= 80
+    assert _ragged_breaks(done.stdout) == []
+
+
+def test_the_hint_for_an_unsolved_variant_is_the_command_that_solves_it(tmp_path):
+    done = run_cli("analyze", "kaboom", "--rows", "3", "--cols", "3", "--connect", "3", "--misere", "--bombs", "0",
+                   "--db", str(tmp_path))
+    assert done.returncode == 2, done.stdout + done.stderr
+    hint = done.stdout.split("run: ", 1)[1].strip()
+    assert hint == f"boomboard solve kaboom --rows 3 --cols 3 --connect 3 --bombs 0 --misere --db {tmp_path}"
+    words = hint.split()
+    options = parse_game_options("kaboom", words[3:-2])
+    assert str(boomboard.load_game("kaboom", **options.params)) == "kaboom(rows=3,cols=3,connect=3,bombs=0,misere=true)"
+
+
+@pytest.mark.parametrize("command", [["play", "kaboom"], ["show", "kaboom"], ["analyze", "kaboom"]])
+def test_an_on_off_parameter_given_a_word_is_a_bad_value_not_a_bad_position(command):
+    done = run_cli(*command, "--misere", "maybe")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout.strip() == ("error: --misere is on or off: give --misere, --no-misere or --misere true/false; "
+                                   "got 'maybe'")
+
+
+def test_an_unknown_agent_is_answered_in_plain_words():
+    done = run_cli("play", "kaboom", "--o", "genius")
+    assert done.returncode == 2
+    assert done.stdout.strip().startswith("error: unknown agent 'genius'; known agents: human, random, greedy")
+    assert done.stdout.strip().endswith("(docs/reference/agents.md describes each)")
+    assert "layer" not in done.stdout
+
+
+def test_the_result_is_printed_once():
+    done = run_cli("play", "kaboom", "--x", "random", "--o", "random", "--seed", "5")
+    assert done.returncode == 0, done.stderr
+    results = [line for line in done.stdout.splitlines() if " wins: " in line or line.startswith("Tie: ")]
+    assert len(results) == 1, results
+    shown = run_cli("show", "kaboom", "(o 0 0 xxxx oo-- ---- ----)")
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert shown.stdout.count("X wins: connected 4 in a row") == 1
 
 
 def test_a_missing_extra_says_how_to_install_it_both_ways():

@@ -1,6 +1,7 @@
 """Expendibots' native notations, read and written exactly, and bad input."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -231,6 +232,35 @@ def test_positions_read_in_any_spacing_and_round_trip():
     assert GAME.state_from_notation(state.to_notation()) == state
     assert GAME.state_from_notation('{"white": [[1, 0, 0]], "black": [[1, 7, 7]], "turn": "white"}') \
         .current_player() == 0
+
+
+def test_people_read_and_write_positions_in_the_squares_names():
+    """The terminal's `position`, the web's link and "Start from" show a
+    position as the board names its squares, and read it back."""
+    start = GAME.new_initial_state()
+    assert start.to_people_notation() == ("white a1 b1 d1 e1 g1 h1 a2 b2 d2 e2 g2 h2; "
+                                          "black a7 b7 d7 e7 g7 h7 a8 b8 d8 e8 g8 h8; white to move")
+    state = GAME.state_from_notation('{"white": [[3, 3, 3], [1, 0, 0]], "black": [[2, 7, 7]], "turn": "black"}')
+    assert state.to_people_notation() == "white a1 3d4; black 2h8; black to move"
+    assert GAME.state_from_notation(state.to_people_notation()) == state
+    assert GAME.state_from_notation("  BLACK 2h8 ;white 3d4 a1; Black to move ") == state
+    assert GAME.state_from_notation("white a1; black h8").current_player() == 0
+    assert GAME.state_from_notation("white; black h8").is_terminal()  # White has no tokens: lost already
+
+
+@pytest.mark.parametrize("bad, error, message", [
+    ("white a1; black h8; green to move", NotationError, "'white' or 'black'"),
+    ("white a1; white b2; black h8", NotationError, "expected a position as 'white a1 b1 3d4"),
+    ("white a1; black h8 x", NotationError, "a count and a square"),
+    ("white a9; black h8", InvalidPositionError, "no square a9"),
+    ("white 0a1; black h8", InvalidPositionError, "at least 1"),
+    ("white a1; black a1", InvalidPositionError, "one stack"),
+    ("white 13a1; black h8", InvalidPositionError, "at most 12"),
+    ("[3, 3, 4]", NotationError, "expected a position as"),
+])
+def test_bad_people_positions_are_explained(bad, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        GAME.state_from_notation(bad)
 
 
 def test_position_helpers_work_on_decoded_json_and_signed_cells():

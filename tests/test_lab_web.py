@@ -58,7 +58,8 @@ def test_a_game_not_explored_yet_has_no_families(tmp_path):
     app = create_app(tmp_path / "web.sqlite3", processes=False, lab_store=tmp_path / "none.sqlite")
     with TestClient(app) as client:
         answer = client.get("/api/lab/jump61").json()
-    assert answer == {"name": "jump61", "title": "Jump61", "axes": ["size"], "families": []}
+    assert answer == {"name": "jump61", "title": "Jump61", "axes": ["size"], "families": [],
+                      "results": {"win": "#1a9a1a", "tie": "#e0c020", "lose": "#6d4c2f", "draw": "#e0c020"}}
     assert not (tmp_path / "none.sqlite").exists()  # reading never creates a store
 
 

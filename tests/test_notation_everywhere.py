@@ -117,6 +117,18 @@ def test_expendibots_course_input_is_shown_back_in_the_notation(client, course_f
     assert [m["text"] for m in answer.json()["moves"]] == ["1 b1 b2"]
 
 
+def test_expendibots_web_positions_are_written_in_the_squares_names(client):
+    """The position the page links to and "Start from" reads are in a1..h8, not 0-based JSON."""
+    people = "white a1 3d4; black 2h8; black to move"
+    state = client.post("/api/games", json={"game": "expendibots", "players": ["human", "human"],
+                                            "position": people}).json()
+    assert state["position"] == state["start"] == people
+    answer = client.post(f"/api/games/{state['id']}/moves", json={"move": "boom h8"}).json()
+    assert answer["position"] == "white a1 3d4; black; white to move" and answer["start"] == people
+    shared = client.post("/api/position", json={"game": "expendibots", "position": people, "actions": []}).json()
+    assert shared["position"] == people
+
+
 def test_expendibots_web_board_names_squares_a1_to_h8():
     board = layout(boomboard.load_game("expendibots"))
     assert [t for t, _, _ in board.labels] == list("abcdefgh") + [str(row) for row in range(1, 9)]

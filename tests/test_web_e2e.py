@@ -181,10 +181,12 @@ def test_phone_screen_keyboard_entry_and_analysis(server, browser, tmp_path):
     page.wait_for_selector("svg.chart", timeout=60_000)
     assert page.locator(".move-values li").count() == len(page.evaluate("window.page.state.legal"))
     assert page.locator(".cell .tint").count() > 0  # the legal drops are coloured by their value
-    # the first screenful shows the analysis: its headline, bar and best moves, under the board
-    for part in (".analysis .headline", ".analysis .eval-bar", ".move-values li.best"):
+    # the first screenful shows the analysis's headline and bar, under the board; the moves'
+    # values come after the controls and the move list (tests/test_web_ux_browser.py)
+    for part in (".analysis .headline", ".analysis .eval-bar"):
         box = _boxes(page, part)[0]
         assert box["bottom"] <= 844, f"{part} ends at {box['bottom']}px, below a phone's first screen"
+    assert _boxes(page, "#move-list")[0]["bottom"] <= _boxes(page, ".move-values li.best")[0]["top"]
     _shots(tmp_path, page, "phone-kaboom-analysis")
     page.close()
 
@@ -341,7 +343,7 @@ def _shared_position(game_string: str, position: str | None) -> str:
     state = game.new_initial_state() if position is None else game.state_from_notation(position)
     for _ in range(2):
         state.apply_action(state.legal_actions()[0])
-    return state.to_notation()
+    return state.to_people_notation()
 
 
 @pytest.mark.parametrize("name,game_string,position", SHARED, ids=[s[0] for s in SHARED])

@@ -94,8 +94,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     kind, _, rest = spec.strip().partition(":")
     kind = kind.lower()
     if kind not in agent_kinds():
-        raise ParameterError(f"unknown agent {kind!r}; known agents: {', '.join(agent_kinds())} (a kind defined "
-                             "above the agents layer is known once its layer is imported: see docs/reference/agents.md)")
+        raise ParameterError(f"unknown agent {kind!r}; known agents: {', '.join(agent_kinds())} "
+                             "(docs/reference/agents.md describes each)")
     settings: dict[str, str] = {}
     for index, item in enumerate(filter(None, (part.strip() for part in rest.split(",")))):
         key, sep, value = item.partition("=")

@@ -18,6 +18,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
 )
 console = Console(highlight=False)
 GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
@@ -87,20 +88,24 @@ def play(
 def show(
     ctx: typer.Context,
     game: str = typer.Argument(..., help="Game name, or name(key=value,...)."),
-    position: Optional[str] = typer.Argument(None, help="A position in the game's notation (default: the start)."),
 ) -> None:
-    """Draw a position and list its legal moves."""
+    """Draw a position and list its legal moves.
+
+    boomboard show GAME [POSITION] [--param value ...]: POSITION in the game's
+    notation (default: the start).
+    """
     from ..registry import load_game
-    from .options import parse_game_options
+    from .options import parse_game_options, split_position
     from .render import render_state
 
-    options = parse_game_options(_base_name(game), ctx.args)
+    split = split_position(_base_name(game), ctx.args)
+    options = parse_game_options(_base_name(game), split.options)
     loaded = load_game(game, **options.params)
-    state = loaded.new_initial_state() if position is None else loaded.state_from_notation(position)
-    console.print(render_state(state))
+    state = split.state(loaded)
     outcome = state.outcome()
+    console.print(render_state(state))  # a finished board's caption is its result, printed once, below
     if outcome:
-        console.print(outcome.describe(loaded.player_names))
+        console.print(outcome.describe(loaded.player_names), markup=False)
     else:
         legal = [state.action_to_string(a) for a in state.legal_actions()]
         console.print(f"{len(legal)} legal moves: " + ", ".join(legal), markup=False)

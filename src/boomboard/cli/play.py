@@ -72,6 +72,11 @@ class TerminalGame:
     def show_board(self) -> None:
         self.console.print(render_state(self.state))
 
+    def show_result(self, outcome: Outcome) -> None:
+        """The result in the winner's colour: green would read as "you won" to the person who lost."""
+        style = "bold" if outcome.winner is None else "bold " + player_style(self.game.player_names, outcome.winner)
+        self.console.print(Text(outcome.describe(self.game.player_names), style=style))
+
     def move_text(self, action: int) -> str:
         """A move in the game's notation, as people type it and the board labels its cells."""
         return self.state.action_to_string(action)
@@ -132,7 +137,7 @@ class TerminalGame:
             self.console.print("Game stopped.")
             return None
         outcome = self.state.outcome()
-        self.console.print(Text(outcome.describe(self.game.player_names), style="bold green"))
+        self.show_result(outcome)
         return outcome
 
     def play(self, action: int) -> None:
@@ -145,7 +150,7 @@ class TerminalGame:
 
     def finish_resigned(self, player: int) -> Outcome:
         outcome = Outcome(winner=1 - player, reason=Reason.RESIGNATION, detail=f"{self.name(player)} resigned")
-        self.console.print(Text(outcome.describe(self.game.player_names), style="bold green"))
+        self.show_result(outcome)
         return outcome
 
     def human_turn(self, player: int) -> int | None:
@@ -170,7 +175,7 @@ class TerminalGame:
             elif command == "board":
                 self.show_board()
             elif command in ("position", "fen"):
-                self.console.print(self.state.to_notation(), markup=False)
+                self.console.print(self.state.to_people_notation(), markup=False)
             elif command == "history":
                 self.console.print(self.history_text(), markup=False)
             elif command == "think":

@@ -3,6 +3,7 @@ without pictures (no ``play`` capability) is shown by its position notation."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from rich.text import Text
@@ -65,9 +66,13 @@ def shown_path(path) -> str:
 
 def render_state(state) -> Text:
     """The position of ``state`` for the terminal: its board where the game
-    draws one (the ``play`` capability), else its position notation."""
+    draws one (the ``play`` capability), else its position notation; a
+    finished game's result is left for a line of its own."""
     game = state.game
     if provides(game, PLAY):
-        return render_board(state.board_view(), game.player_names)
+        view = state.board_view()
+        if state.is_terminal():  # the result has a line of its own, below the board
+            view = dataclasses.replace(view, caption="")
+        return render_board(view, game.player_names)
     to_move = "" if state.is_terminal() else f"  ({game.player_names[state.current_player()]} to move)"
     return Text(state.to_notation() + to_move)

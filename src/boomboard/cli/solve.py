@@ -31,33 +31,6 @@ def _base_name(game: str) -> str:
     return game.split("(", 1)[0].strip().lower()
 
 
-def _split_position(game: str, args: list[str]) -> tuple[str | None, list[str]]:
-    """The position among the extra arguments (the one word that is not an
-    option or an option's value), and the options. Reading it here, not as
-    a typer argument, keeps ``analyze kaboom --rows 3 POSITION`` unambiguous."""
-    from ..registry import game_class
-
-    flags = {p.name for p in game_class(_base_name(game)).parameters if isinstance(p.default, bool)}
-    position, options, index = None, [], 0
-    while index < len(args):
-        token = args[index]
-        if token.startswith("--"):
-            options.append(token)
-            name = token[2:].split("=", 1)[0].replace("-", "_").lower()
-            is_flag = name in flags or (name.startswith("no_") and name[3:] in flags)
-            takes_value = "=" not in token and (not is_flag or (index + 1 < len(args) and args[index + 1].lower()
-                                                                 in ("true", "false", "0", "1")))
-            if takes_value and index + 1 < len(args):
-                index += 1
-                options.append(args[index])
-        elif position is None:
-            position = token
-        else:
-            raise BoomboardError(f"unexpected argument {token!r}: give one position (quote it if it has spaces)")
-        index += 1
-    return position, options
-
-
 def _describe(value: str, remoteness: int) -> str:
     if value == "draw":
         return "draw"
@@ -215,9 +188,11 @@ def analyze_command(
     """
     from ..solver import analyze
 
-    position, options = _split_position(game, ctx.args)
-    loaded = _load(game, options)
-    state = loaded.new_initial_state() if position is None else loaded.state_from_notation(position)
+    from .options import split_position
+
+    split = split_position(_base_name(game), ctx.args)
+    loaded = _load(game, split.options)
+    state = split.state(loaded)
     if prove:
         if picture is not None:
             raise BoomboardError("--picture draws a table's values; it does not go with --prove")

@@ -150,6 +150,7 @@ CONTRACT: tuple[Item, ...] = (
     _method("action_to_string", REQUIRED, "an action id in the game's move notation"),
     _method("string_to_action", REQUIRED, "the action id of a move in the game's notation, checked"),
     _method("board_view", REQUIRED, "the terminal's picture of a state (`BoardView`)", capability=PLAY),
+    _method("position_for_people", OPTIONAL, "a state as people read and type it, if not the notation"),
     _method("max_legal_actions", OPTIONAL, "a bound on the legal actions of any position"),
     _method("solver_codec_spec", OPTIONAL, "the codec spec `encode`, `decode` and `layer_of` read", CODEC, SOLVER),
     _method("solver_layer_count", OPTIONAL, "how many layers `layer_of` numbers", capability=SOLVER),

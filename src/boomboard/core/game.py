@@ -24,7 +24,7 @@ from .board_view import BoardView
 from .errors import NotationError
 from .geometry import Presentation
 from .outcome import EndReasons
-from .params import Parameter, game_string, resolve
+from .params import Parameter, command_options, game_string, resolve
 from .state import State
 
 
@@ -168,6 +168,10 @@ class Game:
     def tracks_history(self) -> bool:
         """Whether states keep position keys for the repetition and length rules."""
         return bool(self.repetition_limit or self.action_limit)
+
+    def command_options(self) -> str:
+        """This variant's parameters as ``boomboard`` commands take them: ``--rows 3 --misere``."""
+        return command_options(self.parameters, self._values)
 
     def __str__(self) -> str:
         return game_string(self.name, self.parameters, self._values)
@@ -330,6 +334,12 @@ class Game:
 
     def position_to_notation(self, state: State) -> str:
         raise NotImplementedError
+
+    def position_for_people(self, state: State) -> str:
+        """The position as people read and type it: the notation itself, unless
+        the game's notation is written for programs (``array_from_notation``
+        must read this form back too)."""
+        return self.position_to_notation(state)
 
     def action_to_string(self, state: State, action: int) -> str:
         raise NotImplementedError

@@ -97,9 +97,47 @@ class Presentation:
             found.append("presentation.pieces must name what a move carries, e.g. 'stones'")
         return found
 
+    def result_colours(self) -> dict[str, str]:
+        """The colours of exact results (a winning, tying or losing move), each
+        GamesmanUni's green, yellow or red unless a player wears a colour near
+        it (Chain Reaction's green player, Jump61's red one): then the next
+        of its candidates, so that a result never reads as a player."""
+        chosen: dict[str, str] = {}
+        for result, candidates in RESULT_COLOURS.items():
+            taken = [*self.colours, *chosen.values()]
+            chosen[result] = max(candidates, key=lambda c: min(RESULT_CLEARANCE, *(colour_distance(c, t) for t in taken)))
+        chosen["draw"] = chosen["tie"]
+        return chosen
+
     def to_json(self) -> dict:
         return {"colours": list(self.colours), "counts": self.counts, "neutral": self.neutral,
-                "pieces": self.pieces, "fills_phone": self.fills_phone}
+                "pieces": self.pieces, "fills_phone": self.fills_phone, "results": self.result_colours()}
+
+
+# Each exact result's colours, the first preferred: GamesmanUni's, then ones no
+# game's players wear (brown, not red, for a loss where a player is red or orange).
+RESULT_COLOURS = {"win": ("#1a9a1a", "#1f5fbf"), "tie": ("#e0c020", "#9a9a9a"), "lose": ("#b3000c", "#6d4c2f")}
+RESULT_CLEARANCE = 40.0  # the CIE76 distance that tells two colours apart at a glance (2.3 is just noticeable)
+
+
+def colour_distance(first: str, second: str) -> float:
+    """The CIE76 distance (Euclidean in CIELAB) between two colours ``#rrggbb``."""
+    return math.dist(_cielab(first), _cielab(second))
+
+
+def _cielab(colour: str) -> tuple[float, float, float]:
+    """``#rrggbb`` (sRGB, D65 white) in CIELAB."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+              for c in (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))]
+    r, g, b = linear
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
 
 
 def signed_stacks(heights) -> list[list]:

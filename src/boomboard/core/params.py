@@ -142,3 +142,18 @@ def game_string(name: str, parameters: tuple[Parameter, ...], values: dict[str, 
     """The canonical string of a game: only parameters that differ from defaults."""
     changed = [f"{p.name}={format_value(values[p.name])}" for p in parameters if values[p.name] != p.default]
     return f"{name}({','.join(changed)})" if changed else name
+
+
+def command_options(parameters: tuple[Parameter, ...], values: dict[str, Any]) -> str:
+    """The command-line options of the parameters that differ from their
+    defaults, as ``boomboard`` commands take them: ``--rows 3 --misere``."""
+    options = []
+    for p in parameters:
+        if values[p.name] == p.default:
+            continue
+        flag = "--" + p.name.replace("_", "-")
+        if isinstance(p.default, bool):
+            options.append(flag if values[p.name] else "--no-" + flag[2:])
+        else:
+            options.append(f"{flag} {format_value(values[p.name])}")
+    return " ".join(options)

@@ -223,6 +223,11 @@ class State:
         """The position in the game's native notation."""
         return self._game.position_to_notation(self)
 
+    def to_people_notation(self) -> str:
+        """The position as people read and type it (the terminal, the web page);
+        :meth:`Game.state_from_notation` reads it back."""
+        return self._game.position_for_people(self)
+
     def board_view(self):
         return self._game.board_view(self)
 

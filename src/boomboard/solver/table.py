@@ -88,6 +88,8 @@ def tables_for(state: State, db: str | os.PathLike | None = None) -> Table:
             return table
     where = Path(db if db is not None else default_db())
     if not variants:
-        raise NotSolvedError(f"{game} is not solved in {where}; run: boomboard solve {game.name} ...")
+        command = " ".join(filter(None, ["boomboard solve", game.name, game.command_options(),
+                                         None if db is None else f"--db {where}"]))
+        raise NotSolvedError(f"{game} is not solved in {where}; run: {command}")
     raise NotSolvedError(f"no solved table of {game} in {where} holds this position "
                          f"(tables: {', '.join(variants)})")

@@ -32,4 +32,5 @@ def lab_page(name: str, store_path: str | Path) -> dict:
                        "text": cell_text(row), "exact": row.exact, "estimate": row.estimate,
                        "agreement": row.agreement} for row in members],
         })
-    return {"name": cls.name, "title": cls.title, "axes": axes, "families": shown}
+    return {"name": cls.name, "title": cls.title, "axes": axes, "families": shown,
+            "results": cls.presentation.result_colours()}

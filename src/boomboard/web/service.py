@@ -782,7 +782,8 @@ def describe_state(state: State, players: list[str], outcome: Outcome | None, st
         "last_steps": steps,
         "ply": len(history),
         "actions": state.history(),
-        "start": json.loads(state.serialize()).get("position"),
-        "position": state.to_notation(),
+        "start": None if "position" not in json.loads(state.serialize())
+        else state.first_state().to_people_notation(),
+        "position": state.to_people_notation(),
         **(extra or {}),
     }

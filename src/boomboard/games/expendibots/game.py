@@ -28,10 +28,11 @@ from .notation import (
     format_action,
     format_position,
     format_short,
+    format_short_position,
     on_board,
     parse_action,
     parse_colour,
-    parse_position,
+    parse_any_position,
     square_index,
     square_name,
     square_of,
@@ -161,8 +162,8 @@ class ExpendibotsGame(Game):
 
     # -- notation ---------------------------------------------------------------
     def array_from_notation(self, text: str) -> np.ndarray:
-        """The engine array of a JSON position; a side without tokens has already lost."""
-        cells, player = parse_position(text)
+        """The engine array of a position, JSON or short; a side without tokens has already lost."""
+        cells, player = parse_any_position(text)
         array = np.zeros(STATE_SIZE, dtype=np.int32)
         array[PLAYER] = player
         array[BOARD:] = cells
@@ -173,6 +174,10 @@ class ExpendibotsGame(Game):
 
     def position_to_notation(self, state: State) -> str:
         return format_position(state.array[BOARD:], int(state.array[PLAYER]))
+
+    def position_for_people(self, state: State) -> str:
+        """The short form, in the squares' names the board shows: ``white a1 b1 ...; black a7 ...; white to move``."""
+        return format_short_position(state.array[BOARD:], int(state.array[PLAYER]))
 
     def action_to_string(self, state: State, action: int) -> str:
         """The short form, as the board labels squares: ``1 b2 b3`` or ``boom b2``."""

@@ -24,6 +24,11 @@ Squares are ``(x, y)``: ``x`` the column 0..7 from the left, ``y`` the row
   optional key ``"turn": "black"`` (our extension) says otherwise.
   :func:`format_position` lists the stacks sorted by ``(y, x)`` and adds
   ``"turn": "black"`` only when Black is to move.
+* **Short positions**, the position notation for people, in the squares'
+  names: ``white a1 b1 3d4; black a7 h8; white to move``, each colour's
+  stacks sorted by ``(y, x)``, a stack of more than one token written with
+  its count (``3d4``) (:func:`format_short_position`).
+  :func:`parse_any_position` reads it and the JSON form.
 
 The referee's text and tuple forms are spoken only where the course's
 protocol needs them (its referee's log, its agents, its puzzle's answer);
@@ -51,6 +56,7 @@ COLOURS = ("white", "black")
 COLUMN_LETTERS = "abcdefgh"  # the columns x = 0..7, as the short form and the boards label them
 TEXT_FORMS = "'MOVE n from (xa, ya) to (xb, yb).' or 'BOOM at (x, y).'"
 TUPLE_FORMS = "(\"MOVE\", n, (xa, ya), (xb, yb)) or (\"BOOM\", (x, y))"
+SHORT_POSITION_FORM = "'white a1 b1 3d4; black a7 h8; white to move' (3d4: a stack of 3 on d4)"
 POSITION_FORM = '{"white": [[n, x, y], ...], "black": [[n, x, y], ...]}, optionally with "turn": "black"'
 
 START_POSITION = json.dumps({
@@ -68,6 +74,7 @@ _TUPLE_MOVE = re.compile(rf"\(\s*{_QUOTE}move\1\s*,\s*{_INT}\s*,\s*{_PAIR}\s*,\s
 _TUPLE_BOOM = re.compile(rf"\(\s*{_QUOTE}boom\1\s*,\s*{_PAIR}\s*\)", re.I)
 _NAME = r"([a-z])(\d{1,2})"
 _SHORT_MOVE = re.compile(rf"(\d{{1,4}})\s+{_NAME}(?:\s*-\s*|\s+){_NAME}", re.I)
+_SHORT_STACK = re.compile(r"(\d{1,3})?([a-z])(\d{1,2})", re.I)
 _SHORT_BOOM = re.compile(rf"boom\s+{_NAME}", re.I)
 SHORT_FORMS = "'1 b2 b3' (move 1 token from b2 to b3) or 'boom b2'"
 
@@ -332,3 +339,48 @@ def position_data(cells, player: int) -> dict[str, Any]:
 def format_position(cells, player: int) -> str:
     """The position as one line of JSON, spaced as ``json.dumps`` does by default."""
     return json.dumps(position_data(cells, player))
+
+
+def format_short_position(cells, player: int) -> str:
+    """The position in the squares' names: ``white a1 3d4; black a7; white to move``."""
+    data = position_data(cells, player)
+    sides = [" ".join([colour, *(("" if n == 1 else str(n)) + square_name((x, y)) for n, x, y in data[colour])])
+             for colour in COLOURS]
+    return f"{sides[0]}; {sides[1]}; {colour_name(player)} to move"
+
+
+def parse_short_position(text: str) -> tuple[list[int], int]:
+    """Signed cells and the player to move from the short form (checked as
+    :func:`read_position` checks the JSON form)."""
+    data: dict[str, Any] = {}
+    for part in text.split(";"):
+        words = part.lower().split()
+        if len(words) == 3 and words[1:] == ["to", "move"] and "turn" not in data:
+            data["turn"] = words[0]
+        elif words and words[0] in COLOURS and words[0] not in data:
+            data[words[0]] = [_short_stack(word, words[0]) for word in words[1:]]
+        else:
+            raise NotationError(f"expected a position as {SHORT_POSITION_FORM} or as JSON, {POSITION_FORM}; "
+                                f"got {_shown(text)}")
+    return read_position(data)
+
+
+def _short_stack(word: str, colour: str) -> list[int]:
+    """``[n, x, y]`` of a stack written ``d4`` or ``3d4``."""
+    match = _SHORT_STACK.fullmatch(word)
+    if not match:
+        raise NotationError(f"expected a {colour} stack as a square (d4) or a count and a square (3d4); "
+                            f"got {_shown(word)}")
+    count, letter, digits = match.groups()
+    x, y = ord(letter) - ord("a"), int(digits) - 1
+    if not on_board((x, y)):
+        raise InvalidPositionError(f"there is no square {word[len(count or ''):]}; columns run a..h and rows 1..8")
+    return [int(count or 1), x, y]
+
+
+def parse_any_position(text: str) -> tuple[list[int], int]:
+    """Signed cells and the player to move from either position form: JSON
+    (it starts with ``{``) or the short form."""
+    if not isinstance(text, str):
+        raise NotationError(f"expected a position as text, got {type(text).__name__}")
+    return parse_position(text) if text.lstrip().startswith("{") else parse_short_position(text)

@@ -7,8 +7,8 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const CUSTOM = "custom"; // the side menu's "type an agent spec" entry
-// GamesmanUni's colours, for exact results only: a winning, tying (or drawing) and losing move.
-const VALUE_COLOURS = { win: "#1a9a1a", lose: "#b3000c", tie: "#e0c020", draw: "#e0c020" };
+// Exact results' colours (a winning, tying or drawing, and losing move) come with each game,
+// its presentation's `results`: GamesmanUni's green, yellow and red, but for a colour a player wears.
 const view = document.getElementById("view");
 let catalog = null;
 let current = null; // the page showing now: {kill()} to stop its timers; a game page is also window.page,
@@ -63,7 +63,7 @@ const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const QUALITY_HUE = 275;
 const qualityColour = (loss) => `hsl(${QUALITY_HUE}, 48%, ${Math.round(24 + 52 * Math.min(1, loss / 0.3))}%)`;
 // A move's colour: its exact result for the mover, else its estimated quality.
-const relativeColour = (m) => (m.value ? VALUE_COLOURS[m.value] : m.loss !== undefined ? qualityColour(m.loss) : null);
+const relativeColour = (m, results) => (m.value ? results[m.value] : m.loss !== undefined ? qualityColour(m.loss) : null);
 // Lichess's marks, given by the server from the loss: what each one means.
 const MARK_MEANINGS = [["?!", "inaccuracy", 0.1], ["?", "mistake", 0.2], ["??", "blunder", 0.3]];
 // Best first: quick wins, then scores and ties (a quick tie first, as GamesmanUni
@@ -220,13 +220,13 @@ function evalBar(value, names, colours) {
 
 // What the analysis's colours and marks mean: exact results in GamesmanUni's
 // colours, estimated quality on its own scale, the board's rings and outlines.
-function analysisLegend() {
+function analysisLegend(results) {
   const swatch = (style) => el("i", { style });
   const ramp = `background:linear-gradient(90deg, ${qualityColour(0)}, ${qualityColour(0.15)}, ${qualityColour(0.3)})`;
   return el("div", { class: "legend", role: "list", "aria-label": "legend" },
-    el("span", { role: "listitem" }, swatch(`background:${VALUE_COLOURS.win}`), "winning move (exact)"),
-    el("span", { role: "listitem" }, swatch(`background:${VALUE_COLOURS.tie}`), "tie or draw (exact)"),
-    el("span", { role: "listitem" }, swatch(`background:${VALUE_COLOURS.lose}`), "losing move (exact)"),
+    el("span", { role: "listitem" }, swatch(`background:${results.win}`), "winning move (exact)"),
+    el("span", { role: "listitem" }, swatch(`background:${results.tie}`), "tie or draw (exact)"),
+    el("span", { role: "listitem" }, swatch(`background:${results.lose}`), "losing move (exact)"),
     el("span", { role: "listitem" }, el("i", { class: "ramp", style: ramp }),
       "estimate: darkest the best, paler the worse"),
     el("span", { role: "listitem", text: MARK_MEANINGS.map(([symbol, name, loss]) => `${symbol} ${name} (${Math.round(50 * loss)}+ points lost)`).join(", ") }),
@@ -617,6 +617,7 @@ class GamePage {
   goto(ply) {
     this.ply = ply;
     this.sideline = null;
+    plyInAddress(ply);
     if (this.source === "record") { recordAt(this.line.record, ply).then((s) => this.show(s), (e) => this.fail(e)); return; }
     api("GET", `/api/replay/${this.source}/${this.id}?ply=${ply}`).then((s) => this.show(s), (e) => this.fail(e));
   }
@@ -755,14 +756,14 @@ class GamePage {
     const best = {};
     for (const g of this.state.legal) {
       const m = byId.get(g.id);
-      if (!m || !relativeColour(m)) continue;
+      if (!m || !relativeColour(m, this.state.presentation.results)) continue;
       const bomb = this.bombMode;
       let cells = [];
       if (g.from === null && g.to && ((g.kind === "bomb") === bomb)) cells = [g.land || g.to];
       else if (g.from !== null && this.selected === g.from && g.to !== g.from) cells = [g.to];
       else if (g.from !== null && !this.selected) cells = [g.from];
       for (const name of cells) {
-        if (best[name] === undefined || rank(m) > best[name]) { best[name] = rank(m); tints[name] = relativeColour(m); }
+        if (best[name] === undefined || rank(m) > best[name]) { best[name] = rank(m); tints[name] = relativeColour(m, this.state.presentation.results); }
       }
     }
     return tints;
@@ -956,11 +957,11 @@ class GamePage {
       this.engineLine(a),
       rows.length ? el("p", { class: "note", text: `${mover}'s moves, best (★) first, each with the value of the position it leads to.` }) : null,
       el("ul", { class: "move-values" }, rows.map((m) => el("li", { class: rank(m) === bestRank ? "best" : "" },
-        el("button", { class: "value-move", style: `border-color:${relativeColour(m) || "#999"}`, disabled: !this.humanToMove(),
+        el("button", { class: "value-move", style: `border-color:${relativeColour(m, s.presentation.results) || "#999"}`, disabled: !this.humanToMove(),
           on: { click: () => this.play(m.id) }, text: `${rank(m) === bestRank ? "★ " : ""}${m.text}` }), el("span", { text: describeValue(m) })))),
       // the scale and the legend under the moves: the best moves stay in a phone's first screen
       el("p", { class: "note", text: scaleNote(names) }),
-      analysisLegend(),
+      analysisLegend(s.presentation.results),
       this.values ? el("div", { class: "chart-box" }, el("p", { class: "note",
         text: `${capital(names[0])}'s expected score along the game (■ exact, ● estimate); click a point to see that position.` }),
         valueChart(this.values, names, this.sideline ? this.sideline.branch.ply : s.ply, (ply) => this.pickPly(ply))) : null);
@@ -979,7 +980,7 @@ class GamePage {
     const title = [outcome ? `${outcome === "lose" ? "a losing" : outcome === "win" ? "a winning" : "a " + outcome} move (exact)` : null,
       meaning ? `${meaning[1]}: gave away ${Math.round(50 * loss)} points of expected score` : null].filter(Boolean).join("; ");
     return el("span", { class: `history-mark${outcome ? " exact" : ""}`, title, "aria-label": title,
-      style: outcome ? `--result:${VALUE_COLOURS[outcome]}` : undefined, text: mark || "" });
+      style: outcome ? `--result:${this.state.presentation.results[outcome]}` : undefined, text: mark || "" });
   }
 
   // Numbered in pairs, as game records are read: "1. A B", "2. C D".
@@ -1012,6 +1013,15 @@ function toBase64Url(text) {
 function fromBase64Url(code) {
   const binary = atob(code.replace(/-/g, "+").replace(/_/g, "/"));
   return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+// The address names the ply shown, so that a reload or a copied address opens it there;
+// replaced, not pushed: stepping through a game adds no page to go back through.
+function plyInAddress(ply) {
+  const [path, queryText] = location.hash.split("?");
+  const query = new URLSearchParams(queryText || "");
+  query.set("ply", ply);
+  history.replaceState(history.state, "", `${path}?${query}`);
 }
 
 function recordLink(text, ply) {
@@ -1249,11 +1259,22 @@ function ratingChart(standings) {
   return svg;
 }
 
+// What to do when the arena has run no tournament yet: they are run at a terminal, and shown here
+// (the example is of the default game).
+function emptyTournaments(game) {
+  return el("div", { class: "empty-tournaments" },
+    el("p", { text: "No tournaments yet. A tournament is run from a terminal; its standings, rating chart and games then show here. For example:" }),
+    el("pre", {}, el("code", { text: `boomboard tournament ${game} random greedy alphabeta:depth=2 --games 4` })),
+    el("p", { class: "note", text: "This server reads the arena's own database, where boomboard tournament writes by default "
+      + "(another one: boomboard serve --arena-db FILE); docs/how-to/arena.md tells more." }));
+}
+
 async function tournamentsPage(id) {
   catalog = catalog || await api("GET", "/api/catalog");
   const listing = await api("GET", "/api/tournaments").catch((error) => ({ tournaments: [], error: error.message }));
   const items = listing.tournaments.map((t) => el("li", {}, el("a", { href: `#/tournaments/${t.id}`, text: `#${t.id} ${t.game}${t.name ? " " + t.name : ""}` })));
-  const parts = [el("h2", { text: "Tournaments" }), listing.error ? el("p", { text: listing.error }) : el("ul", {}, items)];
+  const parts = [el("h2", { text: "Tournaments" }), listing.error ? el("p", { text: listing.error })
+    : items.length ? el("ul", {}, items) : emptyTournaments(catalog.default)];
   if (id !== undefined) {
     const { standings } = await api("GET", `/api/tournaments/${id}`);
     const head = ["agent", "games", "wins", "ties", "losses", "score", "Elo"];
@@ -1315,9 +1336,10 @@ async function rulesPage(name) {
 const LAB_SHORT = { win: "win", tie: "tie", lose: "loss", draw: "draw" };
 const LAB_PALEST = 0.5; // as the solver's pictures: the farthest end of a value palest
 
-// The style of a cell of this value and remoteness, when that value's ends span `span` (nearest, farthest).
-function labStyle(value, remoteness, span) {
-  const hex = VALUE_COLOURS[value];
+// The style of a cell of this value and remoteness, when that value's ends span `span` (nearest, farthest),
+// in the game's `results` colours.
+function labStyle(value, remoteness, span, results) {
+  const hex = results[value];
   const [near, far] = span || [remoteness, remoteness];
   const pale = value === "draw" || far <= near ? 0 : LAB_PALEST * (remoteness - near) / (far - near);
   const channel = (i) => {
@@ -1363,7 +1385,7 @@ function labHeatMap(lab, family) {
     if (!cell) return el("td", { class: "lab-cell lab-empty" });
     const attrs = { class: `lab-cell ${cell.exact ? "lab-exact" : "lab-estimated"}`, title: labCellTitle(cell),
       "data-variant": cell.variant };
-    if (cell.exact) attrs.style = labStyle(cell.exact.value, cell.exact.remoteness, spans[cell.exact.value]);
+    if (cell.exact) attrs.style = labStyle(cell.exact.value, cell.exact.remoteness, spans[cell.exact.value], lab.results);
     return el("td", attrs, cell.text);
   })));
   // a map of one cell (a game's one board) also says in words what its cell's tooltip says
@@ -1375,7 +1397,7 @@ function labHeatMap(lab, family) {
       + "beyond the solver's budget, ~ the first player's estimated score from self-play (1 a win, 0 a loss)" }));
 }
 
-function labStrips(family) {
+function labStrips(family, results) {
   const solved = family.cells.filter((c) => c.exact && c.exact.moves.length);
   if (!solved.length) return null;
   return el("div", { class: "lab-strips" }, el("h4", { text: "First moves, for the first player" }),
@@ -1385,7 +1407,7 @@ function labStrips(family) {
       return el("div", { class: "lab-strip", "data-variant": cell.variant },
         el("span", { class: "lab-strip-label", text: `${cell.variant}: ${LAB_SHORT[cell.exact.value]} ${cell.exact.remoteness}` }),
         moves.map((m) => el("span", { class: "lab-move", title: `${m.move}: ${m.value} in ${m.remoteness}`,
-          style: labStyle(m.value, m.remoteness, spans[m.value]), text: m.move })));
+          style: labStyle(m.value, m.remoteness, spans[m.value], results), text: m.move })));
     }));
 }
 
@@ -1398,7 +1420,7 @@ async function labPage(name) {
     parts.push(el("p", { class: "note", text: `Nothing explored yet: run boomboard explore ${lab.name}${grid} `
       + "(see docs/how-to/variants.md)." }));
   }
-  for (const family of lab.families) parts.push(labHeatMap(lab, family), labStrips(family));
+  for (const family of lab.families) parts.push(labHeatMap(lab, family), labStrips(family, lab.results));
   view.replaceChildren(el("section", { class: "lab" }, parts));
 }
 
