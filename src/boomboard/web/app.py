@@ -47,8 +47,8 @@ from .archive import Archive, open_arena_store, replay_record
 from .guard import GuardMiddleware, RequestGuard
 from .lab import lab_page
 from .models import ModelShelf
-from .limits import (ARRIVED, LIMIT_RESPONSES, RETRY_AFTER_SECONDS, ClientBusy, RequestLimits, ServerLimits,
-                     StreamSlots, ThreadWork, TooManyStreams)
+from .limits import (LIMIT_RESPONSES, RETRY_AFTER_SECONDS, ClientBusy, RequestLimits, ServerLimits,
+                     StreamSlots, ThreadWork, TooManyStreams, WAITED)
 from .service import SESSIONS_KEPT, WATCH_GRACE_SECONDS, AgentLimits, Busy, Conflict, GameService, NotFound, Overloaded
 from .store import ABANDONED_AFTER_SECONDS, GameStore, StoreUnavailable
 
@@ -524,7 +524,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         await work.run(_client(http), _check_line, request)
         return await _unless_abandoned(http, service.run_off_loop(
             analysis.analyse, request.game, request.position, request.actions, service.solver_db,
-            client=_client(http), queue=False, since=_arrived(http)))
+            client=_client(http), queue=False, waited=_waited(http)))
 
     @app.post("/api/values", response_class=JSONResponse, responses={200: {"content": {POINTS_MEDIA_TYPE: {}}}})
     async def values_of_line(request: Line, http: Request):
@@ -541,7 +541,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         for ply in range(len(actions) + 1):
             result = await service.run_off_loop(analysis.analyse, request.game, request.position, actions[:ply],
                                                 service.solver_db, client=_client(http), queue=False,
-                                                since=_arrived(http))
+                                                waited=_waited(http))
             yield analysis.history_point(ply, result, actions[ply] if ply < len(actions) else None)
 
     async def _points(http: Request, points):
@@ -581,7 +581,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         if result is None:
             result = await service.run_off_loop(analysis.analyse, record.game, record.position, actions,
                                                 service.solver_db, client=_client(http), queue=False,
-                                                since=_arrived(http))
+                                                waited=_waited(http))
             session.keep_analysis(key, result)
         return result
 
@@ -696,9 +696,9 @@ async def _disconnected(http: Request) -> None:
         pass
 
 
-def _arrived(http: Request) -> float | None:
-    """The event loop's time at which the request came (:data:`ARRIVED`), where the server measured it."""
-    return http.scope.get(ARRIVED)
+def _waited(http: Request) -> float:
+    """The seconds the request waited for the server before it was worked on (:data:`WAITED`), where measured."""
+    return http.scope.get(WAITED, 0.0)
 
 
 def _client(request: Request) -> str | None:

@@ -64,6 +64,8 @@ CLOSE = ((b"connection", b"close"),)
 # read, less the time it is reckoned to have waited in its socket before
 # (LoopLag): set by the protocol of uvicorn_options; absent elsewhere, e.g. in tests.
 ARRIVED = "boomboard.arrived"
+# The scope's key for the seconds a request waited from ARRIVED until the app got it (RequestLimits).
+WAITED = "boomboard.waited"
 # How often LoopLag looks at how late the event loop runs.
 LAG_TICK_SECONDS = 0.02
 # Threads for requests' blocking work (ThreadWork), in all and for one client at once.
@@ -257,7 +259,9 @@ class RequestLimits:
         limits = self.limits
         try:  # a slow body waits here without holding a place among the requests being answered
             arrived = scope.get(ARRIVED)
-            if arrived is not None and asyncio.get_running_loop().time() - arrived > limits.wait_seconds:
+            if arrived is not None:
+                scope[WAITED] = asyncio.get_running_loop().time() - arrived
+            if scope.get(WAITED, 0.0) > limits.wait_seconds:
                 raise self._busy(f"this request waited over {limits.wait_seconds:g} s for its turn, the most the "
                                  f"server lets one wait ({limits.option('wait_seconds')})")
             self._check_query(scope["query_string"])

@@ -328,15 +328,15 @@ class GameService:
         return self._processes
 
     async def run_off_loop(self, function, *args, cheap: bool = False, client: str | None = None,
-                           queue: bool = True, watched: bool = False, since: float | None = None):
+                           queue: bool = True, watched: bool = False, waited: float = 0.0):
         """Run ``function(*args)`` in a worker; a broken process pool is rebuilt
         once. At most ``limits.per_client`` searching calls of one ``client``
         run at once (cheap ones, in threads, are not counted); the others wait.
         With ``queue=False`` (a request waiting for its answer), a client that
         already has ``QUEUE_FACTOR`` times its share running or waiting gets
         :class:`Busy` instead, and a call that would not start within
-        ``limits.queue_wait`` seconds of ``since`` (the event loop's time at
-        which its request came; default now) :class:`Overloaded`. A
+        ``limits.queue_wait`` seconds, less the ``waited`` seconds its request
+        waited for the server before (in its socket and in the server's queue), :class:`Overloaded`. A
         ``watched`` game's call (no human plays it) is not counted against
         its client: it waits for the watched games' share of the workers,
         then behind every other call. Cancelling the caller drops a call that
@@ -351,7 +351,7 @@ class GameService:
             raise Busy(f"this client has {load} AI moves and analyses running or waiting; the server takes at "
                        f"most {QUEUE_FACTOR * self.limits.per_client} at once from one client "
                        f"(boomboard serve --ai-per-client): try again when they are done")
-        deadline = None if queue else self._deadline(function, load, since)
+        deadline = None if queue else self._deadline(function, load, waited)
         by_client = self._client_slots.setdefault(asyncio.get_running_loop(), {})
         slots = by_client.get(client)
         if slots is None:
@@ -384,23 +384,21 @@ class GameService:
             share = self._watched_slots[loop] = asyncio.Semaphore(max(1, self._workers - 1))
         return share
 
-    def _deadline(self, function, client_load: int, since: float | None) -> float:
+    def _deadline(self, function, client_load: int, waited: float) -> float:
         """When a request's call must have started: ``limits.queue_wait``
-        seconds after its request came (``since``, the event loop's time;
-        default now), or at once (:class:`Overloaded`) when the time it has
-        waited and the work ahead of it would take longer than that. The
+        seconds after its request came (it ``waited`` seconds for the server
+        before it was worked on), or at once (:class:`Overloaded`) when that
+        wait and the work ahead of it would take longer than that. The
         work ahead is only what is queued and running now
         (:meth:`WorkerPool.expected_wait`), and the client's own calls
         waiting for its share (``client_load`` in all), each expected to take
         as long as such calls took lately."""
-        now = asyncio.get_running_loop().time()
-        since = now if since is None else min(since, now)
+        since = asyncio.get_running_loop().time() - max(waited, 0.0)
         if not self._use_processes:
             return since + self.limits.queue_wait
         pool = self._pool(cheap=False)
         own_turns = max(client_load + 1 - self.limits.per_client, 0) / self.limits.per_client
         ahead = pool.expected_wait(FOREGROUND) + own_turns * pool.times.expected(call_kind(function))
-        waited = now - since
         if waited + ahead > self.limits.queue_wait:
             raise self._overloaded(f"this request has waited {waited:.1f} s and the AI work queued and running "
                                    f"ahead of it would take about {ahead:.1f} s more", waited + ahead)
