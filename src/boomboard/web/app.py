@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sys
 from collections import OrderedDict
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -48,7 +49,7 @@ from .guard import GuardMiddleware, RequestGuard
 from .lab import lab_page
 from .models import ModelShelf
 from .limits import (LIMIT_RESPONSES, RETRY_AFTER_SECONDS, ClientBusy, RequestLimits, ServerLimits,
-                     StreamSlots, ThreadWork, TooManyStreams, WAITED)
+                     StreamSlots, SWITCH_INTERVAL_SECONDS, ThreadWork, TooManyStreams, WAITED)
 from .service import SESSIONS_KEPT, WATCH_GRACE_SECONDS, AgentLimits, Busy, Conflict, GameService, NotFound, Overloaded
 from .store import ABANDONED_AFTER_SECONDS, GameStore, StoreUnavailable
 
@@ -253,7 +254,10 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         service.resume_all()  # games in progress at the last stop carry on, their AIs too
         service.warm_up()
         reaper = asyncio.get_running_loop().create_task(service.end_unwatched_games())
+        switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)  # the loop's thread gets its turn soon after a request thread
         yield
+        sys.setswitchinterval(switch_interval)
         reaper.cancel()
         service.close()
         work.close()
@@ -321,7 +325,11 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         thread within the client's share (:class:`ThreadWork`): a long
         replay or list holds no other request up."""
         def answer():
-            return JSONResponse(jsonable_encoder(function(*args)))
+            content = function(*args)
+            try:
+                return JSONResponse(content)
+            except TypeError:  # not plain JSON data (FastAPI's encoder, 15 times slower, turns it into such)
+                return JSONResponse(jsonable_encoder(content))
 
         return await work.run(_client(http), answer)
 

@@ -70,9 +70,14 @@ WAITED = "boomboard.waited"
 LAG_TICK_SECONDS = 0.02
 # Threads for requests' blocking work (ThreadWork), in all and for one client at once.
 WORK_THREADS = 4
-WORK_THREADS_PER_CLIENT = 2
+WORK_THREADS_PER_CLIENT = 1
 # A client with this many times its threads' share of work waiting is refused (429).
 THREAD_QUEUE_FACTOR = 4
+# How often, in seconds, a thread holding Python's interpreter lock hands it to another that waits, while the
+# server runs (Python's default is 5 ms): the event loop's thread waits that long for a request thread's turn
+# each time it wakes, and at the default a request to another client took 4 times as long at the median
+# (44 ms against 11, two clients hammering the heaviest cheap requests, docs/results/benchmarks.md).
+SWITCH_INTERVAL_SECONDS = 0.001
 
 
 @dataclass(frozen=True)
