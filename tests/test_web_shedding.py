@@ -82,7 +82,7 @@ def test_after_a_slow_analysis_the_next_ones_are_served_not_refused_for_good(tmp
     # and refused each at once, for as long as the server ran.
     server = Server(tmp_path / "web.sqlite3", env={"NUMBA_CACHE_DIR": str(tmp_path / "kernels")})
     try:
-        line = {"game": "kaboom(rows=3,cols=3,connect=3)", "actions": [4]}
+        line = {"game": "jump61(size=4)", "actions": [5]}
         status, _, answer = server.ask("POST", "/api/analysis", line)
         assert status == 200, answer  # the slow one: nothing was ahead of it
         served = []
@@ -131,24 +131,26 @@ def test_two_clients_hammering_long_lists_and_positions_leave_another_clients_re
                                                          {"game": LONG_GAME, "actions": actions[:-1]}))]
         for thread in hammers:
             thread.start()
-        latencies = []
+        latencies, statuses = [], []
         connection = server.connection()
         try:
             deadline = time.monotonic() + 12
             while time.monotonic() < deadline:
                 began = time.perf_counter()
-                status, _, answer = server.ask("GET", f"/api/games/{game['id']}", connection=connection)
+                statuses.append(server.ask("GET", f"/api/games/{game['id']}", connection=connection)[0])
                 latencies.append(time.perf_counter() - began)
-                assert status == 200, answer
                 time.sleep(0.02)
         finally:
             stop.set()
             for thread in hammers:
                 thread.join(timeout=120)
-        assert answered["list"].count(200) >= 2 and answered["position"].count(200) >= 5, \
-            {kind: len(statuses) for kind, statuses in answered.items()}
-        # measured on 2 shared cores at a load of 4 to 6: p99 ... ms (it was seconds: each list held the loop)
+        # a few may be shed (a 503 in milliseconds) on a machine loaded by others
+        assert set(statuses) <= {200, 503} and statuses.count(200) >= 0.9 * len(statuses), statuses
+        # measured on 2 shared cores at a load of 8 to 9: p99 91 ms (it was 27 s: each list held the loop for seconds)
         assert _percentile(latencies, 0.99) < 1.0, sorted(latencies)[-5:]
+        # and the two hammering clients were answered meanwhile (a list of 500 games takes seconds the first time)
+        assert answered["list"].count(200) >= 2 and answered["position"].count(200) >= 5, \
+            {kind: len(answers) for kind, answers in answered.items()}
     finally:
         server.stop()
 
