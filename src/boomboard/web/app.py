@@ -558,9 +558,10 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         line as each is ready. Either way, a client that goes away stops the
         work: the analysis running is stopped and no further one starts."""
         if POINTS_MEDIA_TYPE in http.headers.get("accept", ""):
-            first = await _unless_abandoned(http, anext(points, None))  # a refusal is an error answer, not a stream
-            if first is None:
-                return JSONResponse({"values": []})
+            # every line has a first position: a refusal of its analysis is an error answer, not a stream
+            first = await _unless_abandoned(http, anext(points))
+            if isinstance(first, Response):  # nobody is waiting for it any more
+                return first
 
             async def lines():
                 yield json.dumps(first) + "\n"

@@ -34,10 +34,6 @@ async function* valuePoints(method, path, body, signal) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw refusal(response, await response.json().catch(() => ({ error: `HTTP ${response.status}` })));
-  if ((response.headers.get("content-type") || "").startsWith("application/json")) { // a line with no point to send
-    yield* (await response.json()).values;
-    return;
-  }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = "";
