@@ -43,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 
@@ -66,8 +67,9 @@ CLOSE = ((b"connection", b"close"),)
 ARRIVED = "boomboard.arrived"
 # The scope's key for the seconds a request waited from ARRIVED until the app got it (RequestLimits).
 WAITED = "boomboard.waited"
-# How often LoopLag looks at how late the event loop runs.
+# How often LoopLag looks at how late the event loop runs, and over how many looks it takes the least.
 LAG_TICK_SECONDS = 0.02
+LAG_TICKS = 5
 # Threads for requests' blocking work (ThreadWork), in all and for one client at once.
 WORK_THREADS = 4
 WORK_THREADS_PER_CLIENT = 1
@@ -157,15 +159,22 @@ class ThreadWork:
 
 
 class LoopLag:
-    """How late the event loop runs (``seconds``), looked at every
-    :data:`LAG_TICK_SECONDS`: a request's bytes that arrive while the loop
-    is busy wait that long in their socket before the loop reads them, a
-    wait the server cannot see otherwise, so its head's time is taken as
-    that much earlier (``ARRIVED``)."""
+    """How late the event loop runs (``seconds``): the least of its last
+    :data:`LAG_TICKS` looks, one every :data:`LAG_TICK_SECONDS`. While the
+    loop has more to do than it can, a request's bytes wait about that long
+    in their socket before the loop reads them, a wait the server cannot
+    see otherwise, so its head's time is taken as that much earlier
+    (``ARRIVED``). The least, not the last: one long stall (a game's
+    kernels loaded on the loop) says nothing of how long the bytes read
+    after it waited."""
 
     def __init__(self):
-        self.seconds = 0.0
+        self._late: deque[float] = deque([0.0], maxlen=LAG_TICKS)
         self._loop = None
+
+    @property
+    def seconds(self) -> float:
+        return min(self._late)
 
     def watch(self, loop) -> None:
         """Look at ``loop`` from now on (once per loop)."""
@@ -174,7 +183,7 @@ class LoopLag:
             loop.call_later(LAG_TICK_SECONDS, self._tick, loop, loop.time() + LAG_TICK_SECONDS)
 
     def _tick(self, loop, due: float) -> None:
-        self.seconds = max(loop.time() - due, 0.0)
+        self._late.append(max(loop.time() - due, 0.0))
         if self._loop is loop and not loop.is_closed():
             loop.call_later(LAG_TICK_SECONDS, self._tick, loop, loop.time() + LAG_TICK_SECONDS)
 
