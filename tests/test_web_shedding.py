@@ -248,3 +248,36 @@ def test_a_values_request_whose_client_went_away_stops_its_work(tmp_path):
         assert status == 200, answer
     finally:
         server.stop()
+
+
+def test_a_call_kinds_expected_time_fades_while_none_finishes(monkeypatch):
+    from boomboard.web import workers
+
+    times = workers.CallTimes()
+    assert times.expected("analyse") == 0.0  # never timed: no wait expected
+    times.finished("analyse", 40.0)  # a first call that compiled
+    assert 0 < times.expected("analyse") <= 8.0
+    monkeypatch.setattr(workers, "ESTIMATE_HALF_LIFE", 0.01)
+    time.sleep(0.1)  # ten half-lives at least, however loaded the machine
+    assert times.expected("analyse") < 8.0 / 2**9
+
+
+def test_the_expected_wait_counts_only_work_queued_and_running():
+    from boomboard.web.workers import WorkerPool
+
+    pool = WorkerPool(1)
+    try:
+        assert pool.expected_wait() == 0.0  # a worker free, whatever calls took before
+        pool.times.finished("time.sleep", 60.0)
+        assert pool.expected_wait() == 0.0
+        running = pool.submit(time.sleep, 120)
+        deadline = time.monotonic() + 120
+        while not running.running() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        busy = pool.expected_wait()
+        assert 0 < busy <= 12.0  # the running call's expected time, less what it has run
+        pool.submit(time.sleep, 120)
+        assert pool.expected_wait() > busy  # and a call waiting ahead
+        pool.stop(running)
+    finally:
+        pool.close()

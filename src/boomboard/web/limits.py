@@ -27,10 +27,10 @@ serve`` option that sets it:
   its body to the start of its answer, so neither a slow body nor an event
   stream holds a place);
 - work of a request that would hold the event loop (a replay of a whole
-  game, a list of hundreds of games) runs in one of ``threads`` threads
-  (:class:`ThreadWork`), at most ``threads_per_client`` of one client at
-  once; a client with more than :data:`THREAD_QUEUE_FACTOR` times that
-  many waiting gets a 429 with ``Retry-After``.
+  game, a list of hundreds of games) runs in one of :data:`WORK_THREADS`
+  threads (:class:`ThreadWork`), at most :data:`WORK_THREADS_PER_CLIENT`
+  of one client at once; a client with :data:`THREAD_QUEUE_FACTOR` times
+  that many running or waiting gets a 429 with ``Retry-After``.
 
 :class:`RequestLimits` is the ASGI middleware that applies the request
 limits (``create_app`` adds it), :class:`StreamSlots` counts the event

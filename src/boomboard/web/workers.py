@@ -172,17 +172,16 @@ class CallTimes:
     so that one slow call (a compile, a machine busy for a while) is soon
     forgotten. A kind never timed is expected to take no time."""
 
-    def __init__(self, clock=time.monotonic):
-        self._clock = clock
-        self._times: dict[str, tuple[float, float]] = {}  # kind -> (mean seconds, when last updated)
+    def __init__(self):
+        self._times: dict[str, tuple[float, float]] = {}  # kind -> (mean seconds, time.monotonic() last updated)
 
     def expected(self, kind: str) -> float:
         mean, updated = self._times.get(kind, (0.0, 0.0))
-        return mean * 0.5 ** ((self._clock() - updated) / ESTIMATE_HALF_LIFE)
+        return mean * 0.5 ** ((time.monotonic() - updated) / ESTIMATE_HALF_LIFE)
 
     def finished(self, kind: str, seconds: float) -> None:
         mean = self.expected(kind)
-        self._times[kind] = (mean + ESTIMATE_WEIGHT * (seconds - mean), self._clock())
+        self._times[kind] = (mean + ESTIMATE_WEIGHT * (seconds - mean), time.monotonic())
 
 
 def call_kind(function) -> str:
