@@ -672,7 +672,7 @@ class GamePage {
       this.analysis = analysis;
       this.render();
       if (this.live) await this.fillChart("GET", `/api/games/${this.id}/values`, undefined, s.actions.length);
-      else if (!(this.valuesDone && this.valuesFor === this.id)) {
+      else if (!(this.valuesFor === this.id && (this.valuesDone || this.valuesStream))) { // a replay's line is one chart
         await this.fillChart("POST", "/api/values", { ...line, actions: s.all_actions }, s.all_actions.length);
       }
     } catch (error) { this.analysisRefused(error, s); }
