@@ -134,8 +134,8 @@ ERROR_RESPONSES = {
                                              "illegal move, a setting past the server's limits"},
     404: {"model": ErrorBody, "description": "no such game, record or ply"},
     409: {"model": ErrorBody, "description": "the request does not fit the game's state"},
-    429: {"model": ErrorBody, "description": "this client has too much AI work under way; retry after the "
-                                             "Retry-After header's seconds"},
+    429: {"model": ErrorBody, "description": "this client has too much AI work, or too many long lists and "
+                                             "replays, under way; retry after the Retry-After header's seconds"},
     503: {"model": ErrorBody, "description": "the games database refused the write (a full disk): nothing changed"},
     422: {"model": ErrorBody, "description": "a malformed request"},
     403: {"model": ErrorBody, "description": "a change asked by a page of another site (its Origin)"},
