@@ -275,7 +275,8 @@ def test_tournament_standings_rating_chart_and_arena_replays(arena_server, brows
     values = dict(zip([text.replace("★ ", "") for text in page.locator(".value-move").all_inner_texts()],
                       page.locator(".move-values li span").all_inner_texts()))
     assert values["A"] == "X wins in 1"  # exact, worded for the first player, counting the move
-    assert page.locator("svg.chart .dot").count() == 8  # every position of the game, the start included
+    # every position of the game, the start included: the chart fills point by point
+    page.wait_for_function("() => document.querySelectorAll('svg.chart .dot').length === 8", timeout=60_000)
     _shots(tmp_path, page, "replay-analysis")
     page.close()
 

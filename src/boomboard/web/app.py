@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sys
 from collections import OrderedDict
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -48,11 +49,14 @@ from .archive import Archive, open_arena_store, replay_record
 from .guard import GuardMiddleware, RequestGuard
 from .lab import lab_page
 from .models import ModelShelf
-from .limits import LIMIT_RESPONSES, RETRY_AFTER_SECONDS, RequestLimits, ServerLimits, StreamSlots, TooManyStreams
+from .limits import (LIMIT_RESPONSES, RETRY_AFTER_SECONDS, ClientBusy, RequestLimits, ServerLimits,
+                     StreamSlots, SWITCH_INTERVAL_SECONDS, ThreadWork, TooManyStreams, WAITED)
 from .service import SESSIONS_KEPT, WATCH_GRACE_SECONDS, AgentLimits, Busy, Conflict, GameService, NotFound, Overloaded
 from .store import ABANDONED_AFTER_SECONDS, GameStore, StoreUnavailable
 
 STATIC = Path(__file__).parent / "static"
+# What a values request sends, one line a point as each is ready, when it asks for it (Accept).
+POINTS_MEDIA_TYPE = "application/x-ndjson"
 
 # The sides offered in the page's menus; any agent spec may be typed instead.
 LEVELS = [
@@ -131,8 +135,8 @@ ERROR_RESPONSES = {
                                              "illegal move, a setting past the server's limits"},
     404: {"model": ErrorBody, "description": "no such game, record or ply"},
     409: {"model": ErrorBody, "description": "the request does not fit the game's state"},
-    429: {"model": ErrorBody, "description": "this client has too much AI work under way; retry after the "
-                                             "Retry-After header's seconds"},
+    429: {"model": ErrorBody, "description": "this client has too much AI work, or too many long lists and "
+                                             "replays, under way; retry after the Retry-After header's seconds"},
     503: {"model": ErrorBody, "description": "the games database refused the write (a full disk): nothing changed"},
     422: {"model": ErrorBody, "description": "a malformed request"},
     403: {"model": ErrorBody, "description": "a change asked by a page of another site (its Origin)"},
@@ -251,14 +255,19 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         service.resume_all()  # games in progress at the last stop carry on, their AIs too
         service.warm_up()
         reaper = asyncio.get_running_loop().create_task(service.end_unwatched_games())
+        switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)  # the loop's thread gets its turn soon after a request thread
         yield
+        sys.setswitchinterval(switch_interval)
         reaper.cancel()
         service.close()
+        work.close()
         store.close()
 
     app = FastAPI(title="boomboard", lifespan=lifespan, responses=_error_responses())
     server_limits = server_limits or ServerLimits()
     streams = StreamSlots(server_limits)
+    work = ThreadWork()  # requests' blocking work, off the event loop
     app.state.service = service
     app.state.archive = archive
     guard = guard or RequestGuard.for_server("127.0.0.1")  # no caller gets an app that answers any host
@@ -270,8 +279,8 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     async def boomboard_error(request: Request, error: BoomboardError):
         if isinstance(error, NotFound):
             return _error(404, str(error))
-        if isinstance(error, (Busy, Overloaded)):
-            response = _error(429 if isinstance(error, Busy) else 503, str(error))
+        if isinstance(error, (Busy, ClientBusy, Overloaded)):
+            response = _error(503 if isinstance(error, Overloaded) else 429, str(error))
             response.headers["Retry-After"] = str(error.retry_after)
             return response
         if isinstance(error, StoreUnavailable):
@@ -312,6 +321,19 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         # A bug, not bad input: still JSON, so that the page can show it.
         return _error(500, f"internal error ({type(error).__name__}): {error}")
 
+    async def off_loop(http: Request, function, *args) -> JSONResponse:
+        """``function(*args)``, and its answer's JSON, worked out in a request
+        thread within the client's share (:class:`ThreadWork`): a long
+        replay or list holds no other request up."""
+        def answer():
+            content = function(*args)
+            try:
+                return JSONResponse(content)
+            except TypeError:  # not plain JSON data (FastAPI's encoder, 15 times slower, turns it into such)
+                return JSONResponse(jsonable_encoder(content))
+
+        return await work.run(_client(http), answer)
+
     @app.get("/", include_in_schema=False)
     async def index():
         return FileResponse(STATIC / "index.html")
@@ -346,10 +368,9 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         return pages.rules_page(game)
 
     @app.post("/api/position")
-    async def position(request: Line):
+    async def position(request: Line, http: Request):
         """Any position, described as the page draws it: for a link to share."""
-        _check_line(request)
-        return pages.position_page(request.game, request.position, request.actions)
+        return await off_loop(http, pages.position_page, request.game, request.position, request.actions)
 
     @app.get("/api/solver")
     async def solver_table(game: str, position: str | None = None):
@@ -389,12 +410,16 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         return service.describe(session)
 
     @app.get("/api/games")
-    async def list_games(limit: int = 50, offset: int = 0, game: str | None = None, status: str = "listed"):
+    async def list_games(http: Request, limit: int = 50, offset: int = 0, game: str | None = None,
+                         status: str = "listed"):
         """The games played here, last played first: of one ``game`` (any variant) where
         given, and of a ``status``: ``listed`` (finished, and in progress but not
         abandoned), ``finished``, ``playing`` or ``abandoned`` (unfinished, no move for 7 days)."""
-        return {"games": archive.list("web", _limit(limit), _offset(offset), game=game, status=status),
-                "abandoned_after": ABANDONED_AFTER_SECONDS}
+        def listed():
+            return {"games": archive.list("web", _limit(limit), _offset(offset), game=game, status=status),
+                    "abandoned_after": ABANDONED_AFTER_SECONDS}
+
+        return await off_loop(http, listed)
 
     @app.delete("/api/games/{game_id}")
     async def delete_game(game_id: str):
@@ -477,86 +502,126 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     @app.get("/api/games/{game_id}/analysis")
     async def analyse(game_id: str, http: Request):
         """Every legal move's value (solver) or score (search) for the player to move."""
-        return await _cached(game_id, "analysis", _client(http), analysis.analyse, service.solver_db)
+        return await _unless_abandoned(http, _cached(game_id, "analysis", http, None))
 
-    @app.get("/api/games/{game_id}/values")
+    @app.get("/api/games/{game_id}/values", response_class=JSONResponse,
+             responses={200: {"content": {POINTS_MEDIA_TYPE: {}}}})
     async def values(game_id: str, http: Request):
         """The value of every position so far, from the first player's side:
         each its analysis's (the one ``analysis`` gives, kept by the game),
         so only positions not valued before are searched; a point is kept
-        while the move played from its position is (an undo, a longer game)."""
+        while the move played from its position is (an undo, a longer game).
+        Asked with ``Accept: application/x-ndjson``, the points come one a
+        line as each is ready, first to last."""
+        service.get(game_id)  # an unknown id is a 404 before any point
+        return await _points(http, _game_points(game_id, http))
+
+    async def _game_points(game_id: str, http: Request):
         session = service.get(game_id)
-        record = session.record
-        actions = tuple(record.actions)
-        cached = session.value_history  # (actions, points) of the last request
-        if cached is None or cached[0] != actions:
-            kept = 0 if cached is None else next((i for i, pair in enumerate(zip(cached[0], actions))
-                                                  if pair[0] != pair[1]), min(len(cached[0]), len(actions)))
-            points = [] if cached is None else cached[1][:kept]
-            for ply in range(len(points), len(actions) + 1):
-                result = await _cached(game_id, "analysis", _client(http), analysis.analyse, service.solver_db,
-                                       line=actions[:ply])
-                points.append(analysis.history_point(ply, result, actions[ply] if ply < len(actions) else None))
-            cached = session.value_history = (actions, points)
-        return {"values": cached[1]}
+        actions = tuple(session.record.actions)
+        cached = session.value_history  # (actions, points) of the last request: maybe not every point yet
+        points = [] if cached is None else cached[1][:_points_kept(cached[0], actions, len(cached[1]))]
+        for point in points:
+            yield point
+        for ply in range(len(points), len(actions) + 1):
+            result = await _cached(game_id, "analysis", http, actions[:ply])
+            points.append(analysis.history_point(ply, result, actions[ply] if ply < len(actions) else None))
+            session.value_history = (actions, list(points))
+            yield points[-1]
 
     @app.post("/api/analysis")
     async def analyse_line(request: Line, http: Request):
         """The analysis of any position: a game, its first position and the actions since."""
-        _check_line(request)
-        return await service.run_off_loop(analysis.analyse, request.game, request.position, request.actions,
-                                          service.solver_db, client=_client(http), queue=False)
+        await work.run(_client(http), _check_line, request)
+        return await _unless_abandoned(http, service.run_off_loop(
+            analysis.analyse, request.game, request.position, request.actions, service.solver_db,
+            client=_client(http), queue=False, waited=_waited(http)))
 
-    @app.post("/api/values")
+    @app.post("/api/values", response_class=JSONResponse, responses={200: {"content": {POINTS_MEDIA_TYPE: {}}}})
     async def values_of_line(request: Line, http: Request):
         """The value of every position of any line of play: each its own
         analysis, one worker call a position, so that each call is held to the
         per-call CPU limit however long the game (a chart of 80 Expendibots
-        positions is about 34 CPU s of searches)."""
-        _check_line(request)
+        positions is about 34 CPU s of searches). Asked with ``Accept:
+        application/x-ndjson``, the points come one a line as each is ready."""
+        await work.run(_client(http), _check_line, request)
+        return await _points(http, _line_points(request, http))
+
+    async def _line_points(request: Line, http: Request):
         actions = request.actions
-        points = []
         for ply in range(len(actions) + 1):
             result = await service.run_off_loop(analysis.analyse, request.game, request.position, actions[:ply],
-                                                service.solver_db, client=_client(http), queue=False)
-            points.append(analysis.history_point(ply, result, actions[ply] if ply < len(actions) else None))
-        return {"values": points}
+                                                service.solver_db, client=_client(http), queue=False,
+                                                waited=_waited(http))
+            yield analysis.history_point(ply, result, actions[ply] if ply < len(actions) else None)
 
-    async def _cached(game_id: str, kind: str, client: str | None, function, *extra, line: tuple | None = None):
-        """``function``'s answer for the game's position (or that after the
-        actions ``line`` from its start), kept by the game for the next request."""
+    async def _points(http: Request, points):
+        """A values request's answer: ``{"values": [...]}`` once every point is
+        there, or (``Accept: application/x-ndjson``) a stream of one point a
+        line as each is ready. Either way, a client that goes away stops the
+        work: the analysis running is stopped and no further one starts."""
+        if POINTS_MEDIA_TYPE in http.headers.get("accept", ""):
+            # every line has a first position: a refusal of its analysis is an error answer, not a stream
+            first = await _unless_abandoned(http, anext(points))
+            if isinstance(first, Response):  # nobody is waiting for it any more
+                return first
+
+            async def lines():
+                yield json.dumps(first) + "\n"
+                try:
+                    async for point in points:
+                        yield json.dumps(point) + "\n"
+                except BoomboardError as refused:  # the answer has begun: its last line says why it stops
+                    yield json.dumps({"error": str(refused), "retry_after": getattr(refused, "retry_after", None)}) \
+                        + "\n"
+
+            return StreamingResponse(lines(), media_type=POINTS_MEDIA_TYPE, headers={"Cache-Control": "no-cache"})
+
+        async def every_point():
+            return {"values": [point async for point in points]}
+
+        return await _unless_abandoned(http, every_point())
+
+    async def _cached(game_id: str, kind: str, http: Request, line: tuple | None):
+        """The analysis of the game's position (or that after the actions
+        ``line`` from its start), kept by the game for the next request."""
         session = service.get(game_id)
         record = session.record
         actions = list(record.actions if line is None else line)
         key = (kind, tuple(actions))
         result = session.analysis(key)
         if result is None:
-            result = await service.run_off_loop(function, record.game, record.position, actions,
-                                                *extra, client=client, queue=False)
+            result = await service.run_off_loop(analysis.analyse, record.game, record.position, actions,
+                                                service.solver_db, client=_client(http), queue=False,
+                                                waited=_waited(http))
             session.keep_analysis(key, result)
         return result
 
     @app.get("/api/archive/{source}")
-    async def archive_list(source: str, limit: int = 50, offset: int = 0, tournament: str | None = None):
-        return {"games": archive.list(_source(source), _limit(limit), _offset(offset), tournament)}
+    async def archive_list(source: str, http: Request, limit: int = 50, offset: int = 0,
+                           tournament: str | None = None):
+        def listed():
+            return {"games": archive.list(_source(source), _limit(limit), _offset(offset), tournament)}
+
+        return await off_loop(http, listed)
 
     @app.get("/api/archive/{source}/{game_id}/record", response_class=RecordText,
              responses=_errors_as_json("the game as a game record (text), to download"))
-    async def game_record(source: str, game_id: str):
+    async def game_record(source: str, game_id: str, http: Request):
         """A stored game as a game record (docs/reference/records.md), as a file to save."""
-        text = archive.record_text(_source(source), game_id)
+        text = await work.run(_client(http), archive.record_text, _source(source), game_id)
         name = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{source}-{game_id}")[:80]
         return RecordText(text, headers={"content-disposition": f'attachment; filename="boomboard-{name}.txt"'})
 
     @app.post("/api/records/replay")
-    async def replay_a_record(request: RecordReplay):
+    async def replay_a_record(request: RecordReplay, http: Request):
         """A game record's position after ``ply`` moves (default: its end), as a replay
         is shown: a record opened from a link or a file."""
-        return replay_record(request.record, request.ply)
+        return await off_loop(http, replay_record, request.record, request.ply)
 
     @app.get("/api/replay/{source}/{game_id}")
-    async def replay(source: str, game_id: str, ply: int | None = None):
-        return archive.replay(_source(source), game_id, ply)
+    async def replay(source: str, game_id: str, http: Request, ply: int | None = None):
+        return await off_loop(http, archive.replay, _source(source), game_id, ply)
 
     @app.get("/api/tournaments")
     async def tournaments():
@@ -606,6 +671,46 @@ def _offset(offset: int) -> int:
     if offset > MAX_OFFSET:
         raise ParameterError(f"'offset' must be at most 2**62, got {offset}")
     return max(offset, 0)
+
+
+def _points_kept(before: tuple, actions: tuple, count: int) -> int:
+    """How many of the ``count`` value points of the line ``before`` hold for
+    the line ``actions``: each point is its position's and the move played
+    from it, so those up to the first move that differs (all of them for
+    the same line)."""
+    if before == actions:
+        return count
+    same = next((i for i, pair in enumerate(zip(before, actions)) if pair[0] != pair[1]),
+                min(len(before), len(actions)))
+    return min(same, count)
+
+
+async def _unless_abandoned(http: Request, work):
+    """Await the coroutine ``work``, cancelled as soon as the client that
+    asked goes away (its analysis in a worker is then stopped, see
+    :meth:`GameService.run_off_loop`): nobody waits for its answer."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_disconnected(http))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not task.done():
+            task.cancel()
+    if task.cancelled():  # the client went away: whatever is answered goes nowhere
+        return Response(status_code=499)
+    return task.result()
+
+
+async def _disconnected(http: Request) -> None:
+    """Return when the client of ``http`` has gone away."""
+    while (await http.receive())["type"] != "http.disconnect":
+        pass
+
+
+def _waited(http: Request) -> float:
+    """The seconds the request waited for the server before it was worked on (:data:`WAITED`), where measured."""
+    return http.scope.get(WAITED, 0.0)
 
 
 def _client(request: Request) -> str | None:

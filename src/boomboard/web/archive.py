@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import secrets
+from collections import OrderedDict
 import tempfile
 import threading
 from dataclasses import asdict, is_dataclass
@@ -34,6 +35,8 @@ from .store import GameStore, StoredGame
 
 # matplotlib's pyplot keeps global state: one chart is drawn at a time
 _CHART_LOCK = threading.Lock()
+# Finished web games whose result in words is kept (LRU), so that a list does not replay them again.
+RESULTS_KEPT = 10_000
 
 
 def open_arena_store(path: str | Path | None = None, *, required: bool = False):
@@ -83,6 +86,8 @@ class Archive:
     def __init__(self, games: GameStore, arena=None):
         self.games = games
         self.arena = arena
+        self._results: OrderedDict[tuple, str] = OrderedDict()  # a version of a game -> its result in words
+        self._results_lock = threading.Lock()  # lists are made in several threads
 
     def list(self, source: str, limit: int = 50, offset: int = 0, tournament: Any = None, *,
              game: str | None = None, status: str | None = None) -> list[dict]:
@@ -90,7 +95,7 @@ class Archive:
         ``status`` (:data:`boomboard.web.store.STATUSES`) where given."""
         if source == "web":
             return [{"id": r.id, "game": r.game, "players": r.players, "plies": len(r.actions),
-                     "finished": r.finished, "updated": r.updated, "result": _web_result(r)}
+                     "finished": r.finished, "updated": r.updated, "result": self._web_result(r)}
                     for r in self.games.recent(limit, offset, game=game, status=status)]
         arena = self._arena()
         out = []
@@ -105,6 +110,22 @@ class Archive:
                         # an aborted game is over too: only one still being played is not
                         "finished": status != "playing"})
         return out
+
+    def _web_result(self, record: StoredGame) -> str:
+        """:func:`web_result`, replayed once per version of a game (a stored
+        game changes only with its version, its moves and its end) for the
+        :data:`RESULTS_KEPT` games last listed."""
+        key = (record.id, record.version, len(record.actions), record.resigned, record.finished)
+        with self._results_lock:
+            if key in self._results:
+                self._results.move_to_end(key)
+                return self._results[key]
+        result = web_result(record)
+        with self._results_lock:
+            self._results[key] = result
+            while len(self._results) > RESULTS_KEPT:
+                self._results.popitem(last=False)
+        return result
 
     def record(self, source: str, game_id: str) -> GameRecord:
         """A stored game as a game record (:mod:`boomboard.records`)."""
@@ -279,7 +300,7 @@ def _arena_id(text: Any) -> Any:
     return number
 
 
-def _web_result(record) -> str:
+def web_result(record) -> str:
     """A finished web game's result in words ("X wins: connected 4 in a row",
     "Red wins: Blue resigned"); "" for a game still on."""
     if not record.finished:

@@ -19,12 +19,18 @@ serve`` option that sets it:
 - more than ``streams_per_client`` event streams of one client is a 429,
   more than ``streams`` in all a 503;
 - a request that has waited ``wait_seconds`` in the server's queue (from
-  the moment its head was read to the moment the app gets to it), or that
+  the moment its head was read to the moment the app gets to it, and before
+  that, in its socket, as long as the event loop runs late: :class:`LoopLag`), or that
   comes while ``requests`` requests are being answered, is a 503 with
   ``Retry-After``: an answer in a few milliseconds rather than one after
   seconds in a queue (a request counts as being answered from the end of
   its body to the start of its answer, so neither a slow body nor an event
-  stream holds a place).
+  stream holds a place);
+- work of a request that would hold the event loop (a replay of a whole
+  game, a list of hundreds of games) runs in one of :data:`WORK_THREADS`
+  threads (:class:`ThreadWork`), at most :data:`WORK_THREADS_PER_CLIENT`
+  of one client at once; a client with :data:`THREAD_QUEUE_FACTOR` times
+  that many running or waiting gets a 429 with ``Retry-After``.
 
 :class:`RequestLimits` is the ASGI middleware that applies the request
 limits (``create_app`` adds it), :class:`StreamSlots` counts the event
@@ -37,6 +43,8 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 
 from ..core.errors import BoomboardError, ParameterError
@@ -54,8 +62,24 @@ KEEP_ALIVE_SECONDS = 5  # uvicorn's default: an idle connection between two requ
 # on a refusal whose request may not have been read to its end: the rest is not worth reading
 CLOSE = ((b"connection", b"close"),)
 # The scope's key for the event loop's time at which the request's head was
-# read (set by the protocol of uvicorn_options; absent elsewhere, e.g. in tests).
+# read, less the time it is reckoned to have waited in its socket before
+# (LoopLag): set by the protocol of uvicorn_options; absent elsewhere, e.g. in tests.
 ARRIVED = "boomboard.arrived"
+# The scope's key for the seconds a request waited from ARRIVED until the app got it (RequestLimits).
+WAITED = "boomboard.waited"
+# How often LoopLag looks at how late the event loop runs, and over how many looks it takes the least.
+LAG_TICK_SECONDS = 0.02
+LAG_TICKS = 5
+# Threads for requests' blocking work (ThreadWork), in all and for one client at once.
+WORK_THREADS = 4
+WORK_THREADS_PER_CLIENT = 1
+# A client with this many times its threads' share of work waiting is refused (429).
+THREAD_QUEUE_FACTOR = 4
+# How often, in seconds, a thread holding Python's interpreter lock hands it to another that waits, while the
+# server runs (Python's default is 5 ms): the event loop's thread waits that long for a request thread's turn
+# each time it wakes, and at the default a request to another client took 4 times as long at the median
+# (44 ms against 11, two clients hammering the heaviest cheap requests, docs/results/benchmarks.md).
+SWITCH_INTERVAL_SECONDS = 0.001
 
 
 @dataclass(frozen=True)
@@ -88,6 +112,80 @@ class ServerLimits:
     def option(self, name: str) -> str:
         """``"boomboard serve --OPTION"``, for the refusals' messages."""
         return f"boomboard serve {self.OPTIONS[name]}"
+
+
+class ClientBusy(BoomboardError):
+    """A client with too much of a kind of work waiting (a 429 with ``Retry-After``)."""
+
+    retry_after = RETRY_AFTER_SECONDS
+
+
+class ThreadWork:
+    """Requests' blocking work (SQLite reads, replays of whole games, the
+    JSON of long lists) in ``threads`` threads of its own, off the event
+    loop, so that a request that is cheap to send cannot hold every other
+    one up: at most ``per_client`` calls of one client run at once, the
+    others wait their turn, and past :data:`THREAD_QUEUE_FACTOR` times that
+    many waiting the client gets :class:`ClientBusy`."""
+
+    def __init__(self, threads: int = WORK_THREADS, per_client: int = WORK_THREADS_PER_CLIENT):
+        self.per_client = per_client
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="boomboard-request")
+        self._slots: dict[str | None, asyncio.Semaphore] = {}
+        self._load: dict[str | None, int] = {}  # a client's calls running or waiting
+
+    async def run(self, client: str | None, function, *args):
+        """``function(*args)`` in a thread, within ``client``'s share."""
+        load = self._load.get(client, 0)
+        if load >= THREAD_QUEUE_FACTOR * self.per_client:
+            raise ClientBusy(f"this client has {load} requests being worked on; the server works on at most "
+                             f"{self.per_client} of one client's at once and keeps "
+                             f"{THREAD_QUEUE_FACTOR * self.per_client} waiting: try again when they are answered")
+        slots = self._slots.get(client)
+        if slots is None:
+            slots = self._slots[client] = asyncio.Semaphore(self.per_client)
+        self._load[client] = load + 1
+        try:
+            async with slots:
+                return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+        finally:
+            self._load[client] -= 1
+            if not self._load[client]:  # nothing of this client waits: its slots go too
+                del self._load[client]
+                self._slots.pop(client, None)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class LoopLag:
+    """How late the event loop runs (``seconds``): the least of its last
+    :data:`LAG_TICKS` looks, one every :data:`LAG_TICK_SECONDS`. While the
+    loop has more to do than it can, a request's bytes wait about that long
+    in their socket before the loop reads them, a wait the server cannot
+    see otherwise, so its head's time is taken as that much earlier
+    (``ARRIVED``). The least, not the last: one long stall (a game's
+    kernels loaded on the loop) says nothing of how long the bytes read
+    after it waited."""
+
+    def __init__(self):
+        self._late: deque[float] = deque([0.0], maxlen=LAG_TICKS)
+        self._loop = None
+
+    @property
+    def seconds(self) -> float:
+        return min(self._late)
+
+    def watch(self, loop) -> None:
+        """Look at ``loop`` from now on (once per loop)."""
+        if self._loop is not loop:
+            self._loop = loop
+            loop.call_later(LAG_TICK_SECONDS, self._tick, loop, loop.time() + LAG_TICK_SECONDS)
+
+    def _tick(self, loop, due: float) -> None:
+        self._late.append(max(loop.time() - due, 0.0))
+        if self._loop is loop and not loop.is_closed():
+            loop.call_later(LAG_TICK_SECONDS, self._tick, loop, loop.time() + LAG_TICK_SECONDS)
 
 
 class TooManyStreams(BoomboardError):
@@ -175,7 +273,9 @@ class RequestLimits:
         limits = self.limits
         try:  # a slow body waits here without holding a place among the requests being answered
             arrived = scope.get(ARRIVED)
-            if arrived is not None and asyncio.get_running_loop().time() - arrived > limits.wait_seconds:
+            if arrived is not None:
+                scope[WAITED] = asyncio.get_running_loop().time() - arrived
+            if scope.get(WAITED, 0.0) > limits.wait_seconds:
                 raise self._busy(f"this request waited over {limits.wait_seconds:g} s for its turn, the most the "
                                  f"server lets one wait ({limits.option('wait_seconds')})")
             self._check_query(scope["query_string"])
@@ -318,19 +418,23 @@ def _limited_protocol(limits: ServerLimits):
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    lag = LoopLag()
+
     class LimitedH11Protocol(H11Protocol):
         """uvicorn's HTTP/1.1 protocol, with a request head held to
         ``head_bytes`` (431) and to ``idle_timeout`` seconds from its first
         byte or the connection's start (408), a connection cut when its
         client reads nothing of the answer for ``idle_timeout`` seconds, and
-        each request's scope stamped with the time its head was read
-        (``ARRIVED``), from which :class:`RequestLimits` sees its wait."""
+        each request's scope stamped with the time its head was read, less
+        the time it waited in the socket while the loop ran late (``ARRIVED``),
+        from which :class:`RequestLimits` sees its wait."""
 
         head_timer: asyncio.TimerHandle | None = None
         write_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
+            lag.watch(self.loop)
             connection = transport.get_extra_info("socket")
             if connection is not None and connection.family in (socket.AF_INET, socket.AF_INET6):
                 # asyncio sets this only on sockets made with proto=IPPROTO_TCP, which the listener
@@ -348,7 +452,7 @@ def _limited_protocol(limits: ServerLimits):
                                 f"bytes, the most the server takes ({limits.option('head_bytes')})")
                     return
             starting = self.conn.their_state is h11.IDLE
-            arrived = self.loop.time()
+            arrived = self.loop.time() - lag.seconds
             super().data_received(data)
             if starting and self.conn.their_state is not h11.IDLE and self.scope is not None:
                 self.scope[ARRIVED] = arrived  # read before its task first runs: the task sees it

@@ -51,7 +51,7 @@ from .geometry import cell_contents, layout, move_gestures, winning_lines
 from .models import ModelShelf
 from .store import GameStore, StoredGame
 from .workers import (BACKGROUND, DEFAULT_WORKERS, FOREGROUND, LOAD_SECONDS, WORKER_MEMORY_BYTES, WorkerPool,
-                      check_workers, workers_limit)
+                      call_kind, check_workers, workers_limit)
 
 CHEAP_AGENTS = {"random", "greedy"}  # fast enough to run in a thread
 SOLVER = "solver"
@@ -317,8 +317,6 @@ class GameService:
         self._processes: WorkerPool | None = None
         # per event loop: the watched games' share of the workers, all of them but one
         self._watched_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-        self._waiting = 0  # calls of requests (analyses) queued or running in the worker pool
-        self._call_seconds = 0.0  # a running mean of how long a request's call takes, for the expected wait
 
     # -- the pools ---------------------------------------------------------------
     def _pool(self, cheap: bool) -> Executor | WorkerPool:
@@ -331,17 +329,19 @@ class GameService:
         return self._processes
 
     async def run_off_loop(self, function, *args, cheap: bool = False, client: str | None = None,
-                           queue: bool = True, watched: bool = False):
+                           queue: bool = True, watched: bool = False, waited: float = 0.0):
         """Run ``function(*args)`` in a worker; a broken process pool is rebuilt
         once. At most ``limits.per_client`` searching calls of one ``client``
         run at once (cheap ones, in threads, are not counted); the others wait.
         With ``queue=False`` (a request waiting for its answer), a client that
         already has ``QUEUE_FACTOR`` times its share running or waiting gets
         :class:`Busy` instead, and a call that would not start within
-        ``limits.queue_wait`` seconds :class:`Overloaded`. A ``watched`` game's
-        call (no human plays it) is not counted against its client: it waits
-        for the watched games' share of the workers, then behind every other
-        call. Cancelling the caller drops a call that has not started."""
+        ``limits.queue_wait`` seconds, less the ``waited`` seconds its request
+        waited for the server before (in its socket and in the server's queue), :class:`Overloaded`. A
+        ``watched`` game's call (no human plays it) is not counted against
+        its client: it waits for the watched games' share of the workers,
+        then behind every other call. Cancelling the caller drops a call that
+        has not started and stops one that has (its worker is killed)."""
         if cheap:
             return await self._run(function, args, cheap)
         if watched:
@@ -352,7 +352,7 @@ class GameService:
             raise Busy(f"this client has {load} AI moves and analyses running or waiting; the server takes at "
                        f"most {QUEUE_FACTOR * self.limits.per_client} at once from one client "
                        f"(boomboard serve --ai-per-client): try again when they are done")
-        deadline = None if queue else self._deadline(load)
+        deadline = None if queue else self._deadline(function, load, waited)
         by_client = self._client_slots.setdefault(asyncio.get_running_loop(), {})
         slots = by_client.get(client)
         if slots is None:
@@ -367,7 +367,7 @@ class GameService:
             except TimeoutError:
                 raise self._overloaded("this client's earlier AI work is still ahead of it") from None
             try:
-                return await self._timed(self._run(function, args, cheap, deadline=deadline))
+                return await self._run(function, args, cheap, deadline=deadline)
             finally:
                 slots.release()
         finally:
@@ -385,17 +385,25 @@ class GameService:
             share = self._watched_slots[loop] = asyncio.Semaphore(max(1, self._workers - 1))
         return share
 
-    def _deadline(self, client_load: int) -> float:
+    def _deadline(self, function, client_load: int, waited: float) -> float:
         """When a request's call must have started: ``limits.queue_wait``
-        seconds from now, or at once (:class:`Overloaded`) when the calls
-        already ahead of it (``client_load`` of its client's, and those in
-        the workers' queue) would take longer than that to run."""
-        ahead = max((self._waiting + 1) / self._workers, (client_load + 1) / self.limits.per_client)
-        expected = ahead * self._call_seconds
-        if self._use_processes and expected > self.limits.queue_wait:
-            raise self._overloaded(f"{self._waiting + client_load} AI calls are ahead of this one, about "
-                                   f"{expected:.1f} s of work", expected)
-        return asyncio.get_running_loop().time() + self.limits.queue_wait
+        seconds after its request came (it ``waited`` seconds for the server
+        before it was worked on), or at once (:class:`Overloaded`) when that
+        wait and the work ahead of it would take longer than that. The
+        work ahead is only what is queued and running now
+        (:meth:`WorkerPool.expected_wait`), and the client's own calls
+        waiting for its share (``client_load`` in all), each expected to take
+        as long as such calls took lately."""
+        since = asyncio.get_running_loop().time() - max(waited, 0.0)
+        if not self._use_processes:
+            return since + self.limits.queue_wait
+        pool = self._pool(cheap=False)
+        own_turns = max(client_load + 1 - self.limits.per_client, 0) / self.limits.per_client
+        ahead = pool.expected_wait(FOREGROUND) + own_turns * pool.times.expected(call_kind(function))
+        if waited + ahead > self.limits.queue_wait:
+            raise self._overloaded(f"this request has waited {waited:.1f} s and the AI work queued and running "
+                                   f"ahead of it would take about {ahead:.1f} s more", waited + ahead)
+        return since + self.limits.queue_wait
 
     def _overloaded(self, why: str, expected: float | None = None) -> Overloaded:
         wait = self.limits.queue_wait if expected is None else expected
@@ -403,18 +411,6 @@ class GameService:
         return Overloaded(f"the server's AI workers are busy ({why}); it sheds AI work that cannot start within "
                           f"{self.limits.queue_wait:g} s (boomboard serve --ai-max-queue-wait): retry in "
                           f"{retry_after} s", retry_after)
-
-    async def _timed(self, call):
-        """Await a request's ``call``, counting it among those waiting and
-        timing it for the expected wait of the next ones."""
-        started = time.monotonic()
-        self._waiting += 1
-        try:
-            result = await call
-        finally:
-            self._waiting -= 1
-        self._call_seconds = 0.8 * self._call_seconds + 0.2 * (time.monotonic() - started)
-        return result
 
     async def _run(self, function, args, cheap: bool, priority: int = FOREGROUND, deadline: float | None = None):
         """Run the call in its pool; one not started by ``deadline`` (the

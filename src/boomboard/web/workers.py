@@ -24,6 +24,7 @@ which names the limit.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 import multiprocessing
@@ -54,6 +55,11 @@ WORKER_MEMORY_BYTES = 3 * 2**30
 LOAD_SECONDS = 60.0
 # Worker processes of boomboard serve unless --workers says otherwise.
 DEFAULT_WORKERS = 2
+# Seconds in which a call kind's expected time (:class:`CallTimes`) halves when no call of that kind finishes:
+# a slow figure (a first call that compiled for 44 s) soon stops counting.
+ESTIMATE_HALF_LIFE = 30.0
+# The weight of each finished call in its kind's expected time (the rest is the figure before it).
+ESTIMATE_WEIGHT = 0.2
 # Call priorities (lower first): a game a person plays, or a person's analysis, goes before an AI-vs-AI game
 # someone only watches, whatever waited longer.
 FOREGROUND, BACKGROUND = 0, 1
@@ -159,14 +165,39 @@ def _worker_main(conn, parent: int, warm_up, cpu_seconds: float | None = None) -
             conn.send(("error", RuntimeError(f"{type(reply[1]).__name__}: {reply[1]} ({problem})")))
 
 
+class CallTimes:
+    """How long each kind of call (a function, by name) is expected to take:
+    a moving mean of the calls that finished, which halves every
+    :data:`ESTIMATE_HALF_LIFE` seconds in which none of that kind finishes,
+    so that one slow call (a compile, a machine busy for a while) is soon
+    forgotten. A kind never timed is expected to take no time."""
+
+    def __init__(self):
+        self._times: dict[str, tuple[float, float]] = {}  # kind -> (mean seconds, time.monotonic() last updated)
+
+    def expected(self, kind: str) -> float:
+        mean, updated = self._times.get(kind, (0.0, 0.0))
+        return mean * 0.5 ** ((time.monotonic() - updated) / ESTIMATE_HALF_LIFE)
+
+    def finished(self, kind: str, seconds: float) -> None:
+        mean = self.expected(kind)
+        self._times[kind] = (mean + ESTIMATE_WEIGHT * (seconds - mean), time.monotonic())
+
+
+def call_kind(function) -> str:
+    """The name :class:`CallTimes` times ``function``'s calls under."""
+    return f"{getattr(function, '__module__', '')}.{getattr(function, '__qualname__', repr(function))}"
+
+
 class _Call:
-    __slots__ = ("function", "args", "future", "stop", "priority", "order")
+    __slots__ = ("function", "args", "future", "stop", "priority", "order", "started")
 
     def __init__(self, function, args, priority: int, order: int):
         self.function, self.args = function, args
         self.priority, self.order = priority, order
         self.future: Future = Future()
         self.stop = threading.Event()
+        self.started: float | None = None  # time.monotonic() when a worker took it
 
     def __lt__(self, other: _Call) -> bool:  # the pool's queue: by priority, then first come first served
         return (self.priority, self.order) < (other.priority, other.order)
@@ -191,7 +222,9 @@ class WorkerPool:
         self._closed = threading.Event()
         self._lock = threading.Lock()
         self._processes: dict[int, multiprocessing.Process] = {}  # the slot -> its process
-        self._running: dict[Future, _Call] = {}
+        self._running: dict[Future, _Call] = {}  # every call not done: waiting (not started) or running
+        self.workers = workers
+        self.times = CallTimes()
         self._threads = [threading.Thread(target=self._drive, args=(slot,), daemon=True,
                                           name=f"boomboard-worker-{slot}") for slot in range(workers)]
         for thread in self._threads:
@@ -210,6 +243,24 @@ class WorkerPool:
     def _forget(self, future: Future) -> None:
         with self._lock:
             self._running.pop(future, None)
+
+    def expected_wait(self, priority: int = FOREGROUND) -> float:
+        """Seconds until a call submitted now at ``priority`` is expected to
+        start: each worker is free once its running call has had its kind's
+        expected time (:class:`CallTimes`), and the calls waiting ahead of
+        it (its priority or before) go to the first worker free, in turn.
+        Only work actually queued or running counts: with a worker free, 0."""
+        now = time.monotonic()
+        with self._lock:
+            calls = list(self._running.values())
+        free = [max(self.times.expected(call_kind(call.function)) - (now - call.started), 0.0)
+                for call in calls if call.started is not None]
+        free += [0.0] * max(self.workers - len(free), 0)
+        heapq.heapify(free)
+        for call in sorted(call for call in calls if call.started is None and call.priority <= priority
+                           and not call.future.done()):
+            heapq.heapreplace(free, free[0] + self.times.expected(call_kind(call.function)))
+        return free[0]
 
     def stop(self, future: Future) -> None:
         """Stop a call: one still waiting never starts; one running has its
@@ -266,6 +317,7 @@ class WorkerPool:
                 continue  # cancelled while it waited
             if process is None or not process.is_alive():
                 process, conn = self._start(slot)
+            call.started = time.monotonic()
             try:
                 conn.send((call.function, call.args))
             except Exception as problem:  # an argument that cannot be pickled, or a dead worker
@@ -287,6 +339,7 @@ class WorkerPool:
                 try:
                     if conn.poll(POLL_SECONDS):
                         kind, value = conn.recv()
+                        self.times.finished(call_kind(call.function), time.monotonic() - call.started)
                         if kind == "ok":
                             call.future.set_result(value)
                         else:

@@ -24,6 +24,33 @@ const api = async (method, path, body) => {
   return data;
 };
 
+// The value chart's points of a line, one at a time as the server finishes
+// each (it sends one JSON line a point): the first comes within a second,
+// not after the whole game is analysed. Aborting `signal` closes the
+// request, and the server stops the analyses not done.
+async function* valuePoints(method, path, body, signal) {
+  const response = await fetch(path, {
+    method, signal, headers: { accept: "application/x-ndjson", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw refusal(response, await response.json().catch(() => ({ error: `HTTP ${response.status}` })));
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    text += decoder.decode(value || new Uint8Array(), { stream: !done });
+    const lines = text.split("\n");
+    text = lines.pop();
+    for (const line of lines.filter(Boolean)) {
+      const point = JSON.parse(line);
+      if (point.error) throw Object.assign(new Error(point.error), { status: point.retry_after ? 503 : 500, retryAfter: point.retry_after });
+      yield point;
+    }
+    if (done) return;
+  }
+}
+
 // An error answer as an Error that keeps its status and, for a server that
 // sheds load (429, 503), the seconds it asks the page to wait (Retry-After).
 function refusal(response, data) {
@@ -169,11 +196,12 @@ function drawBoard(state, cells, { marks = {}, tints = {}, flip = false, onClick
 
 // ---- the value chart --------------------------------------------------------------------
 
-function valueChart(points, names, current, onPick) {
+// `plies`: the line's length, so that a chart still filling keeps its scale.
+function valueChart(points, names, current, onPick, plies) {
   const width = 300, height = 110, pad = 6;
   const svg = el("svg:svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "group",
     "aria-label": `expected score of ${names[0]} along the game; click a point to go to that position` });
-  const n = Math.max(points.length - 1, 1);
+  const n = Math.max(plies ?? points.length - 1, 1);
   const px = (ply) => pad + (width - 2 * pad) * ply / n;
   const py = (v) => height / 2 - (height / 2 - pad) * v;
   svg.append(el("svg:line", { x1: pad, x2: width - pad, y1: py(0), y2: py(0), class: "axis" }));
@@ -278,6 +306,7 @@ class GamePage {
 
   kill() {
     this.alive = false;
+    if (this.valuesStream) this.valuesStream.abort(); // the server stops analysing for nobody
     document.removeEventListener("keydown", this.keys);
     if (this.events) this.events.close();
   }
@@ -638,17 +667,49 @@ class GamePage {
       const line = { game: s.game, position: s.start, actions: s.actions };
       if (s.thinking) { this.analysis = { waiting: true }; this.render(); return; } // the AI moves: analyse after
       // A live game's chart reuses the analyses the server keeps (this one first): one search a position.
-      const [analysis, values] = this.live
-        ? [await api("GET", `/api/games/${this.id}/analysis`), await api("GET", `/api/games/${this.id}/values`)]
-        : await Promise.all([api("POST", "/api/analysis", line),
-          this.values && this.valuesFor === this.id ? { values: this.values } : api("POST", "/api/values", { ...line, actions: s.all_actions })]);
-      this.valuesFor = this.id;
+      const analysis = this.live ? await api("GET", `/api/games/${this.id}/analysis`) : await api("POST", "/api/analysis", line);
       if (this.state !== s && this.state.ply !== ply) return;
       // Both are the same analysis of each position (one voice): the chart's point agrees with the headline as sent.
       this.analysis = analysis;
-      this.values = values.values;
+      this.render();
+      if (this.live) await this.fillChart("GET", `/api/games/${this.id}/values`, undefined, s.actions.length);
+      else if (!(this.valuesFor === this.id && (this.valuesDone || this.valuesStream))) { // a replay's line is one chart
+        await this.fillChart("POST", "/api/values", { ...line, actions: s.all_actions }, s.all_actions.length);
+      }
     } catch (error) { this.analysisRefused(error, s); }
     this.render();
+  }
+
+  // The value chart, drawn again as each point comes (a request before it, still filling, is given up).
+  async fillChart(method, path, body, plies) {
+    if (this.valuesStream) this.valuesStream.abort();
+    const stream = this.valuesStream = new AbortController();
+    let points = null; // the chart shown stays until the first point of the new one comes
+    this.valuesFor = this.id;
+    this.valuesDone = false;
+    try {
+      for await (const point of valuePoints(method, path, body, stream.signal)) {
+        if (!points) { points = this.values = []; this.valuesPlies = plies; }
+        points.push(point);
+        this.redrawChart();
+      }
+      this.valuesDone = true;
+    } catch (error) {
+      if (error.name !== "AbortError") throw error;
+    } finally {
+      if (this.valuesStream === stream) this.valuesStream = null;
+    }
+  }
+
+  redrawChart() {
+    const chart = view.querySelector(".chart-box .chart");
+    if (chart && this.alive) chart.replaceWith(this.valueChartNow());
+    else if (this.values.length === 1) this.render(); // the first point: the chart's box is drawn with it
+  }
+
+  valueChartNow() {
+    const s = this.state;
+    return valueChart(this.values, s.player_names, this.sideline ? this.sideline.branch.ply : s.ply, (ply) => this.pickPly(ply), this.valuesPlies);
   }
 
   // ---- the analysis asked for but not (yet) given ---------------------------------------
@@ -964,7 +1025,7 @@ class GamePage {
       analysisLegend(s.presentation.results),
       this.values ? el("div", { class: "chart-box" }, el("p", { class: "note",
         text: `${capital(names[0])}'s expected score along the game (■ exact, ● estimate); click a point to see that position.` }),
-        valueChart(this.values, names, this.sideline ? this.sideline.branch.ply : s.ply, (ply) => this.pickPly(ply))) : null);
+        this.valueChartNow()) : null);
   }
 
   // After a game, each move of the history marked as the analysis of the
