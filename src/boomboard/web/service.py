@@ -266,9 +266,12 @@ def check_side(spec: str, game_string: str, position: str | None = None, solver_
     kind, settings = parse_spec(spec)
     if kind != HUMAN:
         built = spec if models is None else models.resolve(spec)  # a learned model's name: its path
-        make_agent(built)  # raises ParameterError for bad settings
-        if limits is not None:
-            limits.check(built)
+        try:
+            make_agent(built)  # raises ParameterError for bad settings
+            if limits is not None:
+                limits.check(built)
+        except ParameterError as problem:  # said of the spec as given: the server's paths are its own
+            raise type(problem)(str(problem).replace(built, spec)) from None
     if kind == SOLVER and not analysis.has_table(game_string, position, settings.get("db", solver_db)):
         where = "this position of " if position else ""
         raise ParameterError(f"the solver has no table for {where}{game_string}; choose 'human' or an AI "
@@ -455,7 +458,9 @@ class GameService:
 
     # -- games ----------------------------------------------------------------------
     async def create(self, game_string: str, params: dict, players: list[str], position: str | None = None,
-                     pace: float | None = None, seed: int | None = None, client: str | None = None) -> Session:
+                     pace: float | None = None, seed: int | None = None, client: str | None = None,
+                     owner: str | None = None) -> Session:
+        """A new game, stored; ``owner``: the hash of its owner's token (:func:`~boomboard.web.store.owner_hash`)."""
         if not isinstance(params or {}, dict):
             raise ParameterError("'params' must be an object of the game's parameters")
         game = load_game(game_string, **(params or {}))
@@ -473,7 +478,7 @@ class GameService:
             raise ParameterError(f"'pace' is the least seconds between AI moves, 0..10; got {pace}")
         record = StoredGame(secrets.token_hex(6), str(game), sides, [], position or None,
                             seed=random.randrange(2**31) if seed is None else int(seed), pace=float(pace),
-                            finished=state.is_terminal())
+                            finished=state.is_terminal(), owner=owner)
         session = Session(record, state, client=client, checked=self.store.generation())
         self.store.add(record)
         self._keep(session)
@@ -697,8 +702,9 @@ class GameService:
             record = session.record
             ply = len(record.actions)
             started = time.monotonic()
-            kind = side if side == SOLVER else parse_spec(side)[0]
             try:
+                kind = side if side == SOLVER else parse_spec(side)[0]
+                self.limits.check(side)  # a stored side (an imported game's) is held to the limits a request is
                 action = await self.run_off_loop(analysis.choose_action, record.game, record.position,
                                                  list(record.actions),
                                                  self.models.resolve(self.limits.bounded(side)),
