@@ -413,6 +413,8 @@ def games_import(files: list[Path] = typer.Argument(..., help="Files of game rec
     if len(changes) > IMPORT_CHANGES_SHOWN:
         console.print(f"... and {len(changes) - IMPORT_CHANGES_SHOWN} more sides stored as human", markup=False)
     store = _web_store(db)
+    console.print(f"storing {len(games):,} games in {store.path} (all or none)", markup=False, soft_wrap=True)
+    console.file.flush()  # said before the wait, also into a pipe
     added, skipped = store.add_new(games)
     already = f"; {skipped} skipped, stored already (the same game and moves)" if skipped else ""
     console.print(f"{added} games imported into {store.path}{already}", markup=False, soft_wrap=True)
