@@ -270,8 +270,10 @@ def check_side(spec: str, game_string: str, position: str | None = None, solver_
             make_agent(built)  # raises ParameterError for bad settings
             if limits is not None:
                 limits.check(built)
-        except ParameterError as problem:  # said of the spec as given: the server's paths are its own
-            raise type(problem)(str(problem).replace(built, spec)) from None
+        except AgentLimitError as problem:  # said of the spec as given: the server's paths are its own
+            raise AgentLimitError(_without_paths(str(problem), spec, built)) from None
+        except BoomboardError as problem:  # a bad setting, or a model file that cannot be played
+            raise ParameterError(_without_paths(str(problem), spec, built)) from None
     if kind == SOLVER and not analysis.has_table(game_string, position, settings.get("db", solver_db)):
         where = "this position of " if position else ""
         raise ParameterError(f"the solver has no table for {where}{game_string}; choose 'human' or an AI "
@@ -279,6 +281,16 @@ def check_side(spec: str, game_string: str, position: str | None = None, solver_
     if spec.lower() == SOLVER:
         return SOLVER
     return spec if kind != HUMAN else HUMAN
+
+
+def _without_paths(message: str, spec: str, built: str) -> str:
+    """A refusal of the agent ``built`` from ``spec`` (a learned model's name
+    resolved to its path), said of ``spec``: a request learns no server path."""
+    message = message.replace(built, spec)
+    if built != spec:
+        name, path = parse_spec(spec)[1]["checkpoint"], parse_spec(built)[1]["checkpoint"]
+        message = message.replace(path, f"the model {name!r}")
+    return message
 
 
 class GameService:

@@ -340,7 +340,7 @@ def _open(path: Path) -> sqlite3.Connection:
 def _check_intact(db: sqlite3.Connection, path: Path) -> None:
     """Refuse a damaged file at once, rather than fail on the first request that reads its damaged page."""
     try:
-        problems = [row[0] for row in db.execute("PRAGMA quick_check(1)")]
+        problems = [" ".join(str(row[0]).split()) for row in db.execute("PRAGMA quick_check(1)")]
     except sqlite3.DatabaseError as problem:
         problems = [str(problem)]
     if problems != ["ok"]:
