@@ -268,12 +268,10 @@ def check_side(spec: str, game_string: str, position: str | None = None, solver_
         built = spec if models is None else models.resolve(spec)  # a learned model's name: its path
         try:
             make_agent(built)  # raises ParameterError for bad settings
-            if limits is not None:
-                limits.check(built)
-        except AgentLimitError as problem:  # said of the spec as given: the server's paths are its own
-            raise AgentLimitError(_without_paths(str(problem), spec, built)) from None
         except BoomboardError as problem:  # a bad setting, or a model file that cannot be played
             raise ParameterError(_without_paths(str(problem), spec, built)) from None
+        if limits is not None:
+            check_limits(spec, limits, models)
     if kind == SOLVER and not analysis.has_table(game_string, position, settings.get("db", solver_db)):
         where = "this position of " if position else ""
         raise ParameterError(f"the solver has no table for {where}{game_string}; choose 'human' or an AI "
@@ -281,6 +279,16 @@ def check_side(spec: str, game_string: str, position: str | None = None, solver_
     if spec.lower() == SOLVER:
         return SOLVER
     return spec if kind != HUMAN else HUMAN
+
+
+def check_limits(spec: str, limits: AgentLimits, models: ModelShelf | None = None) -> None:
+    """:class:`AgentLimitError` for an agent ``spec`` past ``limits`` (a
+    learned side names one of ``models``), said of ``spec`` as given."""
+    built = spec if models is None else models.resolve(spec)
+    try:
+        limits.check(built)
+    except BoomboardError as problem:  # said of the spec as given: the server's paths are its own
+        raise AgentLimitError(_without_paths(str(problem), spec, built)) from None
 
 
 def _without_paths(message: str, spec: str, built: str) -> str:
@@ -716,7 +724,7 @@ class GameService:
             started = time.monotonic()
             try:
                 kind = side if side == SOLVER else parse_spec(side)[0]
-                self.limits.check(side)  # a stored side (an imported game's) is held to the limits a request is
+                check_limits(side, self.limits, self.models)  # a stored side (an imported one) is held to them too
                 action = await self.run_off_loop(analysis.choose_action, record.game, record.position,
                                                  list(record.actions),
                                                  self.models.resolve(self.limits.bounded(side)),
