@@ -22,6 +22,7 @@ pytest.importorskip("fastapi")
 import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
+from boomboard.arena.store import open_store  # noqa: E402
 from boomboard.records import RecordError, read_records, record_of_state, write_records  # noqa: E402
 from boomboard.registry import load_game  # noqa: E402
 from boomboard.web import create_app  # noqa: E402
@@ -143,16 +144,32 @@ def games_database(db, count: int = 300) -> None:
     store.close()
 
 
-def test_serve_refuses_a_damaged_database_with_one_line_that_names_it_and_the_fix(tmp_path):
-    db = tmp_path / "web.sqlite3"
-    games_database(db)
+def damage(db) -> None:
+    """Overwrite part of a page in the middle of ``db``'s rows, as a failing disk might."""
     with sqlite3.connect(db) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         page_size = connection.execute("PRAGMA page_size").fetchone()[0]
-    with open(db, "r+b") as file:  # a page in the middle of the rows, overwritten
-        file.seek(3 * page_size + 100)
-        file.write(b"\xff" * 600)
+    with open(db, "r+b") as file:
+        file.seek(db.stat().st_size // page_size // 2 * page_size)  # a page of rows, not a table's empty root
+        file.write(b"\xff" * page_size)
+
+
+def test_serve_refuses_a_damaged_database_with_one_line_that_names_it_and_the_fix(tmp_path):
+    db = tmp_path / "web.sqlite3"
+    games_database(db)
+    damage(db)
     line = refused_with_one_line(serve(db, tmp_path, "--arena-db", str(tmp_path / "arena.sqlite3")), tmp_path)
+    assert str(db) in line and "damaged" in line and ".recover" in line
+
+
+def test_the_arena_refuses_a_damaged_database_with_one_line_that_names_it_and_the_fix(tmp_path):
+    db = tmp_path / "arena.sqlite3"
+    open_store(db).close()
+    with sqlite3.connect(db) as connection:
+        connection.executemany("INSERT INTO tournaments (game, players, kind, settings, created) "
+                               "VALUES ('kaboom', '[]', 'match', ?, '2026-11-29')", [("{}" * 20,)] * 300)
+    damage(db)
+    line = refused_with_one_line(["games", "list", "--db", str(db)], tmp_path)
     assert str(db) in line and "damaged" in line and ".recover" in line
 
 

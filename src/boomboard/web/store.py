@@ -342,6 +342,8 @@ def _check_intact(db: sqlite3.Connection, path: Path) -> None:
     try:
         problems = [" ".join(str(row[0]).split()) for row in db.execute("PRAGMA quick_check(1)")]
     except sqlite3.DatabaseError as problem:
+        if "malformed" not in str(problem):  # not a database at all: said as such where it is opened
+            raise
         problems = [str(problem)]
     if problems != ["ok"]:
         raise GameStoreError(f"cannot use {path} as the web app's games database: it is damaged ({problems[0]:.100}); "
