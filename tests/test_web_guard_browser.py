@@ -101,10 +101,10 @@ def test_another_sites_page_cannot_undo_or_resign_but_the_servers_own_page_can(s
         after = api(server, "GET", f"api/games/{game['id']}")
         assert after["ply"] == 2 and after["outcome"] is None, after["moves"]
 
-        page.goto(server)  # the server's own page, whose requests carry its own Origin
+        page.goto(server)  # the server's own page, whose requests carry its own Origin (and, as the page's, its token)
         undone = page.evaluate("""async (target) => {
-            const response = await fetch(target + "undo", {method: "POST", headers: {"content-type": "application/json"},
-                                                           body: "{}"});
+            const response = await fetch(target + "undo", {method: "POST", body: "{}",
+              headers: {"content-type": "application/json", [OWNER_HEADER]: ownerToken()}});
             return [response.status, (await response.json()).ply];
         }""", target)
         assert undone == [200, 1]
