@@ -138,8 +138,10 @@ class GameStore:
             with self._lock:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    stored = {(game, position, tuple(_actions_or_none(actions) or ())) for game, position, actions
-                              in self._db.execute("SELECT game, position, actions FROM games")}
+                    stored = {(game, position, tuple(actions)) for game, position, actions
+                              in ((game, position, _actions_or_none(text)) for game, position, text
+                                  in self._db.execute("SELECT game, position, actions FROM games"))
+                              if actions is not None}  # a damaged row is no game to skip for
                     for record in records:
                         key = (record.game, record.position, tuple(record.actions))
                         if key in stored:
@@ -150,7 +152,8 @@ class GameStore:
                         added += 1
                     self._db.execute("COMMIT")
                 except BaseException:
-                    self._db.execute("ROLLBACK")
+                    if self._db.in_transaction:  # SQLite may have rolled it back itself (a full disk)
+                        self._db.execute("ROLLBACK")
                     raise
         except sqlite3.Error as problem:
             raise StoreUnavailable(f"the games database {self.path} cannot be written: {problem}; "
@@ -192,7 +195,7 @@ class GameStore:
 
     def load(self, game_id: str) -> StoredGame | None:
         row = self._read_one(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return None if row is None else _record(row, self.path)
+        return None if row is None else _record(row)
 
     def version(self, game_id: str) -> int | None:
         """The stored version of a game (``None``: no such game)."""
@@ -232,7 +235,7 @@ class GameStore:
         records = []
         for row in rows:
             try:
-                records.append(_record(row, self.path))
+                records.append(_record(row))
             except DamagedGame:  # one bad row is refused when opened; the list shows the others
                 continue
         return records
@@ -284,7 +287,7 @@ def _status_condition(status: str) -> tuple[str, list]:
 
 
 _COLUMNS = "id, game, position, actions, players, resigned, seed, pace, finished, created, updated, version, owner"
-_INSERT = (f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)")
+_INSERT = f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)"
 # The request header that carries a client's owner token (docs/how-to/web.md, "Who may change a game").
 OWNER_HEADER = "X-Boomboard-Owner"
 
@@ -374,6 +377,7 @@ def _actions_or_none(text) -> list[int] | None:
 
 
 def _players_or_none(text) -> list[str] | None:
+    """A row's two sides, or ``None`` where they are not a JSON list of two strings."""
     try:
         players = json.loads(text)
     except (TypeError, ValueError):
@@ -383,12 +387,16 @@ def _players_or_none(text) -> list[str] | None:
     return players
 
 
-def _record(row, path: Path) -> StoredGame:
+def _record(row) -> StoredGame:
+    """The game of a row; :class:`DamagedGame` (which names no server path: a request may see it) for a row
+    this module did not write."""
     game_id, game, position, actions, players, resigned, seed, pace, finished, created, updated, version, owner = row
     actions, players = _actions_or_none(actions), _players_or_none(players)
-    if actions is None or players is None or not isinstance(game, str):
-        what = "actions are not a list of action ids" if actions is None else "players are not two sides"
-        raise DamagedGame(f"game {game_id} in {path} is damaged (its {what}): it cannot be shown or played; "
-                          f"delete it (DELETE /api/games/{game_id})")
+    damage = ("its actions are not a list of action ids" if actions is None
+              else "its sides are not two agent specs" if players is None
+              else "its game is not a game string" if not isinstance(game, str) else None)
+    if damage is not None:
+        raise DamagedGame(f"game {game_id} is damaged in the games database ({damage}): it cannot be shown or "
+                          f"played; delete it (DELETE /api/games/{game_id})")
     return StoredGame(game_id, game, players, actions, position, resigned, seed, pace, bool(finished), created,
                       updated, version, owner)
