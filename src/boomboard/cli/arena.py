@@ -420,7 +420,6 @@ def games_import(files: list[Path] = typer.Argument(..., help="Files of game rec
     console.print(f"{added} games imported into {store.path}{already}", markup=False, soft_wrap=True)
 
 
-
 def _read_text(file: Path, limit: int) -> str:
     """A file's text (``-``: standard input), refused past ``limit`` characters."""
     try:

@@ -16,6 +16,7 @@ import secrets
 import tempfile
 import threading
 from dataclasses import asdict, is_dataclass
+from functools import lru_cache
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -254,15 +255,22 @@ def stored_game(record: GameRecord, limits: AgentLimits | None = None) -> tuple[
         resigned = 1 - record.winner
     players, changes = [], []
     for name, side in zip(state.game.player_names, record.players):
-        try:
-            players.append(check_side(side, record.game, record.position, limits=limits or AgentLimits()))
-        except BoomboardError as problem:
-            players.append(HUMAN)
-            if side != UNKNOWN:
-                changes.append(f"{name.capitalize()} {side!r:.80} is stored as human: {problem}")
+        playable, problem = _playable(side, record.game, record.position, limits or AgentLimits())
+        players.append(playable)
+        if problem and side != UNKNOWN:
+            changes.append(f"{name.capitalize()} {side!r:.80} is stored as human: {problem}")
     return StoredGame(secrets.token_hex(6), record.game, players, list(record.actions), record.position,
                       resigned, finished=record.finished,
                       created=record.played.timestamp() if record.played is not None else 0.0), changes
+
+
+@lru_cache(maxsize=1024)  # a file of one tournament's records names few sides, each built once here
+def _playable(side: str, game: str, position: str | None, limits: AgentLimits) -> tuple[str, str]:
+    """The side as the web app plays it, and why it is ``human`` instead ("": it is not)."""
+    try:
+        return check_side(side, game, position, limits=limits), ""
+    except BoomboardError as problem:
+        return HUMAN, str(problem)
 
 
 def _arena_id(text: Any) -> Any:
