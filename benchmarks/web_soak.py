@@ -69,6 +69,9 @@ class Answer:
         self.status, self.headers, self.body = status, headers, body
 
 
+SOAK_OWNER = "the-soaks-own-owner-token"
+
+
 class LeanClient:
     """HTTP/1.1 over keep-alive connections, written on asyncio's streams:
     a small fraction of httpx's CPU a request, so that on a machine the
@@ -82,7 +85,8 @@ class LeanClient:
         self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
 
     async def request(self, method: str, path: str, body: bytes | None = None) -> Answer:
-        head = f"{method} /{path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+        # one owner token for all the soak's clients: its games are its own to play, undo and resign
+        head = f"{method} /{path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nX-Boomboard-Owner: {SOAK_OWNER}\r\n"
         if body is not None:
             head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
         message = (head + "\r\n").encode() + (body or b"")

@@ -29,6 +29,24 @@ def chromium_browser() -> Iterator:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                               args=["--no-sandbox", "--disable-gpu"])
         try:
-            yield chromium
+            yield _OwnersBrowser(chromium)
         finally:
             chromium.close()
+
+
+class _OwnersBrowser:
+    """The browser, whose every page holds the tests' owner token (tests/web_helpers.py): a game a test
+    made through the API is the page's to play, as one the page made itself."""
+
+    def __init__(self, chromium):
+        self._chromium = chromium
+
+    def new_page(self, **options):
+        from web_helpers import OWNER_TOKEN
+
+        page = self._chromium.new_page(**options)
+        page.add_init_script(f"localStorage.setItem('boomboard-owner', {OWNER_TOKEN!r})")
+        return page
+
+    def __getattr__(self, name):
+        return getattr(self._chromium, name)

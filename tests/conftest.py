@@ -20,15 +20,19 @@ if "BOOMBOARD_DB" not in os.environ:
 
 # The web app answers only for the hosts it is served on (by default the loopback names), as a browser on this machine
 # names them; starlette's test client names "testserver" unless told otherwise, so here it speaks as a page on
-# 127.0.0.1 does. A test of another host passes its own base_url.
+# 127.0.0.1 does. A test of another host passes its own base_url. Like the page, a test client sends its owner token
+# with every request (the games it makes are its own: docs/how-to/web.md); a test of another client passes its own.
 try:
     import starlette.testclient
 except ImportError:  # no web extra: no web tests
     pass
 else:
     class _LoopbackTestClient(starlette.testclient.TestClient):
-        def __init__(self, app, base_url: str = "http://127.0.0.1", *args, **kwargs):
-            super().__init__(app, base_url, *args, **kwargs)
+        def __init__(self, app, base_url: str = "http://127.0.0.1", *args, headers=None, **kwargs):
+            from web_helpers import OWNER
+
+            headers = {**OWNER, **(headers or {})}
+            super().__init__(app, base_url, *args, headers=headers, **kwargs)
 
     starlette.testclient.TestClient = _LoopbackTestClient
     import fastapi.testclient

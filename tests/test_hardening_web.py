@@ -26,7 +26,7 @@ from boomboard.arena.store import open_store  # noqa: E402
 from boomboard.web import create_app  # noqa: E402
 from boomboard.web.service import AgentLimits, GameService  # noqa: E402
 from boomboard.web.store import GameStore  # noqa: E402
-from web_helpers import assert_error  # noqa: E402
+from web_helpers import OWNER, assert_error  # noqa: E402
 
 
 @pytest.fixture
@@ -249,7 +249,7 @@ def _serve(tmp_path: Path):
 
 
 def _post(url: str, body: dict) -> int:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"content-type": "application/json", **OWNER})
     with urllib.request.urlopen(request, timeout=60) as response:
         return response.status
 

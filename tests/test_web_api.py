@@ -448,7 +448,8 @@ def test_a_killed_server_loses_no_move(tmp_path):
 
     def call(base, path, body=None):
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(base + path, data=data, headers={"content-type": "application/json"})
+        request = urllib.request.Request(base + path, data=data, headers={"content-type": "application/json",
+                                                                        "X-Boomboard-Owner": "this-clients-token"})
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.loads(response.read())
 

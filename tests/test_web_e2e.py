@@ -24,7 +24,7 @@ import pytest
 import boomboard
 from boomboard.agents.search_agents import GreedyAgent
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import serving  # noqa: E402
+from web_helpers import OWNER, serving  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
@@ -640,7 +640,7 @@ def test_every_page_at_phone_and_desktop_sizes(server, browser, size):
 
 def _post(server: str, path: str, body: dict) -> dict:
     request = urllib.request.Request(server + path.lstrip("/"), data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", **OWNER})
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.loads(response.read())
 

@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import serving  # noqa: E402
+from web_helpers import OWNER, serving  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
@@ -26,7 +26,7 @@ WAIT_MS = 240_000  # a budget a loaded machine cannot exhaust; every wait ends a
 
 def api(base, method, path, body=None):
     request = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", **OWNER})
     with urllib.request.urlopen(request, timeout=120) as response:
         return json.loads(response.read())
 

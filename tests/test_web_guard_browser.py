@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import serving  # noqa: E402
+from web_helpers import OWNER, serving  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
@@ -51,7 +51,7 @@ ATTACKS = """async (server) => {
 
 def api(base, method, path, body=None):
     request = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", **OWNER})
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.loads(response.read())
 
@@ -101,10 +101,10 @@ def test_another_sites_page_cannot_undo_or_resign_but_the_servers_own_page_can(s
         after = api(server, "GET", f"api/games/{game['id']}")
         assert after["ply"] == 2 and after["outcome"] is None, after["moves"]
 
-        page.goto(server)  # the server's own page, whose requests carry its own Origin
+        page.goto(server)  # the server's own page, whose requests carry its own Origin (and, as the page's, its token)
         undone = page.evaluate("""async (target) => {
-            const response = await fetch(target + "undo", {method: "POST", headers: {"content-type": "application/json"},
-                                                           body: "{}"});
+            const response = await fetch(target + "undo", {method: "POST", body: "{}",
+              headers: {"content-type": "application/json", [OWNER_HEADER]: ownerToken()}});
             return [response.status, (await response.json()).ply];
         }""", target)
         assert undone == [200, 1]

@@ -15,7 +15,7 @@ import pytest
 
 from boomboard.records import read_record
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import serving  # noqa: E402
+from web_helpers import OWNER, serving  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
@@ -26,7 +26,7 @@ MOVES = ["A", "B", "A", "B", "A", "B", "A"]  # X fills column A: four in a row
 def call(server, method, path, body=None):
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(server.rstrip("/") + path, data=data, method=method,
-                                     headers={"content-type": "application/json"})
+                                     headers={"content-type": "application/json", **OWNER})
     with urllib.request.urlopen(request, timeout=60) as answer:
         return json.loads(answer.read())
 

@@ -21,7 +21,7 @@ import boomboard  # noqa: E402
 from boomboard.web import analysis, create_app  # noqa: E402
 from web_fakes import FakeSolver  # noqa: E402
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import serving, wait_for  # noqa: E402
+from web_helpers import OWNER, serving, wait_for  # noqa: E402
 
 # Positions no test table holds (the tests' solver folder is empty), so a search analyses them.
 SEARCHED = [("jump61(size=3)", None, [0, 8]), ("expendibots", None, []), ("chain_reaction(rows=4,cols=4)", None, [5])]
@@ -113,7 +113,7 @@ def shot(page, name: str) -> None:
 
 def played_game(address: str) -> tuple[str, list[int]]:
     """A game of two humans with six moves played through the API (not over); its id and actions."""
-    with httpx.Client(base_url=address, timeout=60) as http:
+    with httpx.Client(base_url=address, timeout=60, headers=OWNER) as http:
         game = http.post("/api/games", json={"game": GAME, "players": ["human", "human"]}).json()
         for move in ["1 1", "3 3", "1 3", "3 1", "2 2", "1 2"]:
             answer = http.post(f"/api/games/{game['id']}/moves", json={"move": move})
@@ -204,7 +204,8 @@ def test_a_side_line_from_a_shared_link(browser, server):
 
 @requires_chromium
 def test_a_side_line_from_a_live_game_plays_nothing_in_it(browser, server):
-    game = httpx.post(f"{server}api/games", json={"game": GAME, "players": ["human", "human"]}, timeout=60).json()
+    game = httpx.post(f"{server}api/games", json={"game": GAME, "players": ["human", "human"]}, headers=OWNER,
+                      timeout=60).json()
     page = browser.new_page(viewport=SIZES["desktop"])
     page.goto(f"{server}#/game/{game['id']}")
     page.wait_for_function("() => window.page && window.page.state && window.page.state.to_move === 0")

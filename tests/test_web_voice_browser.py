@@ -17,7 +17,7 @@ import pytest
 
 import boomboard
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import serving  # noqa: E402
+from web_helpers import OWNER, serving  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
@@ -52,13 +52,14 @@ def game_with_moves(page, server: str, game: str, position: str | None, plies: i
     """A human-against-human game made over the API, with its first ``plies``
     legal moves played; its last state."""
     answer = page.request.post(f"{server}api/games", data={"game": game, "players": ["human", "human"],
-                                                          "position": position})
+                                                          "position": position}, headers=OWNER)
     assert answer.ok, answer.text()
     state = answer.json()
     for _ in range(plies):
         if state["outcome"] is not None:
             break
-        answer = page.request.post(f"{server}api/games/{state['id']}/moves", data={"move": state["legal"][0]["id"]})
+        answer = page.request.post(f"{server}api/games/{state['id']}/moves", data={"move": state["legal"][0]["id"]},
+                                   headers=OWNER)
         assert answer.ok, answer.text()
         state = answer.json()
     return state

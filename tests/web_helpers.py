@@ -11,6 +11,12 @@ from contextlib import contextmanager
 
 import pytest
 
+# The owner token the tests' clients send with every request, as a browser's page sends its own: the games a test
+# makes are its own to change (docs/how-to/web.md, "Who may change a game"). The test client (tests/conftest.py)
+# and the test browser's pages (tests/browser_helpers.py) send it too, so that a test acts as one person.
+OWNER_TOKEN = "the-test-clients-own-token"
+OWNER = {"X-Boomboard-Owner": OWNER_TOKEN}
+
 
 def assert_error(response, status, *words):
     """``response`` is an error with ``status`` whose message holds every one of ``words``."""

@@ -38,7 +38,7 @@ from datetime import UTC, datetime
 import numpy as np
 
 from .core.errors import BoomboardError
-from .core.params import format_value, resolve
+from .core.params import format_value, parse_game_string, resolve
 from .core.state import State
 from .registry import load_game
 
@@ -64,6 +64,7 @@ _OWN_TAGS = ("Event", "Date", "Time", "Game", "Parameters", "Position", "Result"
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _MOVE = re.compile(r"(\d{1,6})(\.\.\.|\.)\s*")
 _ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "r": "\r"}
+BOM = "\ufeff"  # the byte order mark some editors write at the start of a UTF-8 file
 
 
 class RecordError(BoomboardError, ValueError):
@@ -206,6 +207,7 @@ def read_records(text: str) -> list[GameRecord]:
         line = text.count("\n", 0, problem.start)
         raise _error(line, problem.start - (text.rfind("\n", 0, problem.start) + 1),
                      "a game record is Unicode text; this character is half of a UTF-16 pair") from None
+    text = text.removeprefix(BOM)
     records: list[GameRecord] = []
     # split at line feeds only (a CR before one is dropped): a tag's value may hold any other character
     lines = [line.removesuffix("\r") for line in text.split("\n")]
@@ -324,18 +326,28 @@ def _game_from_tags(tags: dict, start: int) -> tuple[State, GameRecord]:
 
 
 def _with_parameters(game, tags: dict):
+    """The game of the Game tag with the Parameters tag's values; a parameter
+    given twice, or given a value other than the Game tag's, is an error."""
     text = tags["Parameters"][0]
+    where = _value_column(tags, "Parameters")
     given: dict[str, str] = {}
     for item in filter(str.strip, text.split(",")):
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise _error(*_value_column(tags, "Parameters"), f"bad parameter {item.strip()!r:.60}; expected key=value")
+            raise _error(*where, f"bad parameter {item.strip()!r:.60}; expected key=value")
+        if key.strip() in given:
+            raise _error(*where, f"parameter {key.strip()!r:.40} is given twice in the Parameters tag")
         given[key.strip()] = value.strip()
+    named = parse_game_string(tags["Game"][0])[1]  # the parameters the Game tag gives itself
     try:
         values = resolve(game.parameters, {**game.get_parameters(), **given})
-        return load_game(game.name, **values)
     except BoomboardError as problem:
-        raise _error(*_value_column(tags, "Parameters"), f"{problem} (for {game.name})") from None
+        raise _error(*where, f"{problem} (for {game.name})") from None
+    for key in sorted(given.keys() & named.keys()):
+        if values[key] != game.get_parameters()[key]:
+            raise _error(*where, f"the Parameters tag's {key}={given[key]:.40} contradicts the Game tag "
+                         f"{tags['Game'][0]!r:.80}: give each parameter once")
+    return load_game(game.name, **values)
 
 
 def _played(tags: dict) -> datetime | None:
@@ -380,6 +392,10 @@ def _finish(record: GameRecord, state: State, result: str, tags: dict, number: i
     if outcome is not None and result != result_token(outcome.winner, True):
         raise _error(number, column, f"the result {result} contradicts the rules: "
                      f"{outcome.describe(state.game.player_names)} ({result_token(outcome.winner, True)})")
+    if outcome is None and result == TIE:  # a decisive result there is a resignation; a tie has no such reading
+        raise _error(number, column, f"the result {TIE} is a tie the rules did not reach: the game is not over "
+                     f"after {len(state.history())} moves (a game not finished ends with *, one resigned with "
+                     f"the winner's 1-0 or 0-1)")
     record.result = result
 
 

@@ -161,6 +161,21 @@ def open_store(path: str | Path | None = None) -> Store:
     return Store(str(path))
 
 
+def _check_intact(db: sqlite3.Connection, path: str) -> None:
+    """Refuse a damaged file when it is opened, rather than fail on the first read of its damaged page."""
+    try:
+        problems = [" ".join(str(row[0]).split()) for row in db.execute("PRAGMA quick_check(1)")]
+    except sqlite3.DatabaseError as problem:
+        if "malformed" not in str(problem):  # not a database at all: said as such where it is opened
+            raise
+        problems = [str(problem)]
+    if problems != ["ok"]:
+        db.close()
+        raise StoreError(f"cannot use {path} as an arena database: it is damaged ({problems[0]:.100}); move it "
+                         f"aside (a new one is made in its place) or recover its records with: "
+                         f"sqlite3 {path} .recover | sqlite3 recovered.sqlite3")
+
+
 class Store:
     """Thread-safe access to one arena database (see the module's description)."""
 
@@ -168,6 +183,7 @@ class Store:
         self.path = path
         try:
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+            _check_intact(self._db, path)
             games_columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
             if games_columns and not {"tournament_id", "slot", "status"} <= games_columns:
                 self._db.close()

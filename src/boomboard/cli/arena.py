@@ -376,6 +376,9 @@ def _web_store(db: Optional[Path]):
     return GameStore(path)
 
 
+IMPORT_CHANGES_SHOWN = 20  # the sides stored as human that an import lists one by one
+
+
 @games_app.command("import")
 def games_import(files: list[Path] = typer.Argument(..., help="Files of game records ('-': standard input), "
                                                          "each at most 64,000,000 characters (MAX_FILE_CHARS)."),
@@ -384,7 +387,12 @@ def games_import(files: list[Path] = typer.Argument(..., help="Files of game rec
 
     They are listed on its Games page, to replay and analyse; an unfinished
     game can be played on. Every record is checked (game, parameters, each
-    move, result) before any is added."""
+    move, result) before any is added, and all are added in one transaction
+    (an import stopped halfway adds none); a game stored already (the same
+    game, first position and moves) is skipped, so importing a file twice
+    adds its games once. A side the web app cannot play (an unknown agent,
+    a setting past boomboard serve's default limits) is stored as human,
+    and said so."""
     from ..records import MAX_FILE_CHARS, read_records
     from ..web.archive import stored_game
 
@@ -395,10 +403,21 @@ def games_import(files: list[Path] = typer.Argument(..., help="Files of game rec
             records += read_records(text)
         except BoomboardError as problem:
             raise ParameterError(f"{'standard input' if str(file) == '-' else file}: {problem}") from None
+    games, changes = [], []
+    for number, record in enumerate(records, 1):
+        game, changed = stored_game(record)
+        games.append(game)
+        changes += [f"record {number}: {change}" for change in changed]
+    for change in changes[:IMPORT_CHANGES_SHOWN]:
+        console.print(change, markup=False, soft_wrap=True)
+    if len(changes) > IMPORT_CHANGES_SHOWN:
+        console.print(f"... and {len(changes) - IMPORT_CHANGES_SHOWN} more sides stored as human", markup=False)
     store = _web_store(db)
-    for record in records:
-        store.add(stored_game(record))
-    console.print(f"{len(records)} games imported into {store.path}", markup=False)
+    console.print(f"storing {len(games):,} games in {store.path} (all or none)", markup=False, soft_wrap=True)
+    console.file.flush()  # said before the wait, also into a pipe
+    added, skipped = store.add_new(games)
+    already = f"; {skipped} skipped, stored already (the same game and moves)" if skipped else ""
+    console.print(f"{added} games imported into {store.path}{already}", markup=False, soft_wrap=True)
 
 
 def _read_text(file: Path, limit: int) -> str:

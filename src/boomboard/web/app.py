@@ -5,10 +5,21 @@ runs it with uvicorn. Every error a request can cause comes back as a 4xx
 response with a JSON body ``{"error": "..."}`` saying what was expected:
 400 for bad input (unknown game, bad parameter, bad notation, illegal move),
 404 for an unknown id, 409 for a request that does not fit the game's state
-(not a human's turn, game over), 422 for a malformed request body; and
+(not a human's turn, game over; a stored game that cannot be read), 403
+for a change to a game another client owns (see "Owners" below), 422 for
+a malformed request body; and
 before the app sees it (:mod:`boomboard.web.guard`), 400 for a host the
 server is not for, 403 for a change asked by another site's page, 415 for
 a change without a JSON body.
+
+Owners: a game belongs to the client that made it. ``POST /api/games``
+takes the client's owner token in the ``X-Boomboard-Owner`` header (the
+page makes one per browser and sends it with every change), or makes one
+and answers it as ``owner_token``; the store keeps only its hash. A move,
+undo, resignation, stop, pause or deletion must carry that token; without
+it, a 403. Anyone may read, watch, analyse and copy any game. A game with no
+owner (made before owners, or imported) is adopted by the first client that
+changes it with a token.
 """
 
 from __future__ import annotations
@@ -16,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import secrets
 import sys
 from collections import OrderedDict
 from contextlib import asynccontextmanager
@@ -52,7 +64,8 @@ from .models import ModelShelf
 from .limits import (LIMIT_RESPONSES, RETRY_AFTER_SECONDS, ClientBusy, RequestLimits, ServerLimits,
                      StreamSlots, SWITCH_INTERVAL_SECONDS, ThreadWork, TooManyStreams, WAITED)
 from .service import SESSIONS_KEPT, WATCH_GRACE_SECONDS, AgentLimits, Busy, Conflict, GameService, NotFound, Overloaded
-from .store import ABANDONED_AFTER_SECONDS, GameStore, StoreUnavailable
+from .store import (ABANDONED_AFTER_SECONDS, OWNER_HEADER, DamagedGame, GameStore, NotOwner, ReadOnlyStore,
+                    StoreUnavailable, owner_hash)
 
 STATIC = Path(__file__).parent / "static"
 # What a values request sends, one line a point as each is ready, when it asks for it (Accept).
@@ -139,7 +152,8 @@ ERROR_RESPONSES = {
                                              "replays, under way; retry after the Retry-After header's seconds"},
     503: {"model": ErrorBody, "description": "the games database refused the write (a full disk): nothing changed"},
     422: {"model": ErrorBody, "description": "a malformed request"},
-    403: {"model": ErrorBody, "description": "a change asked by a page of another site (its Origin)"},
+    403: {"model": ErrorBody, "description": "a change asked by a page of another site (its Origin), or a change "
+                                             "to a game another client owns (without its X-Boomboard-Owner token)"},
     415: {"model": ErrorBody, "description": "a change without a JSON body (Content-Type: application/json)"},
 }
 
@@ -283,9 +297,13 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
             response = _error(503 if isinstance(error, Overloaded) else 429, str(error))
             response.headers["Retry-After"] = str(error.retry_after)
             return response
+        if isinstance(error, ReadOnlyStore):  # no use retrying until someone changes the file's permissions
+            return _error(503, f"{error}; nothing was changed")
         if isinstance(error, StoreUnavailable):
             return _error(503, f"{error}; nothing was changed: try again later")
-        if isinstance(error, (Conflict, GameOverError)):
+        if isinstance(error, NotOwner):
+            return _error(403, str(error))
+        if isinstance(error, (Conflict, GameOverError, DamagedGame)):
             return _error(409, str(error))
         return _error(400, str(error))
 
@@ -405,9 +423,13 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
 
     @app.post("/api/games", status_code=201, responses={201: {"description": "the new game", "links": GAME_LINKS}})
     async def new_game(request: NewGame, http: Request):
+        """A new game, owned by the client whose token is in the ``X-Boomboard-Owner``
+        header; without one, by a token made here and answered as ``owner_token``
+        (send it with each change of the game)."""
+        token = _owner_token(http) or secrets.token_urlsafe(24)
         session = await service.create(request.game, request.params, request.players, request.position,
-                                       request.pace, request.seed, client=_client(http))
-        return service.describe(session)
+                                       request.pace, request.seed, client=_client(http), owner=owner_hash(token))
+        return {**service.describe(session), "owner_token": token}
 
     @app.get("/api/games")
     async def list_games(http: Request, limit: int = 50, offset: int = 0, game: str | None = None,
@@ -422,8 +444,9 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         return await off_loop(http, listed)
 
     @app.delete("/api/games/{game_id}")
-    async def delete_game(game_id: str):
-        """Remove a game played here (its AI stopped): for good."""
+    async def delete_game(game_id: str, http: Request):
+        """Remove a game played here (its AI stopped): for good. Only its owner may."""
+        _claim(game_id, http)
         service.delete(game_id)
         return {"deleted": game_id}
 
@@ -446,7 +469,10 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
             seen = None
             quiet = 0.0
             while True:  # a client that goes away cancels this (StreamingResponse listens for it)
-                session = service.get(game_id)
+                try:
+                    session = service.get(game_id)
+                except NotFound:  # deleted while watched: the stream ends with it
+                    return
                 record = session.record
                 mark = (tuple(record.actions), session.thinking, record.resigned, session.error, session.over,
                         session.paused)
@@ -477,27 +503,40 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         return kept[1]
 
     @app.post("/api/games/{game_id}/moves", responses={200: {"description": "the game", "links": GAME_LINKS}})
-    async def play(game_id: str, request: Move):
+    async def play(game_id: str, request: Move, http: Request):
+        _claim(game_id, http)
         return service.describe(service.play(game_id, request.move))
 
     @app.post("/api/games/{game_id}/undo", responses={200: {"description": "the game", "links": GAME_LINKS}})
-    async def undo(game_id: str, request: Undo):
+    async def undo(game_id: str, request: Undo, http: Request):
+        _claim(game_id, http)
         return service.describe(service.undo(game_id))
 
     @app.post("/api/games/{game_id}/resign", responses={200: {"description": "the game", "links": GAME_LINKS}})
-    async def resign(game_id: str, request: Resign):
+    async def resign(game_id: str, request: Resign, http: Request):
+        _claim(game_id, http)
         return service.describe(service.resign(game_id, request.player))
 
     @app.post("/api/games/{game_id}/stop", responses={200: {"description": "the game", "links": GAME_LINKS}})
-    async def stop(game_id: str, request: Stop):
+    async def stop(game_id: str, request: Stop, http: Request):
         """End a game of AI against AI where it is, without a result (409 for one a human plays)."""
+        _claim(game_id, http)
         return service.describe(service.stop(game_id))
 
     @app.post("/api/games/{game_id}/pause", responses={200: {"description": "the game", "links": GAME_LINKS}})
-    async def pause(game_id: str, request: Pause):
+    async def pause(game_id: str, request: Pause, http: Request):
         """Hold a game of AI against AI (``paused: true``) or let it go on
         (``false``); 409 for one a human plays."""
+        _claim(game_id, http)
         return service.describe(service.pause(game_id, request.paused))
+
+    def _claim(game_id: str, http: Request) -> None:
+        """Refuse (403) a change to a game another client owns (see the module's "Owners")."""
+        token = _owner_token(http)
+        try:
+            store.claim(game_id, None if token is None else owner_hash(token))
+        except KeyError:
+            raise NotFound(f"no game with id {game_id!r}") from None
 
     @app.get("/api/games/{game_id}/analysis")
     async def analyse(game_id: str, http: Request):
@@ -711,6 +750,19 @@ async def _disconnected(http: Request) -> None:
 def _waited(http: Request) -> float:
     """The seconds the request waited for the server before it was worked on (:data:`WAITED`), where measured."""
     return http.scope.get(WAITED, 0.0)
+
+
+# What an owner token may be: what the page makes (base64url), long enough not to be guessed.
+OWNER_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,128}")
+
+
+def _owner_token(request: Request) -> str | None:
+    """The request's owner token (``None``: it sent none); a malformed one is a 400."""
+    token = request.headers.get(OWNER_HEADER)
+    if token is not None and not OWNER_TOKEN.fullmatch(token):
+        raise ParameterError(f"the {OWNER_HEADER} header is an owner token: 16 to 128 letters, digits, '-' or "
+                             f"'_' (the one POST /api/games answered as owner_token)")
+    return token
 
 
 def _client(request: Request) -> str | None:

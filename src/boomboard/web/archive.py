@@ -17,6 +17,7 @@ from collections import OrderedDict
 import tempfile
 import threading
 from dataclasses import asdict, is_dataclass
+from functools import lru_cache
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,10 +27,10 @@ from ..agents import HUMAN
 from ..arena import store as arena_store
 from ..core.errors import BoomboardError, ParameterError
 from ..core.outcome import Outcome, Reason
-from ..records import GameRecord, read_record, result_token, write_record
+from ..records import UNKNOWN, GameRecord, read_record, result_token, write_record
 from .analysis import rebuild
 from .cascade import cascade_steps
-from .service import NotFound, check_side, describe_state
+from .service import AgentLimits, NotFound, check_side, describe_state
 from .store import GameStore, StoredGame
 
 
@@ -262,28 +263,35 @@ def arena_record(game: Any) -> GameRecord:
                       None if seconds is None else datetime.fromtimestamp(seconds, UTC))
 
 
-def stored_game(record: GameRecord) -> StoredGame:
-    """A record as a new web game (a fresh id): one whose result its rules did
-    not reach is stored as the loser's resignation (a tie as a finished game).
-    A game not over is played on where it stopped: a side the web app cannot
-    play (``?``, an unknown agent) becomes ``human``."""
+def stored_game(record: GameRecord, limits: AgentLimits | None = None) -> tuple[StoredGame, list[str]]:
+    """A record as a new web game (a fresh id), and what was changed to store
+    it, one line a side. One whose result its rules did not reach is stored
+    as the loser's resignation. A game not over is played on where it
+    stopped, and an undo plays on any game: so a side the web app cannot play
+    (``?``, an unknown agent, a setting past ``limits``, by default those of
+    ``boomboard serve``) becomes ``human``."""
     state = record.final_state()
     resigned = None
     if state.outcome() is None and record.winner is not None:
         resigned = 1 - record.winner
-    players = list(record.players)
-    if not record.finished:
-        players = [_playable(side, record.game, record.position) for side in players]
+    players, changes = [], []
+    for name, side in zip(state.game.player_names, record.players):
+        playable, problem = _playable(side, record.game, record.position, limits or AgentLimits())
+        players.append(playable)
+        if problem and side != UNKNOWN:
+            changes.append(f"{name.capitalize()} {side!r:.80} is stored as human: {problem}")
     return StoredGame(secrets.token_hex(6), record.game, players, list(record.actions), record.position,
                       resigned, finished=record.finished,
-                      created=record.played.timestamp() if record.played is not None else 0.0)
+                      created=record.played.timestamp() if record.played is not None else 0.0), changes
 
 
-def _playable(side: str, game: str, position: str | None) -> str:
+@lru_cache(maxsize=1024)  # a file of one tournament's records names few sides, each built once here
+def _playable(side: str, game: str, position: str | None, limits: AgentLimits) -> tuple[str, str]:
+    """The side as the web app plays it, and why it is ``human`` instead ("": it is not)."""
     try:
-        return check_side(side, game, position)
-    except BoomboardError:
-        return HUMAN
+        return check_side(side, game, position, limits=limits), ""
+    except BoomboardError as problem:
+        return HUMAN, str(problem)
 
 
 def _arena_id(text: Any) -> Any:

@@ -267,9 +267,12 @@ def check_side(spec: str, game_string: str, position: str | None = None, solver_
     kind, settings = parse_spec(spec)
     if kind != HUMAN:
         built = spec if models is None else models.resolve(spec)  # a learned model's name: its path
-        make_agent(built)  # raises ParameterError for bad settings
+        try:
+            make_agent(built)  # raises ParameterError for bad settings
+        except BoomboardError as problem:  # a bad setting, or a model file that cannot be played
+            raise ParameterError(_without_paths(str(problem), spec, built)) from None
         if limits is not None:
-            limits.check(built)
+            check_limits(spec, limits, models)
     if kind == SOLVER and not analysis.has_table(game_string, position, settings.get("db", solver_db)):
         where = "this position of " if position else ""
         raise ParameterError(f"the solver has no table for {where}{game_string}; choose 'human' or an AI "
@@ -277,6 +280,26 @@ def check_side(spec: str, game_string: str, position: str | None = None, solver_
     if spec.lower() == SOLVER:
         return SOLVER
     return spec if kind != HUMAN else HUMAN
+
+
+def check_limits(spec: str, limits: AgentLimits, models: ModelShelf | None = None) -> None:
+    """:class:`AgentLimitError` for an agent ``spec`` past ``limits`` (a
+    learned side names one of ``models``), said of ``spec`` as given."""
+    built = spec if models is None else models.resolve(spec)
+    try:
+        limits.check(built)
+    except BoomboardError as problem:  # said of the spec as given: the server's paths are its own
+        raise AgentLimitError(_without_paths(str(problem), spec, built)) from None
+
+
+def _without_paths(message: str, spec: str, built: str) -> str:
+    """A refusal of the agent ``built`` from ``spec`` (a learned model's name
+    resolved to its path), said of ``spec``: a request learns no server path."""
+    message = message.replace(built, spec)
+    if built != spec:
+        name, path = parse_spec(spec)[1]["checkpoint"], parse_spec(built)[1]["checkpoint"]
+        message = message.replace(path, f"the model {name!r}")
+    return message
 
 
 class GameService:
@@ -452,7 +475,9 @@ class GameService:
 
     # -- games ----------------------------------------------------------------------
     async def create(self, game_string: str, params: dict, players: list[str], position: str | None = None,
-                     pace: float | None = None, seed: int | None = None, client: str | None = None) -> Session:
+                     pace: float | None = None, seed: int | None = None, client: str | None = None,
+                     owner: str | None = None) -> Session:
+        """A new game, stored; ``owner``: the hash of its owner's token (:func:`~boomboard.web.store.owner_hash`)."""
         if not isinstance(params or {}, dict):
             raise ParameterError("'params' must be an object of the game's parameters")
         game = load_game(game_string, **(params or {}))
@@ -471,7 +496,7 @@ class GameService:
             raise ParameterError(f"'pace' is the least seconds between AI moves, 0..10; got {pace}")
         record = StoredGame(secrets.token_hex(6), str(game), sides, [], position or None,
                             seed=random.randrange(2**31) if seed is None else int(seed), pace=float(pace),
-                            finished=state.is_terminal())
+                            finished=state.is_terminal(), owner=owner)
         session = Session(record, state, client=client, checked=self.store.generation())
         self.store.add(record)
         self._keep(session)
@@ -695,8 +720,9 @@ class GameService:
             record = session.record
             ply = len(record.actions)
             started = time.monotonic()
-            kind = side if side == SOLVER else parse_spec(side)[0]
             try:
+                kind = side if side == SOLVER else parse_spec(side)[0]
+                check_limits(side, self.limits, self.models)  # a stored side (an imported one) is held to them too
                 action = await self.run_off_loop(analysis.choose_action, record.game, record.position,
                                                  list(record.actions),
                                                  self.models.resolve(self.limits.bounded(side)),

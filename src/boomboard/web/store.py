@@ -13,11 +13,25 @@ each write: a write names the version it was based on and is refused
 instead of overwriting what that server acknowledged. A write SQLite cannot
 make (a full disk, a read-only file) raises :class:`StoreUnavailable`, and the
 row is as it was.
+
+A game belongs to the client that made it: the row keeps the SHA-256 of that
+client's owner token (``owner``; never the token itself), and only a
+request with that token may change the game (:meth:`GameStore.claim`). A
+game with no owner (made before owners, or imported) is adopted by the
+first client that changes it.
+
+The file is checked when opened: one the web app did not write, a damaged
+one (SQLite's quick check) or one it cannot write is refused with a
+:class:`GameStoreError` of one line that names the file and what to do. A
+row that cannot be read (its actions or players are not what this module
+writes) is left out of the lists and refused alone (:class:`DamagedGame`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -39,11 +53,12 @@ CREATE TABLE IF NOT EXISTS games (
     finished INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    version INTEGER NOT NULL DEFAULT 1
+    version INTEGER NOT NULL DEFAULT 1,
+    owner TEXT
 );
 CREATE INDEX IF NOT EXISTS games_by_update ON games (updated);
 """
-# the columns of a games table this module wrote (``version`` may be missing: a file from before versions)
+# the columns of a games table this module wrote (``version`` and ``owner`` may be missing: a file from before them)
 _WEB_COLUMNS = {"id", "game", "position", "actions", "players", "resigned", "seed", "pace", "finished", "created",
                 "updated"}
 
@@ -56,8 +71,20 @@ class StoreUnavailable(GameStoreError):
     """A write the database refused (disk full, read-only, locked): nothing was changed."""
 
 
+class ReadOnlyStore(StoreUnavailable):
+    """A write refused because the file or its folder is read-only: retrying will not help until that changes."""
+
+
 class StaleGame(GameStoreError):
     """A write based on a version of the game that another server has replaced since."""
+
+
+class DamagedGame(GameStoreError):
+    """A stored row that cannot be read back as a game (another program wrote it, or the disk damaged it)."""
+
+
+class NotOwner(GameStoreError):
+    """A change asked by a client that does not own the game (a 403)."""
 
 
 @dataclass
@@ -77,6 +104,7 @@ class StoredGame:
     created: float = 0.0
     updated: float = 0.0
     version: int = 0
+    owner: str | None = None  # the SHA-256 (hex) of the owner token of the client that made it: owner_hash()
 
 
 class GameStore:
@@ -95,13 +123,58 @@ class GameStore:
         Its ``created`` time is kept where given (an imported game's), else now."""
         now = time.time()
         created = record.created or now
-        self._write("INSERT INTO games (id, game, position, actions, players, resigned, seed, pace, finished, "
-                    "created, updated, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
-                    (record.id, record.game, record.position, json.dumps(record.actions),
-                     json.dumps(record.players), record.resigned, record.seed, record.pace, int(record.finished),
-                     created, now))
+        self._write(_INSERT, _row(record, created, now))
         record.created, record.updated = created, now
         record.version = 1
+
+    def add_new(self, records: list[StoredGame]) -> tuple[int, int]:
+        """Store, in one transaction, each of ``records`` that is not stored
+        already (the same game string, first position and actions as a stored
+        game or an earlier one of ``records``): a process killed meanwhile
+        stores none of them. Returns how many were added and how many skipped."""
+        added = skipped = 0
+        now = time.time()
+        try:
+            with self._lock:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    stored = {(game, position, tuple(actions)) for game, position, actions
+                              in ((game, position, _actions_or_none(text)) for game, position, text
+                                  in self._db.execute("SELECT game, position, actions FROM games"))
+                              if actions is not None}  # a damaged row is no game to skip for
+                    for record in records:
+                        key = (record.game, record.position, tuple(record.actions))
+                        if key in stored:
+                            skipped += 1
+                            continue
+                        stored.add(key)
+                        self._db.execute(_INSERT, _row(record, record.created or now, now))
+                        added += 1
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:  # SQLite may have rolled it back itself (a full disk)
+                        self._db.execute("ROLLBACK")
+                    raise
+        except sqlite3.Error as problem:
+            raise StoreUnavailable(f"the games database {self.path} cannot be written: {problem}; "
+                                   f"nothing was imported") from None
+        return added, skipped
+
+    def claim(self, game_id: str, owner: str | None) -> None:
+        """Let the client whose owner token hashes to ``owner``
+        (:func:`owner_hash`; ``None``: a request without a token) change the
+        game: :class:`NotOwner` if another client owns it; a game nobody owns
+        is adopted by this client (a request with a token). Raises
+        :class:`KeyError` for a game that is not stored."""
+        row = self._read_one("SELECT owner FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise KeyError(game_id)
+        if row[0] is None and owner is not None:
+            self._write("UPDATE games SET owner = ? WHERE id = ? AND owner IS NULL", (owner, game_id))
+            row = self._read_one("SELECT owner FROM games WHERE id = ?", (game_id,))  # another server may have won
+        if row[0] is not None and row[0] != owner:
+            raise NotOwner(f"game {game_id} belongs to the client that created it: others may watch and copy it, "
+                           f"not change it (send that client's owner token in the {OWNER_HEADER} header)")
 
     def save(self, record: StoredGame) -> None:
         """Rewrite a game from ``record``, based on the stored version
@@ -159,7 +232,13 @@ class GameStore:
         with self._lock:
             rows = self._db.execute(f"SELECT {_COLUMNS} FROM games {where} ORDER BY updated DESC LIMIT ? OFFSET ?",
                                     (*args, limit, offset)).fetchall()
-        return [_record(row) for row in rows]
+        records = []
+        for row in rows:
+            try:
+                records.append(_record(row))
+            except DamagedGame:  # one bad row is refused when opened; the list shows the others
+                continue
+        return records
 
     def delete(self, game_id: str) -> bool:
         """Remove a game (durable on return); ``False`` if there was none."""
@@ -174,6 +253,9 @@ class GameStore:
             with self._lock:
                 return self._db.execute(sql, values)
         except sqlite3.Error as problem:  # autocommit: the statement failed as a whole, nothing was written
+            if "readonly" in str(problem):
+                raise ReadOnlyStore(f"the games database {self.path} cannot be written: "
+                                    f"{_reason(problem, self.path)}") from None
             raise StoreUnavailable(f"the games database {self.path} cannot be written: {problem}") from None
 
     def _read_one(self, sql: str, values: tuple = ()) -> tuple | None:
@@ -204,7 +286,21 @@ def _status_condition(status: str) -> tuple[str, list]:
             "abandoned": ("finished = 0 AND updated < ?", [cutoff])}[status]
 
 
-_COLUMNS = "id, game, position, actions, players, resigned, seed, pace, finished, created, updated, version"
+_COLUMNS = "id, game, position, actions, players, resigned, seed, pace, finished, created, updated, version, owner"
+_INSERT = f"INSERT INTO games ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)"
+# The request header that carries a client's owner token (docs/how-to/web.md, "Who may change a game").
+OWNER_HEADER = "X-Boomboard-Owner"
+
+
+def owner_hash(token: str) -> str:
+    """What the store keeps of an owner token: its SHA-256, so that the file does not hand out the tokens."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _row(record: StoredGame, created: float, updated: float) -> tuple:
+    """The values of ``_INSERT`` for a new row of ``record``."""
+    return (record.id, record.game, record.position, json.dumps(record.actions), json.dumps(record.players),
+            record.resigned, record.seed, record.pace, int(record.finished), created, updated, record.owner)
 
 
 def _open(path: Path) -> sqlite3.Connection:
@@ -221,6 +317,7 @@ def _open(path: Path) -> sqlite3.Connection:
     except sqlite3.Error as problem:
         raise GameStoreError(f"{what}: {_reason(problem, path)}") from None
     try:
+        _check_intact(db, path)
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
         if "games" in tables and not _WEB_COLUMNS <= columns:
@@ -229,8 +326,11 @@ def _open(path: Path) -> sqlite3.Connection:
                                  f"(give --db a file of its own)")
         db.execute("PRAGMA journal_mode=WAL")
         db.executescript(_SCHEMA)
-        if "games" in tables and "version" not in columns:  # a file from before versions
-            db.execute("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 1")
+        for column, definition in (("version", "INTEGER NOT NULL DEFAULT 1"), ("owner", "TEXT")):
+            if "games" in tables and column not in columns:  # a file from before versions, or owners
+                db.execute(f"ALTER TABLE games ADD COLUMN {column} {definition}")
+        # a write that changes nothing: a file the server could read but not write would refuse every move
+        db.execute(f"PRAGMA user_version = {int(db.execute('PRAGMA user_version').fetchone()[0])}")
     except sqlite3.Error as problem:
         db.close()
         raise GameStoreError(f"{what}: {_reason(problem, path)}") from None
@@ -240,15 +340,63 @@ def _open(path: Path) -> sqlite3.Connection:
     return db
 
 
+def _check_intact(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a damaged file at once, rather than fail on the first request that reads its damaged page."""
+    try:
+        problems = [" ".join(str(row[0]).split()) for row in db.execute("PRAGMA quick_check(1)")]
+    except sqlite3.DatabaseError as problem:
+        if "malformed" not in str(problem):  # not a database at all: said as such where it is opened
+            raise
+        problems = [str(problem)]
+    if problems != ["ok"]:
+        raise GameStoreError(f"cannot use {path} as the web app's games database: it is damaged ({problems[0]:.100}); "
+                             f"move it aside (a new one is made in its place) or recover its games with: "
+                             f"sqlite3 {path} .recover | sqlite3 recovered.sqlite3")
+
+
 def _reason(problem: sqlite3.Error, path: Path) -> str:
     """SQLite's message, with what to check where it names no cause."""
     text = str(problem)
+    if "readonly" in text and os.path.exists(path):
+        return (f"{text}: the file is read-only for this user, and the server writes every move there "
+                f"(make {path.name} and its folder {path.parent} writable, or give --db another file)")
     if "readonly" in text or "unable to open" in text:
         return f"{text} (the server writes every move there: {path.name} and its folder {path.parent} must be writable)"
     return text
 
 
+def _actions_or_none(text) -> list[int] | None:
+    """A row's actions, or ``None`` where they are not a JSON list of integers."""
+    try:
+        actions = json.loads(text)
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(actions, list) or not all(type(action) is int for action in actions):
+        return None
+    return actions
+
+
+def _players_or_none(text) -> list[str] | None:
+    """A row's two sides, or ``None`` where they are not a JSON list of two strings."""
+    try:
+        players = json.loads(text)
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
+        return None
+    return players
+
+
 def _record(row) -> StoredGame:
-    game_id, game, position, actions, players, resigned, seed, pace, finished, created, updated, version = row
-    return StoredGame(game_id, game, json.loads(players), json.loads(actions), position, resigned, seed, pace,
-                      bool(finished), created, updated, version)
+    """The game of a row; :class:`DamagedGame` (which names no server path: a request may see it) for a row
+    this module did not write."""
+    game_id, game, position, actions, players, resigned, seed, pace, finished, created, updated, version, owner = row
+    actions, players = _actions_or_none(actions), _players_or_none(players)
+    damage = ("its actions are not a list of action ids" if actions is None
+              else "its sides are not two agent specs" if players is None
+              else "its game is not a game string" if not isinstance(game, str) else None)
+    if damage is not None:
+        raise DamagedGame(f"game {game_id} is damaged in the games database ({damage}): it cannot be shown or "
+                          f"played; delete it (DELETE /api/games/{game_id})")
+    return StoredGame(game_id, game, players, actions, position, resigned, seed, pace, bool(finished), created,
+                      updated, version, owner)

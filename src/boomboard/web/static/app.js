@@ -14,10 +14,26 @@ let catalog = null;
 let current = null; // the page showing now: {kill()} to stop its timers; a game page is also window.page,
 // whose .state (the server's last answer) the browser tests read
 
+// This browser's owner token: the games it makes are its own, and only a
+// request carrying the token may change them (the server keeps its hash).
+const OWNER_HEADER = "X-Boomboard-Owner";
+let ownerTokenKept = null;
+function ownerToken() {
+  if (ownerTokenKept) return ownerTokenKept;
+  try { ownerTokenKept = localStorage.getItem("boomboard-owner"); } catch { /* storage off: a token for this tab */ }
+  if (!ownerTokenKept) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    ownerTokenKept = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    try { localStorage.setItem("boomboard-owner", ownerTokenKept); } catch { /* kept for this tab only */ }
+  }
+  return ownerTokenKept;
+}
+
 const api = async (method, path, body) => {
+  const headers = body === undefined ? {} : { "content-type": "application/json" };
+  if (method !== "GET") headers[OWNER_HEADER] = ownerToken(); // every change carries this browser's token
   const response = await fetch(path, {
-    method, headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
   if (!response.ok) throw refusal(response, data);
