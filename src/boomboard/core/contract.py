@@ -116,6 +116,8 @@ CONTRACT: tuple[Item, ...] = (
     Item("params_root_slot", ATTRIBUTE, OPTIONAL, "where a search writes the player it searches for",
          kind=(int, type(None))),
     Item("opening_book", ATTRIBUTE, OPTIONAL, "a file of its folder holding an opening book", kind=(str, type(None))),
+    Item("analysis_model", ATTRIBUTE, OPTIONAL, "a file of its folder: the analysis's depth and fitted value curve",
+         kind=(str, type(None))),
     Item("move_forms", ATTRIBUTE, OPTIONAL, "the ways people may write a move, for the terminal's help", kind=str),
     Item("openspiel_name", ATTRIBUTE, OPTIONAL, "the OpenSpiel adapter's name (derived from `name`)", kind=str),
     Item("openspiel_long_name", ATTRIBUTE, OPTIONAL, "the OpenSpiel adapter's long name (from `title`)", kind=str),
@@ -313,7 +315,8 @@ def _declaration_problems(cls: type, folder: dict[str, Any]) -> list[str]:
         value = getattr(cls, attribute, None)
         if isinstance(value, (EndReasons, Presentation)):
             problems += [f"class attribute {attribute}: {problem}" for problem in value.problems()]
-    book = getattr(cls, "opening_book", None)
-    if isinstance(book, str) and folder["path"] is not None and not (folder["path"] / book).exists():
-        problems.append(f"class attribute opening_book: no file {book!r} in the game's folder")
+    for attribute in ("opening_book", "analysis_model"):
+        name = getattr(cls, attribute, None)
+        if isinstance(name, str) and folder["path"] is not None and not (folder["path"] / name).exists():
+            problems.append(f"class attribute {attribute}: no file {name!r} in the game's folder")
     return problems

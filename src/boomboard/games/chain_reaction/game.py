@@ -93,6 +93,7 @@ class ChainReactionGame(Game):
     """Chain Reaction: place orbs in your cells; a cell at critical mass explodes and takes its neighbours."""
 
     name = "chain_reaction"
+    analysis_model = "analysis-chain_reaction.json"  # fitted by benchmarks/analysis_quality.py
     title = "Chain Reaction"
     player_names = ("red", "green")
     parameters = (

@@ -83,6 +83,7 @@ class Jump61Game(Game):
     """Jump61: add spots to your squares; an overfull square jumps onto its neighbours and takes them."""
 
     name = "jump61"
+    analysis_model = "analysis-jump61.json"  # fitted by benchmarks/analysis_quality.py
     title = "Jump61"
     player_names = ("red", "blue")
     parameters = (

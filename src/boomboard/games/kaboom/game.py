@@ -101,6 +101,7 @@ class KaboomGame(Game):
     to blow pieces out from under the opponent."""
 
     name = "kaboom"
+    analysis_model = "analysis-kaboom.json"  # fitted by benchmarks/analysis_quality.py
     title = "Kaboom"
     # Tied with perfect play from most openings: among tying moves, ``ai``
     # sets the most traps (measured against OpenSpiel's MCTS: docs/results/strength.md).
