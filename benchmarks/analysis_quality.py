@@ -205,10 +205,13 @@ def draw(fit: dict, folder: Path) -> Path:
 
 
 def run_fit(args) -> None:
-    rows = [json.loads(line) for line in open(args.data)]
+    rows = [json.loads(line) for path in args.data for line in open(path)]
+    out = open(args.out, "w") if args.out else None
     for game in args.games:
         fit = fit_game(game, [r for r in rows if r["game"] == game])
         print(json.dumps(fit), flush=True)
+        if out:
+            out.write(json.dumps(fit) + "\n")
         draw(fit, args.images)
         if args.write:
             loaded = boomboard.load_game(game)
@@ -236,7 +239,8 @@ def main(argv=None) -> None:
     play.add_argument("--every", type=int, default=4)
     play.add_argument("--out", type=Path, required=True)
     fit = steps.add_parser("fit", parents=[every_step])
-    fit.add_argument("--data", type=Path, required=True)
+    fit.add_argument("--data", type=Path, nargs="+", required=True)
+    fit.add_argument("--out", type=Path)
     fit.add_argument("--images", type=Path, default=ROOT / "docs" / "images")
     fit.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)

@@ -226,7 +226,8 @@ class AlphaBeta:
     def _params_for(self, player: int) -> np.ndarray:
         """The params this search evaluates with: in a game with a
         ``params_root_slot``, a copy naming ``player`` as the one searching
-        (its evaluation then favours that player); else :attr:`params` itself."""
+        (its evaluation then favours that player), unless the search is
+        :attr:`neutral`; else :attr:`params` itself."""
         slot = self.game.params_root_slot
         if slot is None or self.neutral:
             return self.params

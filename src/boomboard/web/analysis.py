@@ -5,22 +5,28 @@ Where the solver (``boomboard.solver``) has a table holding the position (in
 the folder of tables ``solver_db``, default the solver's own: ``BOOMBOARD_DB``
 or the user's data directory), values are exact, in GAMESMAN's words (*win*,
 *lose*, *tie*, *draw*, with remoteness: plies to the end under perfect play;
-``None`` for a draw, which never ends). Elsewhere a short alpha-beta search
-scores each move; a search that proves a result reports it the same way,
-otherwise the move gets a numeric ``score`` (hundredths of the game's
-evaluation, for the player to move). These functions run in worker
-processes: their arguments and results are plain data.
+``None`` for a draw, which never ends). Elsewhere one alpha-beta search of
+the position scores every move exactly at the same depths (the game's
+analysis model, :mod:`boomboard.search.calibration`): a search that proves
+a result reports it the same way, otherwise the move gets a numeric
+``score``, the mean of its scores at the model's two deepest plies
+(hundredths of the game's evaluation, for the player to move), so that a
+cascade game's evaluation, which favours whoever moved last, counts each
+side once. These functions run in worker processes: their arguments and
+results are plain data.
 
 One voice: a position's analysis (:func:`analyse`) is the only estimator.
 Its ``eval`` is what the page shows as the headline, the evaluation bar and
 the value chart's point, and each move's ``eval`` and ``mark`` colour the
 moves and mark them in the history. Every ``eval`` is on one scale, from the
 first player's side: ``value`` in [-1, 1], the first player's expected score
-``50% + 50% * value``; ``exact`` where a table, the rules or a search proved
-the result. The search is deterministic for a position and budget (a fresh
-table, a node budget, never a clock), so a value chart's point at ply k
+``50% + 50% * value`` (a score read through the game's curve fitted to
+self-play outcomes); ``exact`` where a table, the rules or a search proved
+the result. The search is deterministic for a position (a fresh table, a
+fixed depth, never a clock), so a value chart's point at ply k
 (:func:`history_point` of that position's analysis) equals the analysis of
-that position.
+that position; the position's value is its best move's, and a move's value
+is close to what the next ply's analysis shows (one ply deeper).
 """
 
 from __future__ import annotations
