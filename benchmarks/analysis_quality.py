@@ -21,8 +21,10 @@ game's outcome for the first player (1, 0.5 for a tie, 0).
 ``fit``: per game, a logistic curve from score to outcome fitted on the
 even-numbered games, scored on the odd-numbered ones (Brier score,
 reliability bins) against ``tanh(score / 300)``; writes each game's
-``analysis.json`` (with ``--write``), a reliability diagram per game and a
-Markdown summary.
+analysis model file (with ``--write``) and a reliability diagram per game.
+
+``report``: the results page's tables, from the ``lines`` files of before
+and after and the ``fit`` file (``benchmarks/results/analysis-*.jsonl``).
 
 The analysis never reads a solver table here (an empty table folder), so
 every game shows what its search says where no table reaches.
@@ -220,6 +222,29 @@ def run_fit(args) -> None:
             path.write_text(json.dumps(model) + "\n")
 
 
+def run_report(args) -> None:
+    """Markdown tables: swing and gap before and after, and the fits."""
+    def figures(path: Path) -> dict:
+        rows = [json.loads(line) for line in open(path)]
+        return {game: line_figures([r for r in rows if r["game"] == game]) for game in args.games}
+
+    before, after = figures(args.before), figures(args.after)
+    print("| game | swing median | swing p90 | gap median | CPU s a position (median, max) |")
+    print("|---|---|---|---|---|")
+    for game in args.games:
+        b, a = before[game], after[game]
+        print(f"| {game} | {b['swing_median']:.1f} → {a['swing_median']:.1f} | {b['swing_p90']:.1f} → "
+              f"{a['swing_p90']:.1f} | {b['gap_median']:.1f} → {a['gap_median']:.1f} | "
+              f"{b['seconds_median']:.2f}, {b['seconds_max']:.2f} → {a['seconds_median']:.2f}, {a['seconds_max']:.2f} |")
+    print()
+    print("| game | depth | intercept | slope | games (held out) | positions (held out) | Brier: tanh(s/300) | Brier: fitted |")
+    print("|---|---|---|---|---|---|---|---|")
+    for line in open(args.fits):
+        f = json.loads(line)
+        print(f"| {f['game']} | {f['depth']} | {f['intercept']:+.3f} | {f['slope']:.5f} | {f['games']} ({f['held_games']}) "
+              f"| {f['positions']} ({f['held_positions']}) | {f['brier_today']:.3f} | {f['brier_fitted']:.3f} |")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     every_step = argparse.ArgumentParser(add_help=False)
@@ -243,8 +268,12 @@ def main(argv=None) -> None:
     fit.add_argument("--out", type=Path)
     fit.add_argument("--images", type=Path, default=ROOT / "docs" / "images")
     fit.add_argument("--write", action="store_true")
+    report = steps.add_parser("report", parents=[every_step])
+    report.add_argument("--before", type=Path, required=True)
+    report.add_argument("--after", type=Path, required=True)
+    report.add_argument("--fits", type=Path, required=True)
     args = parser.parse_args(argv)
-    {"lines": run_lines, "selfplay": run_selfplay, "fit": run_fit}[args.step](args)
+    {"lines": run_lines, "selfplay": run_selfplay, "fit": run_fit, "report": run_report}[args.step](args)
 
 
 if __name__ == "__main__":
