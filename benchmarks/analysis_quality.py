@@ -18,7 +18,8 @@ depth (seeded random opening plies for variety), each sampled position
 analysed (its search score, for the player to move), labelled with the
 game's outcome for the first player (1, 0.5 for a tie, 0).
 
-``fit``: per game, a logistic curve from score to outcome fitted on the
+``fit``: per game, a logistic curve from score to outcome, through the
+variant lab's measured first-player score at the start, fitted on the
 even-numbered games, scored on the odd-numbered ones (Brier score,
 reliability bins) against ``tanh(score / 300)``; writes each game's
 analysis model file (with ``--write``) and a reliability diagram per game.
@@ -49,6 +50,10 @@ from boomboard.web import analysis
 
 GAMES = ["expendibots", "jump61", "kaboom", "explocus", "hexplocus", "chain_reaction"]
 ROOT = Path(__file__).resolve().parents[1]
+# The first player's score from each game's start over 200 games of the
+# variant lab (docs/how-to/variants.md); Kaboom's start is solved (a table
+# answers there), so its curve is fitted freely.
+LAB_START = {"expendibots": 0.540, "jump61": 0.490, "chain_reaction": 0.515, "explocus": 0.532, "hexplocus": 0.458}
 
 
 def shown(result: dict) -> float:
@@ -164,14 +169,21 @@ def reliability(predicted: np.ndarray, outcome: np.ndarray, bins: int = 5) -> li
     return rows
 
 
-def fit_game(game: str, rows: list[dict]) -> dict:
-    """The fitted curve of one game and its held-out scores against tanh(score / 300)."""
+def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
+    """The fitted curve of one game and its held-out scores against
+    tanh(score / 300); with ``start_score`` (the first player's score from
+    the start, measured over many games), the curve passes through it at
+    the start position's search score."""
     from boomboard.search.calibration import AnalysisModel, analysis_model, fit_logistic
 
     x = np.array([r["score"] if r["mover"] == 0 else -r["score"] for r in rows], float)
     y = np.array([r["outcome"] for r in rows], float)
     held = np.array([r["seed"] % 2 == 1 for r in rows])
-    intercept, slope = fit_logistic(x[~held], y[~held])
+    through = None
+    if start_score is not None:
+        with tempfile.TemporaryDirectory() as db:
+            through = (analysis.analyse(game, None, [], db)["score"], start_score)
+    intercept, slope = fit_logistic(x[~held], y[~held], through)
     model = AnalysisModel(analysis_model(boomboard.load_game(game)).depth, intercept, slope)
     fitted = np.array([model.first_player_score(value, 0) for value in x[held]])
     today = 0.5 + 0.5 * np.tanh(x[held] / 300)
@@ -210,7 +222,7 @@ def run_fit(args) -> None:
     rows = [json.loads(line) for path in args.data for line in open(path)]
     out = open(args.out, "w") if args.out else None
     for game in args.games:
-        fit = fit_game(game, [r for r in rows if r["game"] == game])
+        fit = fit_game(game, [r for r in rows if r["game"] == game], LAB_START.get(game))
         print(json.dumps(fit), flush=True)
         if out:
             out.write(json.dumps(fit) + "\n")

@@ -61,22 +61,35 @@ def _read(package: str, name: str) -> AnalysisModel:
     return AnalysisModel(int(data["depth"]), float(data["intercept"]), float(data["slope"]))
 
 
-def fit_logistic(x: np.ndarray, outcome: np.ndarray, iterations: int = 50) -> tuple[float, float]:
+def fit_logistic(x: np.ndarray, outcome: np.ndarray, through: tuple[float, float] | None = None,
+                 iterations: int = 50) -> tuple[float, float]:
     """``(intercept, slope)`` of the logistic curve that best predicts
     ``outcome`` (the first player's score: 1, 0.5 for a tie, 0) from ``x``
     (log loss, Newton's method, a tiny ridge on the slope so that a sample
-    the curve separates perfectly still has a finite answer)."""
+    the curve separates perfectly still has a finite answer). ``through``,
+    ``(x0, p0)``: a point the curve must pass through (the start position's
+    score and the first player's score measured there over many games), so
+    that only the slope is fitted."""
     x = np.asarray(x, float)
     y = np.asarray(outcome, float)
-    design = np.column_stack([np.ones_like(x), x])
-    ridge = np.diag([0.0, 1e-6 * max(1.0, float(np.sum(x * x)))])
-    weights = np.zeros(2)
+    level = 0.0
+    if through is None:
+        design, offset = np.column_stack([np.ones_like(x), x]), np.zeros_like(x)
+        ridge = np.diag([0.0, 1e-6 * max(1.0, float(np.sum(x * x)))])
+    else:
+        x0, p0 = through
+        level = math.log(p0 / (1 - p0))
+        design, offset = (x - x0)[:, None], np.full_like(x, level)
+        ridge = np.diag([1e-6 * max(1.0, float(np.sum((x - x0) ** 2)))])
+    weights = np.zeros(design.shape[1])
     for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-(design @ weights)))
+        p = 1.0 / (1.0 + np.exp(-(offset + design @ weights)))
         gradient = design.T @ (p - y) + ridge @ weights
-        hessian = design.T @ (design * (p * (1 - p))[:, None]) + ridge + 1e-9 * np.eye(2)
+        hessian = design.T @ (design * (p * (1 - p))[:, None]) + ridge + 1e-9 * np.eye(len(weights))
         step = np.linalg.solve(hessian, gradient)
         weights -= step
         if np.max(np.abs(step)) < 1e-10:
             break
-    return float(weights[0]), float(weights[1])
+    if through is None:
+        return float(weights[0]), float(weights[1])
+    return float(level - weights[0] * x0), float(weights[0])
