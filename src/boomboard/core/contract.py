@@ -125,6 +125,8 @@ CONTRACT: tuple[Item, ...] = (
          kind=(int, type(None)), capability=SEARCH),
     Item("opening_book", ATTRIBUTE, OPTIONAL, "a file of its folder holding an opening book", kind=(str, type(None)),
          capability=SEARCH),
+    Item("analysis_model", ATTRIBUTE, OPTIONAL, "a file of its folder: the analysis's depth and fitted value curve",
+         kind=(str, type(None)), capability=SEARCH),
     Item("move_forms", ATTRIBUTE, OPTIONAL, "the ways people may write a move, for the terminal's help", kind=str),
     Item("openspiel_name", ATTRIBUTE, OPTIONAL, "the OpenSpiel adapter's name (derived from `name`)", kind=str,
          capability=LEARNING),
@@ -344,7 +346,8 @@ def _declaration_problems(cls: type, folder: dict[str, Any]) -> list[str]:
         value = getattr(cls, attribute, None)
         if isinstance(value, (EndReasons, Presentation)):
             problems += [f"class attribute {attribute}: {problem}" for problem in value.problems()]
-    book = getattr(cls, "opening_book", None)
-    if isinstance(book, str) and folder["path"] is not None and not (folder["path"] / book).exists():
-        problems.append(f"class attribute opening_book: no file {book!r} in the game's folder")
+    for attribute in ("opening_book", "analysis_model"):
+        name = getattr(cls, attribute, None)
+        if isinstance(name, str) and folder["path"] is not None and not (folder["path"] / name).exists():
+            problems.append(f"class attribute {attribute}: no file {name!r} in the game's folder")
     return problems

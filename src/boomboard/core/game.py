@@ -91,6 +91,11 @@ class Game:
     # A file in the game's folder holding its opening book (boomboard.search.book),
     # which an alpha-beta agent plays from with ``book=1``; None: the game has none.
     opening_book: ClassVar[str | None] = None
+    # A file in the game's folder holding its analysis model
+    # (boomboard.search.calibration): how deep the analysis board searches and
+    # the curve, fitted to self-play outcomes, from its score to the first
+    # player's expected score; None: depth 4 and tanh(score / 300).
+    analysis_model: ClassVar[str | None] = None
     # How people may write a move where the game reads more than its own notation
     # (another program's form, say), for the terminal's help; "": only the notation.
     move_forms: ClassVar[str] = ""

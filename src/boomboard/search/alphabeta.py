@@ -79,8 +79,12 @@ class AlphaBeta:
     """
 
     def __init__(self, game, table_bits: int = 20, quiescence: int = 0, contempt: int = 0, reductions: int = 0,
-                 null_move: int = 0):
+                 null_move: int = 0, neutral: bool = False):
         self.game = game
+        # True: judge both players alike, as an analysis must; a game whose
+        # evaluation favours the player searched for (``params_root_slot``)
+        # then evaluates as outside a search.
+        self.neutral = neutral
         self.quiescence = quiescence  # plies of explosive actions searched past the horizon
         self.contempt = contempt  # what a tie by history costs the side to move at the root
         self.reductions = reductions  # plies a late quiet move is searched shallower first (0: none)
@@ -222,9 +226,10 @@ class AlphaBeta:
     def _params_for(self, player: int) -> np.ndarray:
         """The params this search evaluates with: in a game with a
         ``params_root_slot``, a copy naming ``player`` as the one searching
-        (its evaluation then favours that player); else :attr:`params` itself."""
+        (its evaluation then favours that player), unless the search is
+        :attr:`neutral`; else :attr:`params` itself."""
         slot = self.game.params_root_slot
-        if slot is None:
+        if slot is None or self.neutral:
             return self.params
         if player != self.root_player:
             self.clear()  # scores stored for the other player's search are not this one's

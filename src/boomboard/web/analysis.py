@@ -5,27 +5,32 @@ Where the solver (``boomboard.solver``) has a table holding the position (in
 the folder of tables ``solver_db``, default the solver's own: ``BOOMBOARD_DB``
 or the user's data directory), values are exact, in GAMESMAN's words (*win*,
 *lose*, *tie*, *draw*, with remoteness: plies to the end under perfect play;
-``None`` for a draw, which never ends). Elsewhere a short alpha-beta search
-scores each move; a search that proves a result reports it the same way,
-otherwise the move gets a numeric ``score`` (hundredths of the game's
-evaluation, for the player to move). These functions run in worker
-processes: their arguments and results are plain data.
+``None`` for a draw, which never ends). Elsewhere one alpha-beta search of
+the position scores every move exactly at the same depths (the game's
+analysis model, :mod:`boomboard.search.calibration`): a search that proves
+a result reports it the same way, otherwise the move gets a numeric
+``score``, the mean of its scores at the model's two deepest plies
+(hundredths of the game's evaluation, for the player to move), so that a
+cascade game's evaluation, which favours whoever moved last, counts each
+side once. These functions run in worker processes: their arguments and
+results are plain data.
 
 One voice: a position's analysis (:func:`analyse`) is the only estimator.
 Its ``eval`` is what the page shows as the headline, the evaluation bar and
 the value chart's point, and each move's ``eval`` and ``mark`` colour the
 moves and mark them in the history. Every ``eval`` is on one scale, from the
 first player's side: ``value`` in [-1, 1], the first player's expected score
-``50% + 50% * value``; ``exact`` where a table, the rules or a search proved
-the result. The search is deterministic for a position and budget (a fresh
-table, a node budget, never a clock), so a value chart's point at ply k
+``50% + 50% * value`` (a score read through the game's curve fitted to
+self-play outcomes); ``exact`` where a table, the rules or a search proved
+the result. The search is deterministic for a position (a fresh table, a
+fixed depth, never a clock), so a value chart's point at ply k
 (:func:`history_point` of that position's analysis) equals the analysis of
-that position.
+that position; the position's value is its best move's, and a move's value
+is close to what the next ply's analysis shows (one ply deeper).
 """
 
 from __future__ import annotations
 
-import math
 import os
 import random
 
@@ -36,12 +41,14 @@ from ..core.errors import BoomboardError, MissingExtraError
 from ..core.extras import missing_modules
 from ..core.state import State
 from ..registry import game_names, load_game
-from ..search.alphabeta import AlphaBeta
+from ..search.alphabeta import EXACT_MARGIN, AlphaBeta
+from ..search.calibration import UNFITTED, AnalysisModel, analysis_model
+from ..search.scores import MATE_BOUND, WIN
 
-SEARCH_NODES = 300_000  # the whole analysis's budget, shared between the moves
-SEARCH_DEPTH = 6
-TABLE_BITS = 16
-SCORE_SCALE = 300  # a search score s (hundredths) is the value tanh(s / SCORE_SCALE): 3 units of lead, 76%
+# A bound on one analysis's nodes, far above what its game's model depth
+# usually needs: a position that explodes past it is searched less deep.
+SEARCH_NODES = 2_000_000
+TABLE_BITS = 18
 # A move's loss (how much of the mover's expected score it gives away against
 # the best move, on the [-1, 1] value scale) that earns a mark, worst first:
 # lichess's thresholds on its winning chances, the same scale (0.1 there is
@@ -141,30 +148,33 @@ def _with_one_voice(state: State, result: dict) -> dict:
     first player's side, as :func:`evaluation` words it."""
     names = state.game.player_names
     mover = state.player_to_move()
-    result["eval"] = evaluation(result, mover, names)
-    best = max((_mover_number(m) for m in result["moves"]), default=0.0)
+    model = analysis_model(state.game)
+    result["eval"] = evaluation(result, mover, names, model)
+    best = max((_mover_number(m, mover, model) for m in result["moves"]), default=0.0)
     for move in result["moves"]:
-        move["eval"] = evaluation(move, mover, names)
-        move["loss"] = round(max(0.0, best - _mover_number(move)), 4)
+        move["eval"] = evaluation(move, mover, names, model)
+        move["loss"] = round(max(0.0, best - _mover_number(move, mover, model)), 4)
         move["mark"] = quality_mark(move["loss"])
     return result
 
 
-def _mover_number(entry: dict) -> float:
+def _mover_number(entry: dict, mover: int, model: AnalysisModel) -> float:
     """An analysis entry's value in [-1, 1] for the player who moves (or
-    chooses the move): exact results as -1, 0, 1, scores through tanh."""
+    chooses the move), ``mover``: exact results as -1, 0, 1, scores through
+    the game's fitted curve (twice the expected score, less one)."""
     if entry["value"] is not None:
         return EXACT_NUMBER[entry["value"]]
-    return math.tanh(entry["score"] / SCORE_SCALE)
+    first = 2.0 * model.first_player_score(entry["score"], mover) - 1.0
+    return first if mover == 0 else -first
 
 
-def evaluation(entry: dict, mover: int, names) -> dict:
+def evaluation(entry: dict, mover: int, names, model: AnalysisModel = UNFITTED) -> dict:
     """``{value, exact, text}`` of an analysis entry (a position's or a move's,
     worded for ``mover``) from the first player's side: ``value`` in [-1, 1],
     ``exact`` where proved, ``text`` such as "White wins in 7", "tie in 4",
     "draw (never ends)" or, estimated, "White 62%"."""
     sign = 1.0 if mover == 0 else -1.0
-    value = round(sign * _mover_number(entry), 4) + 0.0  # + 0.0: no "-0.0"
+    value = round(sign * _mover_number(entry, mover, model), 4) + 0.0  # + 0.0: no "-0.0"
     outcome, remoteness = entry["value"], entry["remoteness"]
     if outcome is None:
         return {"value": value, "exact": False, "text": f"{names[0].capitalize()} {round(50 + 50 * value)}%"}
@@ -192,13 +202,22 @@ def _terminal_value(state: State, player: int) -> str:
 
 
 def _search_analysis(state: State) -> dict:
-    searcher = AlphaBeta(state.game, table_bits=TABLE_BITS)
+    """One search of the position whose every root move is scored exactly at
+    the same depths: each move's score is the mean of its scores at the
+    model's two deepest plies, so that a cascade game's evaluation, which
+    favours whoever moved last, counts each side once."""
+    model = analysis_model(state.game)
+    searcher = AlphaBeta(state.game, table_bits=TABLE_BITS, neutral=True)
     mover = state.current_player()
     legal = state.legal_actions()
-    per_move = max(2_000, SEARCH_NODES // len(legal))
+    iterations = []  # per finished iteration: (its depth, its line, every legal move's score)
+
+    def keep(result) -> None:
+        iterations.append((result.depth, list(result.principal_variation), searcher.root_scores[legal].copy()))
+
+    searcher.search(state, depth=model.depth, nodes=SEARCH_NODES, on_iteration=keep, margin=EXACT_MARGIN)
     moves = []
-    searched = {}  # each searched move's search result, for the expected line after the best
-    for action in legal:
+    for index, action in enumerate(legal):
         child = state.child(action)
         entry = {"id": action, "text": state.action_to_string(action), "value": None, "remoteness": None,
                  "score": None}
@@ -206,45 +225,53 @@ def _search_analysis(state: State) -> dict:
         if child.is_terminal():
             entry.update(value=_terminal_value(child, mover), remoteness=1)
         else:
-            result = searched[action] = searcher.search(child, depth=SEARCH_DEPTH, nodes=per_move)
-            forced = result.forced_result  # for the opponent, who moves in the child
-            if forced is not None:
-                entry.update(value="lose" if forced > 0 else "win", remoteness=abs(forced) + 1)
-            else:
-                entry["score"] = -result.score
+            entry.update(_scored([int(scores[index]) for _, _, scores in iterations[-2:]]))
         moves.append(entry)
+    for move in moves:
+        move["number"] = _mover_number(move, mover, model)
     best = max(moves, key=_preference)
+    for move in moves:
+        del move["number"]
+    depth, line, _ = iterations[-1]
     return {"source": "search", "value": best["value"], "score": best["score"],
-            "remoteness": best["remoteness"], "moves": moves,
-            **_expected_line(state, best["id"], searched.get(best["id"]))}
+            "remoteness": best["remoteness"], "moves": moves, **_expected_line(state, best["id"], line, depth)}
 
 
-def _expected_line(state: State, best: int, result) -> dict:
-    """``{pv, depth}``: the best move, then the line its own search expects
-    (the search the terminal's ``think`` shows for an AI move, read the same
-    way), cut where the game would end or a move is not legal (the table it
-    comes from knows nothing of the game's history); ``depth`` counts the best
-    move too. A best move that ends the game has a line of one move."""
-    line = state.clone()
+def _scored(scores: list[int]) -> dict:
+    """A root move's entry from its scores at the last two iterations
+    (shallower first): a result the deeper proved, else the mean score."""
+    deeper = scores[-1]
+    if abs(deeper) > MATE_BOUND:
+        plies = WIN - abs(deeper)  # from this position, the move counted
+        return {"value": "win" if deeper > 0 else "lose", "remoteness": plies}
+    level = [score for score in scores if abs(score) <= MATE_BOUND]
+    return {"score": round(sum(level) / len(level), 1)}
+
+
+def _expected_line(state: State, best: int, line: list[int], depth: int) -> dict:
+    """``{pv, depth}``: the best move, then the line the search expects after
+    it (its principal variation, where that starts with the best move), cut
+    where the game would end or a move is not legal; a best move that ends
+    the game has a line of one move, and a depth of 1."""
+    position = state.clone()
     pv = []
-    for action in [best, *(result.principal_variation if result is not None else [])]:
-        if line.is_terminal() or action not in line.legal_actions():
+    for action in [best, *(line[1:] if line[:1] == [best] else [])]:
+        if position.is_terminal() or action not in position.legal_actions():
             break
-        pv.append({"id": int(action), "text": line.action_to_string(action)})
-        line.apply_action(action)
-    return {"pv": pv, "depth": 1 if result is None else result.depth + 1}
+        pv.append({"id": int(action), "text": position.action_to_string(action)})
+        position.apply_action(action)
+    return {"pv": pv, "depth": 1 if position.is_terminal() and len(pv) == 1 else depth}
 
 
 def _preference(move: dict) -> tuple:
-    """Sort key, best move last: quick wins, then scores, ties, slow losses."""
+    """Sort key, best move last: quick wins, then estimates, ties, slow losses
+    (an estimate's ``number`` is its value for the mover, in (-1, 1))."""
     value, remoteness = move["value"], move["remoteness"] or 0
     if value == "win":
         return (3, -remoteness)
     if value == "lose":
         return (0, remoteness)
-    if value in ("tie", "draw"):
-        return (1.5, 0)
-    return (1 + 1 / (1 + math.exp(-move["score"] / SCORE_SCALE)), 0)
+    return (1.5 + move["number"] / 2, 0)
 
 
 def _solver_rank(value: str, remoteness: int) -> tuple:

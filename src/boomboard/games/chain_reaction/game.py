@@ -94,6 +94,7 @@ class ChainReactionGame(Game):
 
     name = "chain_reaction"
     capabilities = ("search", "play", "learning")
+    analysis_model = "analysis-chain_reaction.json"  # fitted by benchmarks/analysis_quality.py
     title = "Chain Reaction"
     player_names = ("red", "green")
     parameters = (

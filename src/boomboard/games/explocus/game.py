@@ -193,6 +193,7 @@ class ExplocusGame(_Explocus):
     """Explocus: move stacks as far as they are high; full stacks explode and take their neighbours."""
 
     name = "explocus"
+    analysis_model = "analysis-explocus.json"  # fitted by benchmarks/analysis_quality.py
     title = "Explocus"
     parameters = (
         Parameter("size", 8, "squares along each side of the board", minimum=3, maximum=16),
@@ -215,6 +216,7 @@ class HexplocusGame(_Explocus):
     """HExplocus: Explocus on a hexagon of hexagons, moving along six lines."""
 
     name = "hexplocus"
+    analysis_model = "analysis-hexplocus.json"  # fitted by benchmarks/analysis_quality.py
     title = "HExplocus"
     parameters = (
         Parameter("side", 5, "cells along each edge of the hexagon", minimum=3, maximum=9),

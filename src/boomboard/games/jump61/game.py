@@ -84,6 +84,7 @@ class Jump61Game(Game):
 
     name = "jump61"
     capabilities = ("search", "play", "learning")
+    analysis_model = "analysis-jump61.json"  # fitted by benchmarks/analysis_quality.py
     title = "Jump61"
     player_names = ("red", "blue")
     parameters = (

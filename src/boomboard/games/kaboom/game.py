@@ -102,6 +102,7 @@ class KaboomGame(Game):
 
     name = "kaboom"
     capabilities = ("search", "play", "learning")
+    analysis_model = "analysis-kaboom.json"  # fitted by benchmarks/analysis_quality.py
     title = "Kaboom"
     # Tied with perfect play from most openings: among tying moves, ``ai``
     # sets the most traps (measured against OpenSpiel's MCTS: docs/results/strength.md).

@@ -1,0 +1,292 @@
+"""How steady, consistent and calibrated the analysis board's value is, in
+every game (issue 46); and the fit of each game's analysis model.
+
+Three steps, each writing JSON lines that the next (or the results page) reads:
+
+``lines``: seeded lines of strong play (a few random opening plies, then
+the analysis's own best move at every ply); at each ply the value shown
+(the first player's expected score, in points) and the played move's listed
+value. Reports, per game, the median and 90th percentile of the change of
+the shown value from ply to ply (the *swing*) and the median gap between a
+move's listed value and the next ply's headline, and the CPU seconds per
+position. Run it on today's code and on the new code to compare::
+
+    PYTHONPATH=src python benchmarks/analysis_quality.py lines --out after.jsonl
+
+``selfplay``: positions from self-play games of ``alphabeta`` at a fixed
+depth (seeded random opening plies for variety), each sampled position
+analysed (its search score, for the player to move), labelled with the
+game's outcome for the first player (1, 0.5 for a tie, 0).
+
+``fit``: per game, a logistic curve from score to outcome, through the
+variant lab's measured first-player score at the start, fitted on the
+even-numbered games, scored on the odd-numbered ones (Brier score,
+reliability bins) against ``tanh(score / 300)``; writes each game's
+analysis model file (with ``--write``) and a reliability diagram per game.
+
+``report``: the results page's tables, from the ``lines`` files of before
+and after and the ``fit`` file (``benchmarks/results/analysis-*.jsonl``).
+
+The analysis never reads a solver table here (an empty table folder), so
+every game shows what its search says where no table reaches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import boomboard
+from boomboard.agents import make_agent
+from boomboard.web import analysis
+
+GAMES = ["expendibots", "jump61", "kaboom", "explocus", "hexplocus", "chain_reaction"]
+ROOT = Path(__file__).resolve().parents[1]
+# The first player's score from each game's start over 200 games of the
+# variant lab (docs/how-to/variants.md); Kaboom's start is solved (a table
+# answers there), so its curve is fitted freely.
+LAB_START = {"expendibots": 0.540, "jump61": 0.490, "chain_reaction": 0.515, "explocus": 0.532, "hexplocus": 0.458}
+
+
+def shown(result: dict) -> float:
+    """The first player's expected score the page shows, in points (0-100)."""
+    return 50.0 + 50.0 * result["eval"]["value"]
+
+
+def play_line(game: str, seed: int, opening: int, plies: int, db: str) -> list[dict]:
+    """One seeded line: ``opening`` random plies, then the analysis's best
+    move ``plies`` times; per ply the headline, the best move's listed value
+    and the CPU seconds its analysis took."""
+    rng = random.Random(seed)
+    state = boomboard.load_game(game).new_initial_state()
+    actions = []
+    for _ in range(opening):
+        if state.is_terminal():
+            break
+        actions.append(rng.choice(state.legal_actions()))
+        state.apply_action(actions[-1])
+    rows = []
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        began = time.process_time()
+        result = analysis.analyse(game, None, actions, db)
+        seconds = time.process_time() - began
+        best = max(result["moves"], key=lambda m: m["eval"]["value"] * (1 if state.current_player() == 0 else -1))
+        rows.append({"game": game, "seed": seed, "ply": len(actions), "shown": shown(result),
+                     "exact": result["eval"]["exact"], "move": 50.0 + 50.0 * best["eval"]["value"],
+                     "seconds": round(seconds, 3)})
+        actions.append(best["id"])
+        state.apply_action(best["id"])
+    return rows
+
+
+def line_figures(rows: list[dict]) -> dict:
+    """Swing and gap (points) and CPU seconds per position, over ``rows`` of one game."""
+    swings, gaps = [], []
+    by_line: dict = {}
+    for row in rows:
+        by_line.setdefault(row["seed"], []).append(row)
+    for line in by_line.values():
+        for before, after in zip(line, line[1:]):
+            swings.append(abs(after["shown"] - before["shown"]))
+            gaps.append(abs(after["shown"] - before["move"]))
+    seconds = [row["seconds"] for row in rows]
+    return {"positions": len(rows), "swing_median": float(np.median(swings)),
+            "swing_p90": float(np.percentile(swings, 90)), "gap_median": float(np.median(gaps)),
+            "gap_p90": float(np.percentile(gaps, 90)), "seconds_median": float(np.median(seconds)),
+            "seconds_max": float(np.max(seconds))}
+
+
+def run_lines(args) -> None:
+    with tempfile.TemporaryDirectory() as db, open(args.out, "w") as out:
+        for game in args.games:
+            analysis.analyse(game, None, [], db)  # compile and load first: not counted
+            rows = []
+            for seed in range(args.lines):
+                rows += play_line(game, seed, args.opening, args.plies, db)
+            for row in rows:
+                out.write(json.dumps(row) + "\n")
+            print(game, json.dumps(line_figures(rows)), flush=True)
+
+
+def self_play_game(game: str, seed: int, agent_spec: str, opening: int, every: int, db: str) -> list[dict]:
+    """One self-play game of ``agent_spec`` after ``opening`` random plies;
+    every ``every``-th position the analysis estimates (not one it proves)
+    with its score, then all labelled with the outcome."""
+    rng = random.Random(seed)
+    state = boomboard.load_game(game).new_initial_state()
+    agents = [make_agent(agent_spec, seed=seed * 2 + side) for side in (0, 1)]
+    for side, agent in enumerate(agents):
+        agent.new_game(state.game, side)
+    actions, samples = [], []
+    while not state.is_terminal():
+        if len(actions) % every == 0:
+            result = analysis.analyse(game, None, actions, db)
+            if result["source"] == "search" and not result["eval"]["exact"]:
+                samples.append({"ply": len(actions), "mover": state.current_player(), "score": result["score"]})
+        if len(actions) < opening:
+            action = rng.choice(state.legal_actions())
+        else:
+            action = int(agents[state.current_player()].choose_action(state))
+        actions.append(action)
+        state.apply_action(action)
+    winner = state.outcome().winner
+    outcome = 0.5 if winner is None else float(winner == 0)
+    return [{"game": game, "seed": seed, "plies": len(actions), "outcome": outcome, **s} for s in samples]
+
+
+def run_selfplay(args) -> None:
+    with tempfile.TemporaryDirectory() as db, open(args.out, "a") as out:
+        for game in args.games:
+            began = time.process_time()
+            for seed in range(args.first_seed, args.first_seed + args.games_each):
+                for row in self_play_game(game, seed, args.agent, args.opening, args.every, db):
+                    out.write(json.dumps(row) + "\n")
+                out.flush()
+                if time.process_time() - began > args.seconds_each:
+                    break
+            print(game, f"{time.process_time() - began:.0f} CPU s, games up to seed {seed}", flush=True)
+
+
+def reliability(predicted: np.ndarray, outcome: np.ndarray, bins: int = 5) -> list[dict]:
+    """Predicted against observed mean, in equal-width bins of the prediction."""
+    edges = np.linspace(0, 1, bins + 1)
+    rows = []
+    for low, high in zip(edges, edges[1:]):
+        inside = (predicted >= low) & ((predicted < high) | (high == 1))
+        if inside.any():
+            rows.append({"low": float(low), "high": float(high), "n": int(inside.sum()),
+                         "predicted": float(predicted[inside].mean()), "observed": float(outcome[inside].mean())})
+    return rows
+
+
+def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
+    """The fitted curve of one game and its held-out scores against
+    tanh(score / 300); with ``start_score`` (the first player's score from
+    the start, measured over many games), the curve passes through it at
+    the start position's search score."""
+    from boomboard.search.calibration import AnalysisModel, analysis_model, fit_logistic
+
+    x = np.array([r["score"] if r["mover"] == 0 else -r["score"] for r in rows], float)
+    y = np.array([r["outcome"] for r in rows], float)
+    held = np.array([r["seed"] % 2 == 1 for r in rows])
+    through = None
+    if start_score is not None:
+        with tempfile.TemporaryDirectory() as db:
+            through = (analysis.analyse(game, None, [], db)["score"], start_score)
+    intercept, slope = fit_logistic(x[~held], y[~held], through)
+    model = AnalysisModel(analysis_model(boomboard.load_game(game)).depth, intercept, slope)
+    fitted = np.array([model.first_player_score(value, 0) for value in x[held]])
+    today = 0.5 + 0.5 * np.tanh(x[held] / 300)
+    return {"game": game, "depth": model.depth, "intercept": round(intercept, 4), "slope": round(slope, 6),
+            "positions": int(len(rows)), "games": len({r["seed"] for r in rows}),
+            "held_positions": int(held.sum()), "held_games": len({r["seed"] for r in rows if r["seed"] % 2}),
+            "brier_fitted": float(np.mean((fitted - y[held]) ** 2)),
+            "brier_today": float(np.mean((today - y[held]) ** 2)),
+            "bins_fitted": reliability(fitted, y[held]), "bins_today": reliability(today, y[held])}
+
+
+def draw(fit: dict, folder: Path) -> Path:
+    """A reliability diagram of one game: the fitted curve's bins and today's."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(3.6, 3.6))
+    axes.plot([0, 1], [0, 1], color="0.7", linewidth=1)
+    for key, label, marker in (("bins_today", "tanh(score/300)", "s"), ("bins_fitted", "fitted", "o")):
+        bins = fit[key]
+        axes.plot([b["predicted"] for b in bins], [b["observed"] for b in bins], marker=marker,
+                  label=f"{label}: Brier {fit['brier_' + key[5:]]:.3f}")
+    axes.set(xlim=(0, 1), ylim=(0, 1), xlabel="predicted first-player score", ylabel="observed",
+             title=f"{fit['game']} ({fit['held_positions']} held-out positions)")
+    axes.legend(fontsize=7, loc="upper left")
+    figure.tight_layout()
+    path = folder / f"analysis-reliability-{fit['game']}.svg"
+    figure.savefig(path)
+    plt.close(figure)
+    return path
+
+
+def run_fit(args) -> None:
+    rows = [json.loads(line) for path in args.data for line in open(path)]
+    out = open(args.out, "w") if args.out else None
+    for game in args.games:
+        fit = fit_game(game, [r for r in rows if r["game"] == game], LAB_START.get(game))
+        print(json.dumps(fit), flush=True)
+        if out:
+            out.write(json.dumps(fit) + "\n")
+        draw(fit, args.images)
+        if args.write:
+            loaded = boomboard.load_game(game)
+            path = Path(inspect.getfile(type(loaded))).parent / loaded.analysis_model
+            model = {k: fit[k] for k in ("depth", "intercept", "slope", "positions", "games")}
+            path.write_text(json.dumps(model) + "\n")
+
+
+def run_report(args) -> None:
+    """Markdown tables: swing and gap before and after, and the fits."""
+    def figures(path: Path) -> dict:
+        rows = [json.loads(line) for line in open(path)]
+        return {game: line_figures([r for r in rows if r["game"] == game]) for game in args.games}
+
+    before, after = figures(args.before), figures(args.after)
+    print("| game | swing median | swing p90 | gap median | CPU s a position (median, max) |")
+    print("|---|---|---|---|---|")
+    for game in args.games:
+        b, a = before[game], after[game]
+        print(f"| {game} | {b['swing_median']:.1f} → {a['swing_median']:.1f} | {b['swing_p90']:.1f} → "
+              f"{a['swing_p90']:.1f} | {b['gap_median']:.1f} → {a['gap_median']:.1f} | "
+              f"{b['seconds_median']:.2f}, {b['seconds_max']:.2f} → {a['seconds_median']:.2f}, {a['seconds_max']:.2f} |")
+    print()
+    print("| game | depth | intercept | slope | games (held out) | positions (held out) | Brier: tanh(s/300) | Brier: fitted |")
+    print("|---|---|---|---|---|---|---|---|")
+    for line in open(args.fits):
+        f = json.loads(line)
+        print(f"| {f['game']} | {f['depth']} | {f['intercept']:+.3f} | {f['slope']:.5f} | {f['games']} ({f['held_games']}) "
+              f"| {f['positions']} ({f['held_positions']}) | {f['brier_today']:.3f} | {f['brier_fitted']:.3f} |")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    every_step = argparse.ArgumentParser(add_help=False)
+    every_step.add_argument("--games", nargs="+", default=GAMES)
+    steps = parser.add_subparsers(dest="step", required=True)
+    lines = steps.add_parser("lines", parents=[every_step])
+    lines.add_argument("--lines", type=int, default=3)
+    lines.add_argument("--opening", type=int, default=2)
+    lines.add_argument("--plies", type=int, default=10)
+    lines.add_argument("--out", type=Path, required=True)
+    play = steps.add_parser("selfplay", parents=[every_step])
+    play.add_argument("--agent", default="alphabeta:depth=2")
+    play.add_argument("--games-each", type=int, default=40)
+    play.add_argument("--first-seed", type=int, default=0)
+    play.add_argument("--seconds-each", type=float, default=150)
+    play.add_argument("--opening", type=int, default=4)
+    play.add_argument("--every", type=int, default=4)
+    play.add_argument("--out", type=Path, required=True)
+    fit = steps.add_parser("fit", parents=[every_step])
+    fit.add_argument("--data", type=Path, nargs="+", required=True)
+    fit.add_argument("--out", type=Path)
+    fit.add_argument("--images", type=Path, default=ROOT / "docs" / "images")
+    fit.add_argument("--write", action="store_true")
+    report = steps.add_parser("report", parents=[every_step])
+    report.add_argument("--before", type=Path, required=True)
+    report.add_argument("--after", type=Path, required=True)
+    report.add_argument("--fits", type=Path, required=True)
+    args = parser.parse_args(argv)
+    {"lines": run_lines, "selfplay": run_selfplay, "fit": run_fit, "report": run_report}[args.step](args)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,95 @@
+"""What an analysis's search score means: the first player's expected score.
+
+A search scores a position in hundredths of its game's evaluation, for the
+player to move; a person reads a chance. A game's *analysis model* (a JSON
+file in its folder, named by the game's ``analysis_model``) says how deep
+the analysis searches and turns a score into the first player's expected
+score with a logistic curve fitted to the outcomes of self-play games
+(``benchmarks/analysis_quality.py`` fits it)::
+
+    {"depth": 4, "intercept": 0.16, "slope": 0.0071, "positions": 900, "games": 60}
+
+The curve is read from the first player's side: a score ``s`` for the
+player to move is ``x = s`` when the first player moves, ``-s`` otherwise,
+and the first player's expected score is ``1 / (1 + exp(-(intercept + slope * x)))``
+(``intercept``: what moving first is worth; ``positions`` and ``games``: what
+it was fitted on). A game without a model gets :data:`UNFITTED`: the old
+scale, ``tanh(s / 300)`` on [-1, 1], which is this curve with slope 2/300.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class AnalysisModel:
+    """How deep a game's analysis searches, and what its scores mean."""
+
+    depth: int  # the deepest of the two iterations whose root scores it averages
+    intercept: float  # the first player's log-odds at a level score
+    slope: float  # log-odds per hundredth of the evaluation, from the first player's side
+
+    def first_player_score(self, score: float, mover: int) -> float:
+        """The first player's expected score in [0, 1] at a search ``score``
+        (hundredths, for the player to move, who is ``mover``)."""
+        x = score if mover == 0 else -score
+        return 1.0 / (1.0 + math.exp(-(self.intercept + self.slope * x)))
+
+
+UNFITTED = AnalysisModel(depth=4, intercept=0.0, slope=2 / 300)
+
+
+def analysis_model(game) -> AnalysisModel:
+    """The analysis model that ships with ``game`` (its ``analysis_model``
+    file in its folder), or :data:`UNFITTED` where it has none."""
+    name = getattr(game, "analysis_model", None)
+    if not name:
+        return UNFITTED
+    return _read(type(game).__module__.rpartition(".")[0], name)
+
+
+@cache
+def _read(package: str, name: str) -> AnalysisModel:
+    data = json.loads((resources.files(package) / name).read_text())
+    return AnalysisModel(int(data["depth"]), float(data["intercept"]), float(data["slope"]))
+
+
+def fit_logistic(x: np.ndarray, outcome: np.ndarray, through: tuple[float, float] | None = None,
+                 iterations: int = 50) -> tuple[float, float]:
+    """``(intercept, slope)`` of the logistic curve that best predicts
+    ``outcome`` (the first player's score: 1, 0.5 for a tie, 0) from ``x``
+    (log loss, Newton's method, a tiny ridge on the slope so that a sample
+    the curve separates perfectly still has a finite answer). ``through``,
+    ``(x0, p0)``: a point the curve must pass through (the start position's
+    score and the first player's score measured there over many games), so
+    that only the slope is fitted."""
+    x = np.asarray(x, float)
+    y = np.asarray(outcome, float)
+    level = 0.0
+    if through is None:
+        design, offset = np.column_stack([np.ones_like(x), x]), np.zeros_like(x)
+        ridge = np.diag([0.0, 1e-6 * max(1.0, float(np.sum(x * x)))])
+    else:
+        x0, p0 = through
+        level = math.log(p0 / (1 - p0))
+        design, offset = (x - x0)[:, None], np.full_like(x, level)
+        ridge = np.diag([1e-6 * max(1.0, float(np.sum((x - x0) ** 2)))])
+    weights = np.zeros(design.shape[1])
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(offset + design @ weights)))
+        gradient = design.T @ (p - y) + ridge @ weights
+        hessian = design.T @ (design * (p * (1 - p))[:, None]) + ridge + 1e-9 * np.eye(len(weights))
+        step = np.linalg.solve(hessian, gradient)
+        weights -= step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    if through is None:
+        return float(weights[0]), float(weights[1])
+    return float(level - weights[0] * x0), float(weights[0])
