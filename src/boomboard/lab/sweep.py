@@ -6,11 +6,19 @@ chunks of :data:`GAMES_A_CHUNK` (game ``i`` keeps its seeds whatever the
 chunk, so the parts join into the row one run of all the games gives).
 Each part is stored as soon as it is done, by this process (a Ray worker
 cannot reach the store's file), and the variant's row once all its parts
-are in; a sweep run again measures only the parts still missing."""
+are in; a sweep run again measures only the parts still missing.
+
+A sweep holds its store for itself while it runs (:meth:`Store.exclusive`):
+a second sweep of the same store is refused, not run beside it. A variant's
+solve works in a folder named after the variant (in ``STORE.work``), so a
+sweep run again after a kill finds the solve where it left it whatever else
+is still pending."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -98,12 +106,26 @@ def explore(grid: Grid, store: Store, settings: Settings, on_result: Callable[[d
     of the variant) and each variant's row once its parts are in
     (``on_result`` is told of each); the number of rows stored."""
     settings.check()
+    with store.exclusive():
+        return _explore_held(grid, store, settings, on_result, on_part)
+
+
+def work_folder(store: Store, variant: str) -> Path:
+    """Where ``variant``'s solve works (and resumes after a kill): a folder of
+    ``STORE.work`` named after the variant alone."""
+    readable = re.sub(r"[^A-Za-z0-9=,_-]+", "_", variant)[:80]
+    digest = hashlib.blake2b(variant.encode(), digest_size=6).hexdigest()  # two names never share a folder
+    return store.path.with_name(store.path.name + ".work") / f"{readable}-{digest}"
+
+
+def _explore_held(grid: Grid, store: Store, settings: Settings, on_result: Callable[[dict], None] | None,
+                  on_part: Callable[[str, str, float], None] | None) -> int:
+    """:func:`explore`, the store held."""
     todo = pending(grid, store)
     if not todo:
         return 0
-    work = store.path.with_name(store.path.name + ".work")  # solver folders, resumed after a kill
     params = {str(game): game.get_parameters() for game in todo}
-    plan = {str(game): parts_of(str(game), settings, work / f"v{index}") for index, game in enumerate(todo)}
+    plan = {str(game): parts_of(str(game), settings, work_folder(store, str(game))) for game in todo}
     results = {variant: store.parts(variant) for variant in plan}  # what a killed sweep stored
     missing = {variant: [job for job in jobs if job.key not in results[variant]] for variant, jobs in plan.items()}
 
