@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -161,23 +162,43 @@ def _pool_results(jobs: list[Job], settings: Settings) -> Iterator[tuple[Job, An
     if not jobs:  # every part was stored before: no pool to start
         return
     workers = _workers(settings, len(jobs))
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_one_thread_each) as pool:
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_pool_worker) as pool:
         waiting = {pool.submit(job.task, *job.args): job for job in jobs}
-        while waiting:
-            done, _ = wait(waiting, return_when=FIRST_COMPLETED)
-            for future in done:
-                job = waiting.pop(future)
-                try:
-                    yield job, future.result()
-                except BrokenProcessPool:
-                    raise BoomboardError(
-                        "a worker process of the sweep stopped abruptly (out of memory, or killed; from a "
-                        "script of your own, is its sweep under if __name__ == '__main__':?); the variants "
-                        "and parts stored so far are kept: run again to resume") from None
+        try:
+            while waiting:
+                done, _ = wait(waiting, return_when=FIRST_COMPLETED)
+                for future in done:
+                    job = waiting.pop(future)
+                    try:
+                        yield job, future.result()
+                    except BrokenProcessPool:
+                        raise BoomboardError(
+                            "a worker process of the sweep stopped abruptly (out of memory, or killed; from a "
+                            "script of your own, is its sweep under if __name__ == '__main__':?); the variants "
+                            "and parts stored so far are kept: run again to resume") from None
+        finally:
+            if waiting:  # stopped early (Ctrl-C, an error): parts in flight are lost anyway, so end them now
+                _end_workers(pool)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers at once, not after the parts they are measuring
+    (the executor has no public way to: its process table is read here)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # gone once the pool is shut down
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.terminate()
+
+
+def _pool_worker() -> None:
+    """A pool worker: one thread (the pool already fills every core), and
+    Ctrl-C left to the sweep, which ends its workers at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _one_thread_each()
 
 
 def _one_thread_each() -> None:
-    """A pool worker's compiled kernels run on one thread: the pool already fills every core."""
+    """A worker's compiled kernels run on one thread: the pool already fills every core."""
     import numba
 
     numba.set_num_threads(1)
