@@ -107,7 +107,7 @@ class Store:
         except (sqlite3.Error, OSError) as problem:
             raise StoreError(f"cannot open the lab store {self.path}: {problem}") from None
         try:
-            with self._reading():
+            with self._reading("open"):
                 self._check_schema()
                 self.connection.execute(SCHEMA)
                 self._add_missing_columns()
@@ -118,12 +118,12 @@ class Store:
             raise
 
     @contextmanager
-    def _reading(self) -> Iterator[None]:
+    def _reading(self, doing: str = "read") -> Iterator[None]:
         """SQLite's errors as one line naming the store (a damaged or truncated file)."""
         try:
             yield
         except sqlite3.Error as problem:
-            raise StoreError(f"the lab store {self.path} cannot be read ({problem}): move it aside and run "
+            raise StoreError(f"cannot {doing} the lab store {self.path} ({problem}): move it aside and run "
                              "boomboard explore again") from None
 
     def _columns(self, table: str) -> set[str]:
