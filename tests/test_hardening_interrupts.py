@@ -176,7 +176,7 @@ def test_an_engine_refuses_a_go_without_end():
     try:
         for endless in ("inf", "nan", "1e300", "86401"):
             answer = ask(process, f"go time {endless}")
-            assert answer.startswith("? go time takes seconds above 0 and at most 86,400"), answer
+            assert answer.startswith("? expected 'go time SECONDS' with SECONDS above 0 and at most 86,400"), answer
         assert ask(process, "go time 0.05").startswith("= ")  # a finite time still plays
     finally:
         process.stdin.close()

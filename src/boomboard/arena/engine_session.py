@@ -166,7 +166,8 @@ def _parse_go(argument: str) -> float | None:
             seconds = -1.0
         if 0 < seconds <= MAX_GO_SECONDS:  # not inf, nor nan: a go always answers
             return seconds
-        raise ParameterError(f"go time takes seconds above 0 and at most {MAX_GO_SECONDS:,}; got {words[1][:40]!r}")
+        raise ParameterError(f"expected 'go time SECONDS' with SECONDS above 0 and at most {MAX_GO_SECONDS:,}; "
+                             f"got {words[1][:40]!r}")
     raise ParameterError(f"expected 'go' or 'go time SECONDS'; got 'go {argument[:40]}'")
 
 
