@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -136,12 +137,19 @@ def engine(agent: str = "alphabeta") -> subprocess.Popen:
     return process
 
 
-def ask(process: subprocess.Popen, command: str) -> str:
+def ask(process: subprocess.Popen, command: str, seconds: float = 120) -> str:
+    """The engine's answer to ``command``; an engine that has not answered
+    within ``seconds`` is killed, and what it said by then is the answer."""
     process.stdin.write(command + "\n")
     process.stdin.flush()
-    lines = []
-    while (line := process.stdout.readline().rstrip("\n")) != "":
-        lines.append(line)
+    watchdog = threading.Timer(seconds, process.kill)
+    watchdog.start()
+    try:
+        lines = []
+        while (line := process.stdout.readline().rstrip("\n")) != "":
+            lines.append(line)
+    finally:
+        watchdog.cancel()
     return "\n".join(lines)
 
 
