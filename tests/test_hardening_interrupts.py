@@ -1,4 +1,4 @@
-"""Ctrl-C stops a proof, a solve, a sweep and an engine's search at once,
+"""Ctrl-C stops a proof, a sweep and an engine's search at once,
 not at the end of their budgets; an engine refuses an endless ``go`` and
 answers at once when its input ends during its last ``go``.
 
@@ -93,18 +93,6 @@ def test_ctrl_c_stops_a_proof_at_once():
     output = process.stdout.read()
     assert took < EXIT_SECONDS, (took, output)
     assert process.returncode == 130 and "Traceback" not in output, output
-
-
-def test_ctrl_c_stops_a_solve_at_once(tmp_path):
-    board = ["kaboom", "--rows", "4", "--cols", "5", "--bombs", "2"]
-    short = warm(["solve", "kaboom", "--rows", "3", "--cols", "4", "--bombs", "2", "--db", str(tmp_path / "warm"),
-                  "--quiet"])
-    process = start(["solve", *board, "--db", str(tmp_path / "db"), "--quiet"],
-                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    took = busy_then_interrupted(process, short + 3.0)
-    output = process.stdout.read()
-    assert took < EXIT_SECONDS, (took, output)
-    assert process.returncode == 130, output
 
 
 def test_ctrl_c_stops_a_sweep_and_its_workers_at_once(tmp_path):
