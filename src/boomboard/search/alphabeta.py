@@ -177,9 +177,8 @@ class AlphaBeta:
             options[ITERATION_DEPTH] = iteration
             options[DEADLINE_NS] = deadline_ns if iteration > 1 else 0
             score = run_interruptibly(self.kernels.search_depth, self.stats, NODE_LIMIT,
-                                      (params, self.stack, self.moves, self.order, path_keys,
-                                       (self.tt_keys, self.tt_data), (self.history, self.killers),
-                                       self.stats, options, self.endgames))
+                                      (params, self.stack, self.moves, self.order, path_keys, (self.tt_keys, self.tt_data),
+                                       (self.history, self.killers), self.stats, options, self.endgames))
             spent = time.process_time() - began
             searched = int(self.stats[NODES])
             total_nodes += searched
