@@ -71,12 +71,13 @@ def test_every_zoo_engine_loses_with_its_reason_and_leaves_no_process(behaviour,
 # -- the engine protocol (items 9 to 12) ----------------------------------------------
 
 @pytest.mark.parametrize("budget", ["inf", "1e308", "1e30", "9" * 400])
-def test_go_with_a_huge_time_is_clamped_not_a_crash(budget):
+def test_go_with_a_huge_time_is_refused_not_a_crash_nor_endless(budget):
     session = EngineSession("alphabeta:depth=2", seed=1)
     assert session.handle("game kaboom(rows=3,cols=3,connect=3)") == (True, "kaboom(rows=3,cols=3,connect=3)")
-    ok, move = session.handle(f"go time {budget}")
-    assert ok, move
-    assert session.state.ply() == 1
+    ok, text = session.handle(f"go time {budget}")
+    assert not ok and "at most 86,400" in text and len(text) < 200, text
+    assert session.state.ply() == 0
+    assert session.handle("go time 86400")[0] and session.state.ply() == 1  # a day is allowed (depth 2 ends first)
 
 
 @pytest.mark.parametrize("budget", ["nan", "-1", "0", "x"])

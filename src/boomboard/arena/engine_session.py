@@ -8,6 +8,8 @@ SPEC`` takes any spec the arena takes (:mod:`boomboard.arena.specs`).
 
 from __future__ import annotations
 
+import queue
+import threading
 from typing import IO
 
 from ..agents import Agent
@@ -16,8 +18,12 @@ from ..core.errors import BoomboardError, ParameterError
 from ..core.game import Game
 from ..core.state import State
 from ..registry import DEFAULT_GAME, game_names, load_game
+from ..search.interruptible import allow_searches, stop_searches
 from .engine_protocol import COMMANDS, PROTOCOL_VERSION, from_line, to_line
 from .specs import build_agent, check_spec
+
+
+MAX_GO_SECONDS = 86_400  # a day: a go always answers (the arena's own budgets are far below)
 
 
 class EngineSession:
@@ -154,23 +160,72 @@ def _parse_go(argument: str) -> float | None:
     if not words:
         return None
     if len(words) == 2 and words[0].lower() == "time":
-        try:  # ASCII only (float() takes other scripts' digits); inf and huge budgets are clamped by the search
+        try:  # ASCII only (float() takes other scripts' digits)
             seconds = float(words[1]) if words[1].isascii() else -1.0
         except ValueError:
             seconds = -1.0
-        if seconds > 0:
+        if 0 < seconds <= MAX_GO_SECONDS:  # not inf, nor nan: a go always answers
             return seconds
-    raise ParameterError(f"expected 'go' or 'go time SECONDS'; got 'go {argument}'")
+        raise ParameterError(f"expected 'go time SECONDS' with SECONDS above 0 and at most {MAX_GO_SECONDS:,}; "
+                             f"got {words[1][:40]!r}")
+    raise ParameterError(f"expected 'go' or 'go time SECONDS'; got 'go {argument[:40]}'")
 
 
 def serve(stdin: IO[str], stdout: IO[str], agent_spec: str = "ai", seed: int | None = None) -> None:
-    """Answer commands from ``stdin`` until ``quit`` or the end of input."""
+    """Answer commands from ``stdin`` until ``quit`` or the end of input.
+
+    The input is read ahead on a thread of its own. Once it has ended, its
+    last command, if a ``go``, answers at once with the best move it has
+    (the program driving the engine has gone, or a script ended there), as
+    a UCI engine does at the end of its input; every earlier command is
+    answered in full (:func:`boomboard.search.interruptible.stop_searches`;
+    only where ``serve`` runs on the main thread, whose searches it can stop)."""
     session = EngineSession(agent_spec, seed)
-    for line in stdin:
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        ok, text = session.handle(line)
-        stdout.write(("= " if ok else "? ") + text + "\n\n" if text else ("=\n\n" if ok else "?\n\n"))
-        stdout.flush()
-        if ok and line.strip().lower() == "quit":
-            return
+    feed = _Feed(stdin, stop_at_the_end=threading.current_thread() is threading.main_thread())
+    try:
+        while (line := feed.next_line()) is not None:
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            ok, text = session.handle(line)
+            stdout.write(("= " if ok else "? ") + text + "\n\n" if text else ("=\n\n" if ok else "?\n\n"))
+            stdout.flush()
+            if ok and line.strip().lower() == "quit":
+                return
+    finally:
+        if feed.stop_at_the_end:
+            allow_searches()
+
+
+class _Feed:
+    """``stdin``'s lines, read ahead on a thread; with ``stop_at_the_end``,
+    the searches of the last line's command are cut short once the input has
+    ended (whichever of the two threads comes second sees the other's step)."""
+
+    def __init__(self, stdin: IO[str], stop_at_the_end: bool):
+        self.stdin, self.stop_at_the_end = stdin, stop_at_the_end
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.read = self.taken = 0
+        self.ended = False
+        threading.Thread(target=self._read, name="engine input", daemon=True).start()
+
+    def next_line(self) -> str | None:
+        line = self.lines.get()
+        if line is not None:
+            self.taken += 1
+            self._stop_if_last()
+        return line
+
+    def _read(self) -> None:
+        try:
+            for line in self.stdin:
+                self.read += 1
+                self.lines.put(line)
+        except (OSError, ValueError):  # the input broke or was closed under us: its end as well
+            pass
+        self.ended = True
+        self._stop_if_last()
+        self.lines.put(None)
+
+    def _stop_if_last(self) -> None:
+        if self.stop_at_the_end and self.ended and self.taken == self.read:
+            stop_searches()

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from ..core.errors import BoomboardError, ParameterError
 from ..core.extras import require_extra
+from .options import oversubscribed_warning
 from .render import shown_path
 
 if TYPE_CHECKING:  # imported where used: the arena's modules are not loaded for --help
@@ -57,6 +58,9 @@ def _workers(workers: Optional[int]) -> int:
         return os.cpu_count() or 1
     if workers < 1:
         raise ParameterError(f"--workers must be at least 1; got {workers}")
+    warning = oversubscribed_warning(workers, "the games")
+    if warning:
+        console.print(warning, markup=False)
     return workers
 
 

@@ -13,6 +13,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ..core.errors import BoomboardError
+from .options import oversubscribed_warning
 
 console = Console(highlight=False)
 GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
@@ -85,7 +86,11 @@ def explore_command(
     if grid.refused:
         console.print(f"{len(grid.refused)} combinations refused by the game and skipped, e.g. "
                       f"{grid.refused[0][0]}: {grid.refused[0][1]}", markup=False)
-    with Store(store or default_store()) as opened:
+    warning = oversubscribed_warning(workers, "the variants' parts") if backend == "local" else None
+    if warning:
+        console.print(warning, markup=False)
+    # held from here to the end: a second sweep of the store is refused before it shows a bar
+    with Store(store or default_store()) as opened, opened.exclusive():
         total = len(grid.variants)
         already = total - _explore_with_bar(grid, opened, settings, quiet)
         rows = [row for row in opened.rows(grid.game) if row.variant in {str(g) for g in grid.variants}]

@@ -34,6 +34,7 @@ HELP = """Commands on your turn:
 HELP_INDENT = 19  # where the commands' descriptions start
 KEPT_SPACE = "\x00"  # a space textwrap may not break at
 QUOTED_MOVE = re.compile(r"(?<![A-Za-z])'[^']*'(?![A-Za-z])")  # 'boom b2', not the ' of referee's
+MAX_MOVE_CHARACTERS = 100  # longer than any game's move, spelt out in words
 
 
 class StopPlaying(Exception):
@@ -183,6 +184,10 @@ class TerminalGame:
                 self.console.print(f"AI thinking {'shown' if self.think else 'hidden'}.")
             elif command in ("undo", "takeback"):
                 self.undo(player)
+            elif len(line) > MAX_MOVE_CHARACTERS:  # a paste gone wrong: not echoed back whole
+                self.console.print(Text(f"no move is that long ({len(line):,} characters, beginning "
+                                        f"{line[:20]!r}); a move has at most {MAX_MOVE_CHARACTERS}", style="red"))
+                self.console.print("Type 'moves' for the legal moves or 'help' for commands.", style="dim")
             else:
                 try:
                     return self.state.string_to_action(line)

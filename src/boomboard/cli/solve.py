@@ -119,6 +119,11 @@ def solve_command(
     meta = table.meta
     if verify:  # what is printed is what the records say, not what meta.json claims
         meta = _verified_summary(table, start_state, progress=not quiet)
+    else:
+        disagreement = table.meta_disagreement(start_state)
+        if disagreement:
+            raise BoomboardError(f"{shown_path(table.folder / 'meta.json')} disagrees with its table: it says "
+                                 f"{disagreement}; solve it again with --force")
     if meta.get("kind") == "dense":  # every rank of the tiers is stored: positions, and ranks that are none
         stored = (f"{meta['positions']:,} positions in {meta['records']:,} dense records"
                   + (" (mirror images once)" if meta.get("symmetric") else ""))

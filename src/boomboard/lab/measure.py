@@ -54,13 +54,15 @@ EXACT_SCORE = {"win": 1.0, "tie": 0.5, "draw": 0.5, "lose": 0.0}  # the first pl
 def solve_exactly(game: Game, budget: int, folder: Path) -> dict | None:
     """``game`` solved into ``folder`` (removed afterwards), or ``None`` when
     it has more than ``budget`` positions or positions the solver cannot
-    encode."""
-    from ..solver import PositionSpaceTooLarge, SolveError, analyze, solve
+    encode. Any other failure (a folder that cannot be written, a damaged
+    one) is raised: a sweep must not store a variant as beyond the budget
+    when its solve only failed."""
+    from ..solver import PositionSpaceTooLarge, TooManyPositions, analyze, solve
 
     began = time.perf_counter()
     try:
         table = solve(game, folder, progress=False, max_positions=budget, method="memory")
-    except (SolveError, PositionSpaceTooLarge):
+    except (TooManyPositions, PositionSpaceTooLarge):
         shutil.rmtree(folder, ignore_errors=True)
         return None
     start = game.new_initial_state()

@@ -6,11 +6,20 @@ chunks of :data:`GAMES_A_CHUNK` (game ``i`` keeps its seeds whatever the
 chunk, so the parts join into the row one run of all the games gives).
 Each part is stored as soon as it is done, by this process (a Ray worker
 cannot reach the store's file), and the variant's row once all its parts
-are in; a sweep run again measures only the parts still missing."""
+are in; a sweep run again measures only the parts still missing.
+
+A sweep holds its store for itself while it runs (:meth:`Store.exclusive`):
+a second sweep of the same store is refused, not run beside it. A variant's
+solve works in a folder named after the variant (in ``STORE.work``), so a
+sweep run again after a kill finds the solve where it left it whatever else
+is still pending."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
+import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -98,12 +107,26 @@ def explore(grid: Grid, store: Store, settings: Settings, on_result: Callable[[d
     of the variant) and each variant's row once its parts are in
     (``on_result`` is told of each); the number of rows stored."""
     settings.check()
+    with store.exclusive():
+        return _explore_held(grid, store, settings, on_result, on_part)
+
+
+def work_folder(store: Store, variant: str) -> Path:
+    """Where ``variant``'s solve works (and resumes after a kill): a folder of
+    ``STORE.work`` named after the variant alone."""
+    readable = re.sub(r"[^A-Za-z0-9=,_-]+", "_", variant)[:80]
+    digest = hashlib.blake2b(variant.encode(), digest_size=6).hexdigest()  # two names never share a folder
+    return store.path.with_name(store.path.name + ".work") / f"{readable}-{digest}"
+
+
+def _explore_held(grid: Grid, store: Store, settings: Settings, on_result: Callable[[dict], None] | None,
+                  on_part: Callable[[str, str, float], None] | None) -> int:
+    """:func:`explore`, the store held."""
     todo = pending(grid, store)
     if not todo:
         return 0
-    work = store.path.with_name(store.path.name + ".work")  # solver folders, resumed after a kill
     params = {str(game): game.get_parameters() for game in todo}
-    plan = {str(game): parts_of(str(game), settings, work / f"v{index}") for index, game in enumerate(todo)}
+    plan = {str(game): parts_of(str(game), settings, work_folder(store, str(game))) for game in todo}
     results = {variant: store.parts(variant) for variant in plan}  # what a killed sweep stored
     missing = {variant: [job for job in jobs if job.key not in results[variant]] for variant, jobs in plan.items()}
 
@@ -139,23 +162,43 @@ def _pool_results(jobs: list[Job], settings: Settings) -> Iterator[tuple[Job, An
     if not jobs:  # every part was stored before: no pool to start
         return
     workers = _workers(settings, len(jobs))
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_one_thread_each) as pool:
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_pool_worker) as pool:
         waiting = {pool.submit(job.task, *job.args): job for job in jobs}
-        while waiting:
-            done, _ = wait(waiting, return_when=FIRST_COMPLETED)
-            for future in done:
-                job = waiting.pop(future)
-                try:
-                    yield job, future.result()
-                except BrokenProcessPool:
-                    raise BoomboardError(
-                        "a worker process of the sweep stopped abruptly (out of memory, or killed; from a "
-                        "script of your own, is its sweep under if __name__ == '__main__':?); the variants "
-                        "and parts stored so far are kept: run again to resume") from None
+        try:
+            while waiting:
+                done, _ = wait(waiting, return_when=FIRST_COMPLETED)
+                for future in done:
+                    job = waiting.pop(future)
+                    try:
+                        yield job, future.result()
+                    except BrokenProcessPool:
+                        raise BoomboardError(
+                            "a worker process of the sweep stopped abruptly (out of memory, or killed; from a "
+                            "script of your own, is its sweep under if __name__ == '__main__':?); the variants "
+                            "and parts stored so far are kept: run again to resume") from None
+        finally:
+            if waiting:  # stopped early (Ctrl-C, an error): parts in flight are lost anyway, so end them now
+                _end_workers(pool)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers at once, not after the parts they are measuring
+    (the executor has no public way to: its process table is read here)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # gone once the pool is shut down
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.terminate()
+
+
+def _pool_worker() -> None:
+    """A pool worker: one thread (the pool already fills every core), and
+    Ctrl-C left to the sweep, which ends its workers at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _one_thread_each()
 
 
 def _one_thread_each() -> None:
-    """A pool worker's compiled kernels run on one thread: the pool already fills every core."""
+    """A worker's compiled kernels run on one thread: the pool already fills every core."""
     import numba
 
     numba.set_num_threads(1)

@@ -23,6 +23,7 @@ from ..core.layout import STATUS
 from ..core.state import State
 from ..core.threads import one_thread_at_a_time
 from .clock import CLOCK_ADDRESS, CLOCK_ID, cpu_nanoseconds, new_timespec
+from .interruptible import run_interruptibly
 from .negamax import (ABORTED, ACTION_LIMIT, BEST_ACTION, BEST_SCORE, CHECK_REPETITION, CLOCK_FUNCTION, CLOCK_KIND,
                       CONTEMPT, DEADLINE_NS, EARLIER_POSITIONS, ITERATION_DEPTH, MAX_PLY, MOVE_BITS, NODE_LIMIT, NODES,
                       NULL_MOVE, OPTIONS_SIZE, QUIESCENCE, REDUCTIONS, ROOT_MARGIN, ROOT_SCORES)
@@ -179,9 +180,9 @@ class AlphaBeta:
             began = time.process_time()
             options[ITERATION_DEPTH] = iteration
             options[DEADLINE_NS] = deadline_ns if iteration > 1 else 0
-            score = self.kernels.search_depth(params, self.stack, self.moves, self.order, path_keys,
-                                              (self.tt_keys, self.tt_data), (self.history, self.killers),
-                                              self.stats, options, self.endgames)
+            score = run_interruptibly(self.kernels.search_depth, self.stats, NODE_LIMIT,
+                                      (params, self.stack, self.moves, self.order, path_keys, (self.tt_keys, self.tt_data),
+                                       (self.history, self.killers), self.stats, options, self.endgames))
             spent = time.process_time() - began
             searched = int(self.stats[NODES])
             total_nodes += searched

@@ -259,7 +259,7 @@ def _pick_next(moves, order, ply, i, n):
 _ENTER, _NEXT_CHILD, _RETURN, _SEARCH_AGAIN, _MOVES_AFTER_NULL, _FINISHED = 0, 1, 2, 3, 4, 5
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # without the interpreter's lock: see boomboard.search.interruptible
 def search_depth(params, stack, moves, order, path_keys, table, ordering, stats, options, endgames):
     """One iteration of iterative deepening from ``stack[0]`` to
     ``options[ITERATION_DEPTH]``; returns the root's score, and puts the best

@@ -27,6 +27,8 @@ The loop runs over an explicit stack of frames, one per ply (numba's disk
 cache cannot hold recursive functions), and reads the CPU clock every 1024
 nodes (:mod:`boomboard.search.clock`): at the node or time budget it stops
 and says so (``stats[ABORTED]``); the driver then reports "not proved".
+It reads ``stats[NODE_LIMIT]`` at every node, so a driver that sets it to
+zero from another thread (on Ctrl-C) stops the search at the next node.
 """
 
 from __future__ import annotations
@@ -203,7 +205,7 @@ def _enter(params, stack, children, moves, order, frames, ply, tt_keys, tt_data)
     return False, 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # without the interpreter's lock: see boomboard.search.interruptible
 def prove_window(params, stack, root_ply, alpha, beta, children, moves, order, table, stats):
     """Alpha-beta to the end of the game from ``stack[root_ply]`` with the window
     ``alpha, beta`` (fail-soft: a result at or below ``alpha`` is an upper

@@ -34,6 +34,7 @@ from ..core.layout import PLAYER, PLY, STATUS, STATUS_TIE
 from ..core.state import State
 from ..core.threads import one_thread_at_a_time
 from .clock import CLOCK_ADDRESS, CLOCK_ID, cpu_nanoseconds, new_timespec
+from .interruptible import run_interruptibly
 from .proof_search import (ABORTED, CLOCK_FUNCTION, CLOCK_KIND, DEADLINE_NS, NODE_LIMIT, NODES,
                            STATS_SIZE, WIN)
 
@@ -134,8 +135,9 @@ class Prover:
         """One null-window (or any-window) search of ``position`` at ``root_ply``."""
         budget.arm()
         self.stack[root_ply] = position
-        value = self.kernels.prove_window(self.params, self.stack, root_ply, alpha, beta, self.children,
-                                          self.moves, self.order, (self.tt_keys, self.tt_data), self.stats)
+        value = run_interruptibly(self.kernels.prove_window, self.stats, NODE_LIMIT,
+                                  (self.params, self.stack, root_ply, alpha, beta, self.children, self.moves,
+                                   self.order, (self.tt_keys, self.tt_data), self.stats))
         if self.stats[ABORTED]:
             budget.fail()
         return int(value)

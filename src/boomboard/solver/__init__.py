@@ -20,9 +20,10 @@ from .blockstore import CorruptTableError
 from .codec import PositionSpaceTooLarge
 from .driver import solve
 from .picture import PictureError, draw_moves
-from .solving import SolveError
+from .solving import SolveError, TooManyPositions
 from .table import Entry, NotSolvedError, Table, default_db, open_table, solved_variants
 
 __all__ = ["Analysis", "CorruptTableError", "Entry", "MoveAnalysis", "NotSolvedError", "PictureError",
-           "PositionSpaceTooLarge", "SolveError", "Table", "analyze", "default_db", "draw_moves", "open_table", "solve",
+           "PositionSpaceTooLarge", "SolveError", "Table", "TooManyPositions", "analyze", "default_db", "draw_moves",
+           "open_table", "solve",
            "solved_variants", "verify"]

@@ -35,7 +35,7 @@ from .codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
 from .dense_driver import solve_dense
 from .hashed_table import array_identity
 from .layers import distinct
-from .solving import SolveError, progress_bar
+from .solving import SolveError, TooManyPositions, progress_bar
 from .table import Table, load_table
 from .table_format import FORMAT, VALUE_NAMES, table_dir, unpack
 from .tiers import TieredSolve, load_archive, load_saved, read_record, save_atomic, write_json_atomic
@@ -174,7 +174,7 @@ class _Solver:
 
     def too_many(self, count: int, by_level: list[int]) -> SolveError:
         limit = "" if self.tiered else "; by default what half this machine's memory holds"
-        return SolveError(f"{self.game}: more than {count:,} positions, beyond the limit of "
+        return TooManyPositions(f"{self.game}: more than {count:,} positions, beyond the limit of "
                           f"{self.max_positions:,} (max_positions{limit}); found so far, by "
                           f"{'layer' if self.tiered else 'level'}: {by_level}; run again with a higher "
                           "limit to go on")
@@ -217,7 +217,7 @@ class _Solver:
     def retrograde(self, n: int, expansions: list[dict]) -> np.ndarray:
         """Values and remoteness of the positions ``0..n-1`` (numbered as found), packed."""
         if n >= 2**31 - 1:
-            raise SolveError(f"{n:,} positions: more than this solver's 32-bit edge lists hold")
+            raise TooManyPositions(f"{n:,} positions: more than this solver's 32-bit edge lists hold")
         began = time.perf_counter()
         degrees = np.concatenate([e["degrees"] for e in expansions]) if expansions else np.empty(0, np.uint16)
         remaining = np.concatenate([e["opens"] for e in expansions]).astype(np.int32) if expansions \

@@ -42,6 +42,7 @@ from time import process_time as _cpu_time
 from ..core.game import Game
 from ..core.layout import PLY
 from ..core.state import State
+from ..search.interruptible import searches_stopped
 from .analysis import analyze_with
 from .table import Entry, NotSolvedError, Table, open_table
 
@@ -173,7 +174,7 @@ class TableChooser:
         found, ahead = chances(1), 1  # one move ahead, whatever the time
         self._deadline = deadline
         try:
-            while ahead < MOST_LOOKAHEAD and _cpu_time() < deadline:
+            while ahead < MOST_LOOKAHEAD and _cpu_time() < deadline and not searches_stopped():
                 found, ahead = chances(ahead + 1), ahead + 1
         except _OutOfTime:  # the deeper look unfinished: the last finished one stands
             pass
@@ -204,7 +205,7 @@ class TableChooser:
         known = self._swindles.get(key)
         if known is not None:
             return known
-        if self._deadline is not None and _cpu_time() > self._deadline:
+        if self._deadline is not None and (_cpu_time() > self._deadline or searches_stopped()):
             raise _OutOfTime
         losing, keeping = self._replies(child)
         if not losing + len(keeping):

@@ -17,6 +17,10 @@ class SolveError(BoomboardError):
     """A solve could not be done as asked."""
 
 
+class TooManyPositions(SolveError):
+    """The game has more positions than the solve may hold (its limit, or what its lists can count)."""
+
+
 class _Rate(ProgressColumn):
     def render(self, task) -> Text:
         speed = task.finished_speed or task.speed

@@ -156,6 +156,18 @@ class Table:
             summary["start"] = {"value": entry.value, "remoteness": entry.remoteness}
         return summary
 
+    def meta_disagreement(self, start: State) -> str | None:
+        """Whether ``meta.json``'s entry of ``start`` is the table's (one lookup;
+        opening a table checks its counts, :meth:`recount` counts the rest again,
+        reading every block): what it says against the table, or ``None``."""
+        claimed = self.meta.get("start")
+        if claimed is not None and not start.is_terminal() and self.covers(start):
+            entry = self.lookup(start)
+            if (claimed["value"], claimed["remoteness"]) != (entry.value, entry.remoteness):
+                return (f"the start is {claimed['value']} in {claimed['remoteness']}, the table "
+                        f"{entry.value} in {entry.remoteness}")
+        return None
+
     def check(self) -> None:
         """Check every block's checksum (reading the whole table, not
         decompressing it); :class:`~boomboard.solver.blockstore.CorruptTableError` if one fails."""

@@ -5,22 +5,32 @@ down and across), for the page to draw."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
+from fastapi import HTTPException
+
 from ..lab.picture import along, cell_text, families, family_title
-from ..lab.store import Store
+from ..lab.store import Store, StoreError
 from ..registry import game_class
+
+log = logging.getLogger("boomboard.web")
 
 
 def lab_page(name: str, store_path: str | Path) -> dict:
     """The families of game ``name`` in the lab store at ``store_path`` (none
-    when there is no store yet); an unknown game is a :class:`BoomboardError`."""
+    when there is no store yet); an unknown game is a :class:`BoomboardError`,
+    a damaged store a 503 that names no file (the server's log does)."""
     cls = game_class(name)
     axes = list(cls.lab_axes)
     rows = []
     if Path(store_path).is_file():
-        with Store(store_path) as store:
-            rows = store.rows(cls.name)
+        try:
+            with Store(store_path) as store:
+                rows = store.rows(cls.name)
+        except StoreError as problem:  # the file's path and its fix are the server's business, not a client's
+            log.error("the lab page of %s: %s", cls.name, problem)
+            raise HTTPException(503, "the lab's store on this server cannot be read; the server's log says why") from None
 
     shown = []
     for family, members in families(rows, axes).items():
