@@ -162,7 +162,9 @@ def _pool_results(jobs: list[Job], settings: Settings) -> Iterator[tuple[Job, An
     if not jobs:  # every part was stored before: no pool to start
         return
     workers = _workers(settings, len(jobs))
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_pool_worker) as pool:
+    context = get_context("spawn")
+    started = context.SimpleQueue()  # each worker's process id, as it starts: the executor does not tell them
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_pool_worker, initargs=(started,)) as pool:
         waiting = {pool.submit(job.task, *job.args): job for job in jobs}
         try:
             while waiting:
@@ -178,22 +180,27 @@ def _pool_results(jobs: list[Job], settings: Settings) -> Iterator[tuple[Job, An
                             "and parts stored so far are kept: run again to resume") from None
         finally:
             if waiting:  # stopped early (Ctrl-C, an error): parts in flight are lost anyway, so end them now
-                _end_workers(pool)
+                _end_workers(pool, started)
 
 
-def _end_workers(pool: ProcessPoolExecutor) -> None:
-    """End the pool's workers at once, not after the parts they are measuring
-    (the executor has no public way to: its process table is read here)."""
-    workers = list((getattr(pool, "_processes", None) or {}).values())  # gone once the pool is shut down
+def _end_workers(pool: ProcessPoolExecutor, started) -> None:
+    """End the pool's workers at once, not after the parts they are measuring:
+    the pool stops taking work, and each worker that said it started
+    (``started``, a queue of process ids) is sent SIGTERM."""
     pool.shutdown(wait=False, cancel_futures=True)
-    for process in workers:
-        process.terminate()
+    while not started.empty():
+        try:
+            os.kill(started.get(), signal.SIGTERM)
+        except ProcessLookupError:  # ended already
+            pass
 
 
-def _pool_worker() -> None:
-    """A pool worker: one thread (the pool already fills every core), and
-    Ctrl-C left to the sweep, which ends its workers at once."""
+def _pool_worker(started) -> None:
+    """A pool worker: one thread (the pool already fills every core), Ctrl-C
+    left to the sweep, which ends its workers at once, and its process id
+    put in ``started`` for that."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    started.put(os.getpid())
     _one_thread_each()
 
 
