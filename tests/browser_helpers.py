@@ -44,7 +44,9 @@ class _OwnersBrowser:
     def new_page(self, **options):
         from web_helpers import OWNER_TOKEN
 
-        page = self._chromium.new_page(**options)
+        # the page's own requests read the token from its storage; the test's, through page.request, send it too
+        headers = {"X-Boomboard-Owner": OWNER_TOKEN, **options.pop("extra_http_headers", {})}
+        page = self._chromium.new_page(extra_http_headers=headers, **options)
         page.add_init_script(f"localStorage.setItem('boomboard-owner', {OWNER_TOKEN!r})")
         return page
 

@@ -13,7 +13,7 @@ from rich.console import Console
 
 import boomboard
 from boomboard.agents import HUMAN
-from boomboard.cli.options import usable_cores
+from boomboard.cli.cores import usable_cores
 from boomboard.cli.play import TerminalGame
 from test_cli import scripted
 

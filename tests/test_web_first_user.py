@@ -152,21 +152,6 @@ def test_an_analysis_queued_behind_busy_workers_is_dropped_from_the_queue_and_sh
         service.close()
 
 
-def test_an_analysis_the_queue_would_keep_past_the_wait_is_shed_at_once(tmp_path):
-    service = GameService(GameStore(tmp_path / "web.sqlite3"), workers=1,
-                          limits=AgentLimits(per_client=1, queue_wait=1.0))
-    service._call_seconds = 2.5  # as if the calls measured so far took 2.5 s each: one alone is past the wait
-
-    async def main():
-        with pytest.raises(Overloaded, match="about 2.5 s of work") as shed:
-            await service.run_off_loop(sum, [1, 2], client="a", queue=False)
-        assert shed.value.retry_after == 3  # the expected wait, rounded up
-        assert service._processes is None and service._client_load == {}  # nothing was queued
-
-    asyncio.run(main())
-    service.close()
-
-
 def test_a_refused_or_shed_analysis_says_when_to_retry(client, app, monkeypatch):
     """Over HTTP: a 503 with Retry-After when the client's earlier analysis
     holds its turn past the wait, and a Retry-After on the 429 of a client with too much queued."""

@@ -106,7 +106,7 @@ def test_the_serve_options_default_to_the_limits_and_the_docs_list_them():
     defaults = {option: param.default for param in get_command(app).params
                 for option in param.opts}
     limits = ServerLimits()
-    web_doc = (ROOT / "docs" / "how-to" / "web.md").read_text()
+    web_doc = (ROOT / "docs" / "reference" / "web-server.md").read_text()  # the options reference
     for name, option in ServerLimits.OPTIONS.items():
         assert defaults[option] == getattr(limits, name), option
         assert f"`{option}`" in web_doc, option

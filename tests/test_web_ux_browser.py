@@ -72,6 +72,7 @@ def test_on_a_phone_the_controls_and_moves_come_before_the_analysis_lists(server
     page.wait_for_function(READY)
     page.click("#analysis")
     page.wait_for_selector(".move-values li", timeout=300_000)
+    page.wait_for_selector(".chart-box .chart", timeout=300_000)  # the value chart comes with its first point
     headline, bar = box(page, ".analysis .headline"), box(page, ".analysis .eval")
     controls, moves, values = box(page, "#move-input"), box(page, "#move-list"), box(page, ".move-values")
     assert headline["bottom"] <= PHONE["height"] and bar["bottom"] <= PHONE["height"], (headline, bar)

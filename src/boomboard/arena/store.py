@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import BoomboardError
+from ..core.sqlite_files import damage
 from ..ratings import elo_estimate
 
 SCHEMA = """
@@ -163,15 +164,10 @@ def open_store(path: str | Path | None = None) -> Store:
 
 def _check_intact(db: sqlite3.Connection, path: str) -> None:
     """Refuse a damaged file when it is opened, rather than fail on the first read of its damaged page."""
-    try:
-        problems = [" ".join(str(row[0]).split()) for row in db.execute("PRAGMA quick_check(1)")]
-    except sqlite3.DatabaseError as problem:
-        if "malformed" not in str(problem):  # not a database at all: said as such where it is opened
-            raise
-        problems = [str(problem)]
-    if problems != ["ok"]:
+    found = damage(db)
+    if found is not None:
         db.close()
-        raise StoreError(f"cannot use {path} as an arena database: it is damaged ({problems[0]:.100}); move it "
+        raise StoreError(f"cannot use {path} as an arena database: it is damaged ({found}); move it "
                          f"aside (a new one is made in its place) or recover its records with: "
                          f"sqlite3 {path} .recover | sqlite3 recovered.sqlite3")
 

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from ..core.errors import BoomboardError, ParameterError
 from ..core.extras import require_extra
-from .options import oversubscribed_warning
+from .cores import oversubscribed_warning
 from .render import shown_path
 
 if TYPE_CHECKING:  # imported where used: the arena's modules are not loaded for --help

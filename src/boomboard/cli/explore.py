@@ -13,7 +13,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ..core.errors import BoomboardError
-from .options import oversubscribed_warning
+from .cores import oversubscribed_warning
 
 console = Console(highlight=False)
 GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}

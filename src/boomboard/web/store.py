@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import BoomboardError, ParameterError
+from ..core.sqlite_files import damage
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -342,14 +343,9 @@ def _open(path: Path) -> sqlite3.Connection:
 
 def _check_intact(db: sqlite3.Connection, path: Path) -> None:
     """Refuse a damaged file at once, rather than fail on the first request that reads its damaged page."""
-    try:
-        problems = [" ".join(str(row[0]).split()) for row in db.execute("PRAGMA quick_check(1)")]
-    except sqlite3.DatabaseError as problem:
-        if "malformed" not in str(problem):  # not a database at all: said as such where it is opened
-            raise
-        problems = [str(problem)]
-    if problems != ["ok"]:
-        raise GameStoreError(f"cannot use {path} as the web app's games database: it is damaged ({problems[0]:.100}); "
+    found = damage(db)
+    if found is not None:
+        raise GameStoreError(f"cannot use {path} as the web app's games database: it is damaged ({found}); "
                              f"move it aside (a new one is made in its place) or recover its games with: "
                              f"sqlite3 {path} .recover | sqlite3 recovered.sqlite3")
 
