@@ -4,8 +4,10 @@ until a condition holds, and a real ``boomboard serve`` in a subprocess."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
+import threading
 import time
 from contextlib import contextmanager
 
@@ -51,6 +53,11 @@ def serving(folder, *options):
     if not match:
         process.kill()
         pytest.fail(f"boomboard serve did not print its address: {line!r}")
+    # The rest of its output is read as it comes, into server.log beside its games: a pipe nobody reads
+    # fills at 64 KiB, and a server writing its log there would then stop answering.
+    log = open(folder / "server.log", "w")
+    reader = threading.Thread(target=shutil.copyfileobj, args=(process.stdout, log), daemon=True)
+    reader.start()
     try:
         yield match.group(0)
     finally:
@@ -60,3 +67,5 @@ def serving(folder, *options):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        reader.join(timeout=10)
+        log.close()

@@ -732,11 +732,13 @@ async def _unless_abandoned(http: Request, work):
     gone = asyncio.ensure_future(_disconnected(http))
     try:
         await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:  # this request itself cancelled: its work goes too
+        task.cancel()
+        raise
     finally:
         gone.cancel()
-        if not task.done():
-            task.cancel()
-    if task.cancelled():  # the client went away: whatever is answered goes nowhere
+    if not task.done():  # the client went away first: the work is stopped, and the answer goes nowhere
+        task.cancel()
         return Response(status_code=499)
     return task.result()
 
