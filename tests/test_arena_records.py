@@ -206,3 +206,25 @@ def test_a_database_from_before_cpu_times_gains_the_column(tmp_path):
     game_id = store.begin_game("kaboom", ["random", "greedy"], {})
     store.add_action(game_id, 0, 1, 0.5, 0.25)
     assert store.game(game_id).cpu == [0.25]
+
+
+def _report_sigint_handler(conn) -> None:
+    conn.send(signal.getsignal(signal.SIGINT) == signal.SIG_IGN)
+
+
+def test_an_agent_process_ignores_ctrl_c_from_its_first_instruction():
+    # The terminal's Ctrl-C reaches every process of the group, agents being
+    # started included: one that had not yet reached agent_main printed a
+    # KeyboardInterrupt traceback. The handler a child starts with is the
+    # forkserver's after its preloading, so it must already ignore SIGINT.
+    from boomboard.arena.referee import _context
+
+    context = _context()
+    ours, theirs = context.Pipe()
+    process = context.Process(target=_report_sigint_handler, args=(theirs,))
+    process.start()
+    try:
+        assert ours.poll(60)
+        assert ours.recv() is True
+    finally:
+        process.join(10)

@@ -113,8 +113,8 @@ def _context():
     # forkserver: agent processes fork from a clean, single-threaded server with
     # boomboard already imported (fast), never from the arena's threads.
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["boomboard.arena.agent_process", "boomboard.agents",
-                                    "boomboard.arena.preload"])
+    context.set_forkserver_preload(["boomboard.arena.preload", "boomboard.arena.agent_process",
+                                    "boomboard.agents"])  # preload first: it ignores SIGINT
     return context
 
 
