@@ -16,7 +16,7 @@ from boomboard import solver
 from boomboard.ahead import AheadModule, AheadUnavailable, load_ahead
 
 GAME = "kaboom(rows=3,cols=4,connect=3)"
-TEMPLATE = "boomboard.solver.dense"
+TEMPLATE = "boomboard.solver.dense.kernels"
 
 SOLVE = """
 import json, sys

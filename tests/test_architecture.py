@@ -43,7 +43,7 @@ ALLOWED = {
     # and agents: they stand on the arena, and only the command line above them loads them.
     "courses": BASE | {"core", "games", "registry", "search", "agents", "learn", "ratings", "arena"},
 }
-# A module named in a string: "boomboard.solver.graph", or "boomboard.games.kaboom.game:Kaboom".
+# A module named in a string: "boomboard.solver.hashed.graph", or "boomboard.games.kaboom.game:Kaboom".
 MODULE_NAME = re.compile(r"boomboard(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?::[A-Za-z_][A-Za-z0-9_]*)?")
 IMPORTERS = {"import_module", "__import__"}  # importlib.import_module(NAME), __import__(NAME)
 
@@ -135,13 +135,13 @@ LAZY = {"learned": "boomboard.learn.agent", "game": "boomboard.games.kaboom.game
 
 
 def later():
-    from ..solver import driver
+    from ..solver.hashed import driver
     from . import search_agents
     return importlib.import_module("boomboard.solver.endgames"), __import__("boomboard.vector")
 '''
     found = referenced_modules(PACKAGE / "agents" / "spec.py", source)
     assert {name for _, name, _ in found} == {"boomboard.learn.agent", "boomboard.games.kaboom.game",
-                                              "boomboard.solver.driver", "boomboard.agents.search_agents",
+                                              "boomboard.solver.hashed.driver", "boomboard.agents.search_agents",
                                               "boomboard.solver.endgames", "boomboard.vector"}
     assert {name for _, name, how in found if how == "imports by name"} == {"boomboard.solver.endgames",
                                                                             "boomboard.vector"}

@@ -18,8 +18,8 @@ import boomboard
 from boomboard import solver
 from boomboard.agents import make_agent
 from boomboard.cli.main import main
-from boomboard.solver.blockstore import CorruptTableError
-from boomboard.solver.dense_store import level_path
+from boomboard.solver.format.blockstore import CorruptTableError
+from boomboard.solver.dense.store import level_path
 from boomboard.solver.table import load_table
 
 GAME = "kaboom(rows=2,cols=3,connect=2,bombs=1)"

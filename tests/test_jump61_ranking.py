@@ -10,7 +10,7 @@ from boomboard import solver
 from boomboard.core.layout import PLY
 from boomboard.games.jump61 import ranking
 from boomboard.games.jump61.rules import DEGREE, SPOTS
-from boomboard.solver.layers import unhashed
+from boomboard.solver.hashed.layers import unhashed
 from no_jit import run_json_script
 
 SIZES = (2, 3, 4)

@@ -10,7 +10,7 @@ import pytest
 import boomboard
 from boomboard import solver
 from boomboard.agents import make_agent
-from boomboard.solver import graph
+from boomboard.solver.hashed import graph
 from boomboard.solver.analysis import search_disagreements
 
 # Reachable non-terminal positions of the small tables: regression figures.
@@ -183,7 +183,7 @@ def stop_at(stop_phase, stop_index):
                                           ("tiers", ("layer", 101)), ("tiers", ("enumerated", 0)),
                                           ("tiers", ("solved layer", 100))])
 def test_a_killed_solve_resumes_to_the_same_table(tmp_path, monkeypatch, kaboom3, method, stop):
-    monkeypatch.setattr(solver.tiers, "buffer_budget", lambda: 1 << 14)  # children go to disk often
+    monkeypatch.setattr(solver.hashed.tiers, "buffer_budget", lambda: 1 << 14)  # children go to disk often
     game = kaboom3.game
     with pytest.raises(KeyboardInterrupt):
         solver.solve(game, db=tmp_path, progress=False, interrupt=stop_at(*stop), settings=solver.SolveSettings(method=method))
@@ -205,7 +205,7 @@ def test_a_killed_solve_resumes_to_the_same_table(tmp_path, monkeypatch, kaboom3
 @pytest.mark.parametrize("name", ["kaboom(rows=3,cols=3,connect=3,misere=true,superbomb=true)",
                                   "kaboom(rows=3,cols=3,connect=3,bombs=2)", "jump61(size=3)"])
 def test_in_memory_and_layer_by_layer_solves_write_the_same_table(tmp_path, monkeypatch, name):
-    monkeypatch.setattr(solver.tiers, "buffer_budget", lambda: 1 << 16)
+    monkeypatch.setattr(solver.hashed.tiers, "buffer_budget", lambda: 1 << 16)
     game = boomboard.load_game(name)
     in_memory = solver.solve(game, db=tmp_path / "memory", progress=False, settings=solver.SolveSettings(method="memory"))
     tiered = solver.solve(game, db=tmp_path / "tiers", progress=False, settings=solver.SolveSettings(method="tiers"))
@@ -216,7 +216,7 @@ def test_in_memory_and_layer_by_layer_solves_write_the_same_table(tmp_path, monk
 
 
 def test_a_game_too_big_for_memory_is_solved_layer_by_layer(tmp_path, monkeypatch, kaboom3):
-    monkeypatch.setattr(solver.driver, "memory_limit_positions", lambda: 5000)
+    monkeypatch.setattr(solver.hashed.driver, "memory_limit_positions", lambda: 5000)
     monkeypatch.setattr(type(kaboom3.game), "solver_dense_spec", lambda game: None)  # auto would solve it densely
     seen = []
     table = solver.solve(kaboom3.game, db=tmp_path, progress=False, interrupt=lambda p, i: seen.append(p))

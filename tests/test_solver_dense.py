@@ -19,7 +19,7 @@ from no_jit import run_json_script
 import boomboard
 from boomboard import solver
 from boomboard.core.layout import HEADER, PLAYER
-from boomboard.solver.blockstore import CorruptTableError
+from boomboard.solver.format.blockstore import CorruptTableError
 
 # CI-sized variants: every value of each agrees with the hashed solver's
 VARIANTS = ["kaboom(rows=3,cols=3,connect=3,bombs=0)", "kaboom(rows=3,cols=3,connect=3)",
@@ -210,8 +210,8 @@ def test_a_damaged_level_file_is_named_in_a_clear_error(tmp_path, kaboom3):
 def test_the_verifier_finds_a_wrong_value_stored_with_a_valid_checksum(tmp_path, kaboom3):
     """A value written wrong by the solver itself (its block's checksum
     right) is what ``--verify`` is for: it names the first such record."""
-    from boomboard.solver.dense_store import open_writer, read_level
-    from boomboard.solver.retrograde import VALUE_SHIFT, WIN
+    from boomboard.solver.dense.store import open_writer, read_level
+    from boomboard.solver.format.values import VALUE_SHIFT, WIN
 
     table = solver.solve(kaboom3.game, db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
     level = max(range(table.layout.level_count), key=lambda k: int(table.layout.totals[k]))
@@ -257,8 +257,8 @@ def test_levels_read_through_a_mapped_window_give_the_same_bytes_and_free_its_di
     the window's disk use stays near the working set, and it is deleted."""
     import psutil
 
-    from boomboard.solver.dense_layout import DenseLayout
-    from boomboard.solver.dense_plan import plan_of
+    from boomboard.solver.dense.layout import DenseLayout
+    from boomboard.solver.dense.plan import plan_of
 
     game = boomboard.load_game("kaboom(rows=3,cols=4,connect=3)")
     fresh = solver.solve(game, db=db / "fresh", progress=False, settings=solver.SolveSettings(method="dense"))

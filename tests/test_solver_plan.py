@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import boomboard
 from boomboard import solver
 from boomboard.cli.main import app
-from boomboard.solver.dense_plan import fit, plan
+from boomboard.solver.dense.plan import fit, plan
 
 GAME = "kaboom(rows=3,cols=3,connect=3)"
 
@@ -79,9 +79,9 @@ def test_a_dense_solve_that_cannot_fit_is_refused_before_it_writes(tmp_path, mon
 def test_a_resumed_solve_counts_what_it_already_wrote_as_free(tmp_path, monkeypatch):
     import shutil
 
-    from boomboard.solver.dense_driver import _how_it_fits
-    from boomboard.solver.dense_layout import DenseLayout
-    from boomboard.solver.dense_plan import MEASURED_BYTES_PER_RECORD
+    from boomboard.solver.dense.driver import _how_it_fits
+    from boomboard.solver.dense.layout import DenseLayout
+    from boomboard.solver.dense.plan import MEASURED_BYTES_PER_RECORD
 
     layout = DenseLayout(boomboard.load_game(GAME), True)
     need = int(layout.totals.sum() * MEASURED_BYTES_PER_RECORD) + 1

@@ -8,7 +8,7 @@ import pytest
 
 import boomboard
 from boomboard import solver
-from boomboard.solver import dense_ray
+from boomboard.solver.dense import ray as dense_ray
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'boomboard[ray]')")
 

@@ -38,7 +38,7 @@ def _describe(value: str, remoteness: int) -> str:
 
 
 def _print_plan(game, symmetry: bool, cores: int) -> None:
-    from ..solver.dense_plan import MEASURED_BYTES_PER_RECORD, MEASURED_RECORDS_PER_CPU_SECOND, plan
+    from ..solver.dense.plan import MEASURED_BYTES_PER_RECORD, MEASURED_RECORDS_PER_CPU_SECOND, plan
 
     if game.solver_dense_spec() is None:
         raise ParameterError(f"{game} cannot be solved densely, so there is no dense plan for it")

@@ -1,8 +1,8 @@
 """What every way of solving shares: its settings, the job a driver is given,
 its error and its progress bar.
 
-Both drivers (:mod:`boomboard.solver.driver` for hashed tables,
-:mod:`boomboard.solver.dense_driver` for dense ones) and the checks of
+Both drivers (:mod:`boomboard.solver.hashed.driver` for hashed tables,
+:mod:`boomboard.solver.dense.driver` for dense ones) and the checks of
 :mod:`boomboard.solver.analysis` import it; it imports no solver.
 """
 

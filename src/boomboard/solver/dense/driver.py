@@ -1,19 +1,19 @@
 """Solving a game densely: a level at a time, records indexed by rank, resumable.
 
 The game's ``dense_*`` kernels (:mod:`boomboard.kernel_interface`) number
-its positions as (tier, rank); :mod:`boomboard.solver.dense` scores a level
+its positions as (tier, rank); :mod:`boomboard.solver.dense.kernels` scores a level
 in one scan from the levels its moves reach. This module runs the levels of
-the game's layout (:class:`~boomboard.solver.dense_layout.DenseLayout`)
+the game's layout (:class:`~boomboard.solver.dense.layout.DenseLayout`)
 from the last down, keeps in memory only the level being solved and the
 levels it reads, and writes each level to its own file
-(:mod:`boomboard.solver.dense_store`) in the work folder ``VARIANT.work/``,
+(:mod:`boomboard.solver.dense.store`) in the work folder ``VARIANT.work/``,
 then ``progress.json``: a killed solve resumes at the first level not yet
 written, and ends with the same bytes. The finished folder is renamed into
 place in one step.
 
-:func:`boomboard.solver.dense_levels.solve_level` is the unit of work: one
+:func:`boomboard.solver.dense.levels.solve_level` is the unit of work: one
 level, from the files of the levels it reads, to its own file; here, or as
-Ray tasks (:mod:`boomboard.solver.dense_ray`).
+Ray tasks (:mod:`boomboard.solver.dense.ray`).
 """
 
 from __future__ import annotations
@@ -26,23 +26,23 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .dense_layout import DenseLayout
-from .dense_levels import child_reader, solve_level
-from .dense_plan import fit, plan_of
-from .dense_ray import RayLevels
-from .dense_store import level_path, read_level
-from .dense_window import can_map_levels
-from .solving import SolveError, SolveJob, SolveSettings, progress_bar
-from .table import load_table
-from .table_format import FORMAT, VALUE_NAMES, unpack
-from .tiers import write_json_atomic
+from .layout import DenseLayout
+from .levels import child_reader, solve_level
+from .plan import fit, plan_of
+from .ray import RayLevels
+from .store import level_path, read_level
+from .window import can_map_levels
+from ..solving import SolveError, SolveJob, SolveSettings, progress_bar
+from ..table import load_table
+from ..format.table_format import FORMAT, VALUE_NAMES, unpack
+from ..format.work_files import write_json_atomic
 
 DENSE_FORMAT = 2  # 1: level files without their identity (a solve of that format in progress starts over)
 
 
 def solve_dense(job: SolveJob, settings: SolveSettings):
     """Solve ``job``'s game densely, here or (``settings.backend="ray"``) on a
-    Ray cluster (:mod:`boomboard.solver.dense_ray`), planning with
+    Ray cluster (:mod:`boomboard.solver.dense.ray`), planning with
     ``settings.memory`` bytes (default: the machine's); returns its table."""
     game, work, symmetric = job.game, job.work, settings.symmetry
     began = time.perf_counter()
