@@ -160,13 +160,14 @@ def to_array(pos, geo, s):
 
 # -- lines -----------------------------------------------------------------------
 @njit(cache=True)
-def has_line(bits, geo):
-    """Whether ``bits`` holds ``connect`` cells in a row. For each direction
-    (a bit step), ``starts`` is the cells that begin a run of ``length`` set
-    cells; runs double in length a shift at a time, and a last shift by less
-    than ``length`` (the windows overlap) reaches ``connect`` exactly, so any
-    ``connect`` takes about log2(connect) shifts a direction."""
-    rows, connect = np.int64(geo[G_ROWS]), np.int64(geo[G_CONNECT])
+def has_line(bits, rows, connect):
+    """Whether ``bits`` holds ``connect`` cells in a row on a board of ``rows``
+    rows. For each direction (a bit step), ``starts`` is the cells that begin
+    a run of ``length`` set cells; runs double in length a shift at a time,
+    and a last shift by less than ``length`` (the windows overlap) reaches
+    ``connect`` exactly, so any ``connect`` takes about log2(connect) shifts
+    a direction. (Scalars only: every drop calls it, and each array argument
+    of a call that is not inlined costs two atomic reference counts.)"""
     for step in (1, rows + 1, rows + 2, rows):  # vertical, horizontal, diagonal, anti-diagonal
         if (connect - 1) * step >= 64:
             continue  # no line that long fits this way (and the shift would be undefined)
@@ -185,7 +186,8 @@ def has_line(bits, geo):
 @njit(cache=True)
 def connected_sides(pos, geo):
     """Which players have ``connect`` in a row: bit 1 for X, bit 2 for O."""
-    return np.int64(has_line(pos[X_CELLS], geo)) | np.int64(has_line(pos[O_CELLS], geo)) << 1
+    rows, connect = np.int64(geo[G_ROWS]), np.int64(geo[G_CONNECT])
+    return np.int64(has_line(pos[X_CELLS], rows, connect)) | np.int64(has_line(pos[O_CELLS], rows, connect)) << 1
 
 
 @njit(cache=True)
@@ -213,9 +215,11 @@ def legal_actions(pos, geo, out):
     n = 0
     open_tops = geo[G_TOP] & ~(pos[X_CELLS] | pos[O_CELLS])
     if open_tops != ZERO:
+        top = ONE << np.uint64(rows - 1)  # column c's top cell
         for c in range(cols):  # written, then kept by counting: no branch on the position
             out[n] = c
-            n += np.int64((open_tops >> np.uint64(c * stride + rows - 1)) & ONE)
+            n += (open_tops & top) != ZERO
+            top <<= np.uint64(stride)
         if pos[HAND + player] != ZERO:
             for i in range(n):
                 out[n + i] = cols + out[i]
@@ -232,26 +236,6 @@ def legal_actions(pos, geo, out):
         out[0] = 2 * cols + rows * cols
         n = 1
     return n
-
-
-@njit(cache=True)
-def _drop(pos, geo, player, column, bomb):
-    """Drop a piece (a bomb if ``bomb``) in ``column``; check the mover's lines
-    (only the mover can have a new line) and a full board without bombs."""
-    occupied = pos[X_CELLS] | pos[O_CELLS]
-    column_cells = geo[G_COLUMN + column]
-    # Adding the column's bottom bit carries through its filled cells to the first empty one.
-    cell = (occupied + (geo[G_BOTTOM] & column_cells)) & column_cells
-    mine = pos[X_CELLS + player] | cell
-    pos[X_CELLS + player] = mine
-    if bomb:
-        pos[BOMB_CELLS] |= cell
-        pos[HAND + player] -= ONE
-    if has_line(mine, geo):
-        _settle(pos, geo, player + 1)
-    elif occupied | cell == geo[G_BOARD] and pos[BOMB_CELLS] == ZERO:
-        pos[STATUS] = np.uint64(STATUS_TIE)
-        pos[REASON] = np.uint64(REASON_NO_ACTIONS)
 
 
 @njit(cache=True)
@@ -325,11 +309,27 @@ def _detonate(pos, geo, cell):
 
 @njit(cache=True)
 def apply_action(pos, geo, action):
-    """Drop, drop a bomb, detonate or pass; check the end; pass the turn."""
+    """Drop, drop a bomb, detonate or pass; check the end; pass the turn. A
+    drop, the common action, is written out here rather than in a helper of
+    its own: a call with array arguments that is not inlined costs more than
+    the drop."""
     rows, cols = np.int64(geo[G_ROWS]), np.int64(geo[G_COLS])
     player = np.int64(pos[PLAYER])
     if action < 2 * cols:
-        _drop(pos, geo, player, action % cols, action >= cols)
+        column_cells = geo[G_COLUMN + (action if action < cols else action - cols)]
+        occupied = pos[X_CELLS] | pos[O_CELLS]
+        # Adding the column's bottom bit carries through its filled cells to the first empty one.
+        cell = (occupied + (geo[G_BOTTOM] & column_cells)) & column_cells
+        mine = pos[X_CELLS + player] | cell
+        pos[X_CELLS + player] = mine
+        if action >= cols:
+            pos[BOMB_CELLS] |= cell
+            pos[HAND + player] -= ONE
+        if has_line(mine, rows, np.int64(geo[G_CONNECT])):  # only the mover can have a new line
+            _settle(pos, geo, player + 1)
+        elif occupied | cell == geo[G_BOARD] and pos[BOMB_CELLS] == ZERO:  # nobody can act
+            pos[STATUS] = np.uint64(STATUS_TIE)
+            pos[REASON] = np.uint64(REASON_NO_ACTIONS)
     elif action < 2 * cols + rows * cols:
         _detonate(pos, geo, action - 2 * cols)
     pos[PLY] += ONE
