@@ -23,9 +23,10 @@ A shift by 1 moves a cell up, by ``rows + 1`` right, by ``rows + 2`` up and
 right, by ``rows`` down and right. A line that runs off the top of a column,
 or off the bottom going down, meets a guard bit and stops there, so the
 board's edges cost no masks. A board fits when ``(rows + 1) * cols <= 64``
-(:func:`fits`): at most 12 columns up to 4 rows, then 5 rows x 10 columns,
-6 x 9, 7 x 8, 8 x 7, 9 x 6, 10 or 11 x 5, 12 x 4. A larger board keeps the
-array engine; :func:`geometry` refuses it in one line.
+(:func:`fits`): rows by at most so many columns, 1 to 4 rows by 12 (the
+parameters' limit), 5 by 10, 6 by 9, 7 by 8, 8 by 7, 9 by 6, 10 or 11 by 5,
+12 by 4. A larger board keeps the array engine; :func:`geometry` refuses it
+in one line.
 
 **A position** is a ``uint64`` array of :data:`WORDS` words. The first four
 are the state array's shared header (``PLAYER``, ``STATUS``, ``REASON``,
