@@ -17,6 +17,7 @@ from boomboard import ParameterError
 from boomboard.core.layout import REASON, STATUS
 from boomboard.core.perft import compiled_perft
 from boomboard.games.kaboom import KaboomGame, bitboard, rules
+from no_jit import run_json_script
 
 CHAIN = "(x 0 0 xoxx o@*o -ooo -xxx)"  # the rulebook's position 14: C2! sets off O's bomb on B2
 MUST_PASS = "(o 0 0 xxoo ooxx xxoo oo*x)"  # O can only pass, then X must detonate
@@ -148,3 +149,30 @@ def test_a_board_past_64_bits_is_refused_in_one_line():
     with pytest.raises(ParameterError, match=r"^a 8x8 Kaboom board does not fit a 64-bit bitboard .*72.*"
                                              r"use the array engine$"):
         game.bitboard_geometry()
+
+
+NO_JIT_SCRIPT = """
+import json, random
+import numpy as np
+import boomboard
+from boomboard.games.kaboom import bitboard
+seen = {}
+for name in ("kaboom(bombs=3,superbomb=true)", "kaboom(rows=6,cols=7,bombs=2,misere=true,connect=3)"):
+    game = boomboard.load_game(name)
+    geo, pos = game.bitboard_geometry(), bitboard.new_position()
+    out = np.empty(game.num_distinct_actions(), np.int32)
+    rng, words = random.Random(7), []
+    for _ in range(15):
+        bitboard.from_array(game.new_initial_state().array, geo, pos)
+        while (n := bitboard.legal_actions(pos, geo, out)) > 0:
+            bitboard.apply_action(pos, geo, int(out[rng.randrange(n)]))
+            words.append([int(w) for w in pos] + [int(bitboard.position_key(pos, geo))])
+    seen[name] = words + [bitboard.perft(pos, geo, 3)]
+print(json.dumps(seen))
+"""
+
+
+def test_the_kernels_run_as_plain_python_with_the_same_results():
+    plain, compiled = run_json_script(NO_JIT_SCRIPT, "1"), run_json_script(NO_JIT_SCRIPT, "0")
+    assert plain == compiled
+    assert all(len(words) > 100 for words in plain.values())
