@@ -54,6 +54,7 @@ import numpy as np
 from boomboard.core.errors import ParameterError
 from boomboard.core.layout import HEADER, PLAYER, PLY, REASON, STATUS, mix64, win_status
 from boomboard.jit import njit
+from boomboard.numba_internals import NO_REFERENCE_COUNTING
 
 from . import rules
 from .rules import (P_COLS, P_CONNECT, P_MISERE, P_ROWS, P_SUPERBOMB, REASON_BOTH_CONNECT, REASON_CONNECT,
@@ -81,6 +82,15 @@ G_BOTTOM = 6  # the bottom cell of every column
 G_TOP = 7  # the top cell of every column (not the guard)
 G_BOARD = 8  # every cell
 G_COLUMN = 9  # G_COLUMN + c: the cells of column c
+
+# The kernels below borrow the arrays they are given and allocate nothing, so
+# they are compiled without numba's reference counting (``_nrt=False``, as
+# ``boomboard.search.tree.BORROWING``): it counts two atomic operations for
+# each array of each call, which made every call more than twice as slow as
+# the bit operations it wraps (the perft of 7x6 ran at about half the speed).
+# numba refuses to compile such a kernel if it ever allocates. perft, which
+# allocates its stack, is compiled as usual.
+BORROWING = {"cache": True, **NO_REFERENCE_COUNTING}
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -111,13 +121,13 @@ def new_position() -> np.ndarray:
     return np.zeros(WORDS, dtype=np.uint64)
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _bit(geo, row, column):
     return ONE << np.uint64(column * np.int64(geo[G_STRIDE]) + row)
 
 
 # -- conversions -----------------------------------------------------------------
-@njit(cache=True)
+@njit(**BORROWING)
 def from_array(s, geo, pos):
     """Write the position of the state array ``s`` into ``pos``."""
     rows, cols = np.int64(geo[G_ROWS]), np.int64(geo[G_COLS])
@@ -136,7 +146,7 @@ def from_array(s, geo, pos):
                     pos[BOMB_CELLS] |= _bit(geo, r, c)
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def to_array(pos, geo, s):
     """Write the position ``pos`` into the state array ``s`` (counters included)."""
     rows, cols = np.int64(geo[G_ROWS]), np.int64(geo[G_COLS])
@@ -160,7 +170,7 @@ def to_array(pos, geo, s):
 
 
 # -- lines -----------------------------------------------------------------------
-@njit(cache=True)
+@njit(**BORROWING)
 def has_line(bits, rows, connect):
     """Whether ``bits`` holds ``connect`` cells in a row on a board of ``rows``
     rows. For each direction (a bit step), ``starts`` is the cells that begin
@@ -184,14 +194,14 @@ def has_line(bits, rows, connect):
     return False
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def connected_sides(pos, geo):
     """Which players have ``connect`` in a row: bit 1 for X, bit 2 for O."""
     rows, connect = np.int64(geo[G_ROWS]), np.int64(geo[G_CONNECT])
     return np.int64(has_line(pos[X_CELLS], rows, connect)) | np.int64(has_line(pos[O_CELLS], rows, connect)) << 1
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _settle(pos, geo, connected):
     """Record the result of ``connected`` (bits of :func:`connected_sides`), as
     ``rules.settle_result`` does: both is a tie, and misère turns a line into a loss."""
@@ -205,7 +215,7 @@ def _settle(pos, geo, connected):
 
 
 # -- actions ---------------------------------------------------------------------
-@njit(cache=True)
+@njit(**BORROWING)
 def legal_actions(pos, geo, out):
     """The legal action ids, in increasing order, into ``out``; returns how
     many. A finished game has none; a player with nothing else passes."""
@@ -239,7 +249,7 @@ def legal_actions(pos, geo, out):
     return n
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _superbomb_reach(bombs, geo):
     """The rows and columns of every cell of ``bombs``."""
     rows, cols, stride = np.int64(geo[G_ROWS]), np.int64(geo[G_COLS]), np.int64(geo[G_STRIDE])
@@ -256,7 +266,7 @@ def _superbomb_reach(bombs, geo):
     return reach
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def blast(start, bombs, geo):
     """The cells a detonation of the bomb ``start`` (one bit) empties: each bomb
     that goes off empties its cell and its orthogonal neighbours (with
@@ -279,7 +289,7 @@ def blast(start, bombs, geo):
     return emptied
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _fall(pos, geo, holes):
     """Empty the cells ``holes`` and let the pieces above each fall: column by
     column, the lowest hole is closed by shifting the column's cells above it
@@ -297,7 +307,7 @@ def _fall(pos, geo, holes):
             column_holes = (column_holes & above) >> ONE
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _detonate(pos, geo, cell):
     """Detonate the bomb on ``cell`` (``r * cols + c``), let the columns fall
     and check both players' lines."""
@@ -308,7 +318,7 @@ def _detonate(pos, geo, cell):
     _settle(pos, geo, connected_sides(pos, geo))
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def apply_action(pos, geo, action):
     """Drop, drop a bomb, detonate or pass; check the end; pass the turn. A
     drop, the common action, is written out here rather than in a helper
@@ -338,7 +348,7 @@ def apply_action(pos, geo, action):
     pos[PLAYER] = np.uint64(1 - player)
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def position_key(pos, geo):
     """A 64-bit hash of the board, the hands and the player to move, for
     transposition tables (not the array engine's key: the two never share a table)."""
