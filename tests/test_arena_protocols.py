@@ -119,6 +119,13 @@ def test_the_command_line_finds_each_game_folder_s_course_programs():
     assert len(with_course) == 2  # Expendibots' course and Jump61's
     done = subprocess.run([*BOOMBOARD, "expendibots", "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "referee" in done.stdout and "puzzle" in done.stdout
+    # The command line built after a course module was imported (as in a test
+    # process, or a program that uses both): every command still runs.
+    script = ("import boomboard.games.expendibots.course.puzzle, boomboard.cli.main as cli\n"
+              "from typer.testing import CliRunner\n"
+              "print(CliRunner().invoke(cli.app, ['version']).output)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("boomboard "), done.stdout + done.stderr
 
 
 def test_the_referee_charges_a_course_players_construction_but_not_its_import():

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import typer
 
-from .commands import puzzle, referee
+from . import commands
 
 
 def register(app: typer.Typer) -> None:
     """Add the course's commands to the ``boomboard`` app."""
     course_app = typer.Typer(help="The Expendibots course's referee and puzzle.", no_args_is_help=True,
                              add_completion=False)
-    course_app.command("referee")(referee)
-    course_app.command("puzzle")(puzzle)
+    course_app.command("referee")(commands.referee_command)
+    course_app.command("puzzle")(commands.puzzle_command)
     app.add_typer(course_app, name="expendibots")

@@ -1,4 +1,7 @@
-"""The command line of the Expendibots course's referee and puzzle (see :func:`..register`)."""
+"""The command line of the Expendibots course's referee and puzzle (see
+:func:`boomboard.games.expendibots.course.register`). The functions are named
+``*_command``: a name ``puzzle`` in the package would be replaced by the
+module :mod:`.puzzle` once it is imported."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from typing import Optional
 import typer
 
 
-def referee(
+def referee_command(
     white: str = typer.Argument(..., help="White: an agent spec, or a course Player package/module/file."),
     black: str = typer.Argument(..., help="Black: the same."),
     time_limit: Optional[float] = typer.Option(None, "-t", "--time", help="CPU seconds per player per game (course: 60)."),
@@ -25,7 +28,7 @@ def referee(
     run_referee(white, black, time_limit, space_limit, verbosity, logfile, delay, seed)
 
 
-def puzzle(file: Path = typer.Argument(..., help="A position in the course's JSON.")) -> None:
+def puzzle_command(file: Path = typer.Argument(..., help="A position in the course's JSON.")) -> None:
     """The course's first task: print a shortest sequence of White actions that
     removes every Black token (one action per line)."""
     from ....core.errors import NotationError
