@@ -177,6 +177,12 @@ class GameStore:
             raise NotOwner(f"game {game_id} belongs to the client that created it: others may watch and copy it, "
                            f"not change it (send that client's owner token in the {OWNER_HEADER} header)")
 
+    def may_change(self, game_id: str, owner: str | None) -> bool:
+        """Whether a client whose owner token hashes to ``owner`` may change
+        the game (:meth:`claim` lets it): it owns the game, or nobody does yet."""
+        row = self._read_one("SELECT owner FROM games WHERE id = ?", (game_id,))
+        return row is not None and row[0] in (None, owner)
+
     def save(self, record: StoredGame) -> None:
         """Rewrite a game from ``record``, based on the stored version
         ``record.version`` (one transaction, durable on return); then
