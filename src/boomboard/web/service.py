@@ -31,6 +31,7 @@ start within ``AgentLimits.queue_wait`` seconds is shed with
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import math
 import random
@@ -205,10 +206,11 @@ class Session:
     """One game being played: its stored record, its live state and its
     moves in words (the page's history, kept so that no answer replays the
     game). ``lock`` is held by whoever changes them (a request thread, the
-    AI's task storing its move) and by whoever describes them."""
+    AI's task storing its move), and by whoever takes a copy of them to
+    describe (the parts are replaced by a change, never changed in place)."""
 
     record: StoredGame
-    state: State
+    state: State  # replaced by each change, never changed in place: a copy of the session is one version
     moves: list[str] = field(default_factory=list)
     last_steps: list[dict] = field(default_factory=list)
     task: asyncio.Task | None = None
@@ -832,7 +834,8 @@ class GameService:
     # -- what the page gets ---------------------------------------------------
     def describe(self, session: Session) -> dict:
         with session.lock:  # one version of the game, whatever a thread changes meanwhile
-            return self._describe(session)
+            version = copy.copy(session)  # its parts are replaced by each change, never changed in place
+        return self._describe(version)
 
     def _describe(self, session: Session) -> dict:
         described = describe_state(session.state, session.record.players, session.outcome, session.last_steps,
