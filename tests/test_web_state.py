@@ -263,3 +263,26 @@ def test_a_game_says_whether_the_caller_may_change_it(tmp_path):
         assert listed[made["id"]] is True
         listed = {g["id"]: g["owned"] for g in client.get("/api/games", headers=other).json()["games"]}
         assert listed[made["id"]] is False
+
+
+def test_a_games_answer_is_encoded_once_per_version_and_caller(tmp_path, monkeypatch):
+    described = []
+    original = GameService.describe_copy
+
+    def counted(self, session, thinking):
+        described.append(session.record.version)
+        return original(self, session, thinking)
+
+    monkeypatch.setattr(GameService, "describe_copy", counted)
+    other = {"X-Boomboard-Owner": "another-clients-token-123"}
+    game_id = stored_game(tmp_path / "web.sqlite3", long_line(), ["human", "human"])
+    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+        path = f"/api/games/{game_id}"
+        first = client.get(path).json()
+        assert client.get(path).json() == first and len(described) == 1  # unchanged: the same answer, kept
+        assert client.get(path, headers=other).json() == {**first, "owned": False} and len(described) == 2
+        played = client.post(f"{path}/moves", json={"move": first["legal"][0]["id"]}).json()
+        assert len(described) == 3 and played["ply"] == first["ply"] + 1
+        assert client.get(path).json()["ply"] == played["ply"]  # the game changed: its new answer
+        undone = client.post(f"{path}/undo", json={}).json()
+        assert undone["ply"] == first["ply"] and client.get(path).json() == undone

@@ -29,6 +29,7 @@ import json
 import re
 import secrets
 import sys
+import threading
 from collections import OrderedDict
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -53,6 +54,7 @@ from ..agents import agent_kinds
 from ..core.capabilities import PLAY, provides
 from ..core.errors import BoomboardError, GameOverError, ParameterError
 from ..core.params import format_value
+from ..core.recent import Recent
 from ..lab.sweep import default_store as default_lab_store
 from ..records import MAX_RECORD_CHARS
 from ..registry import DEFAULT_GAME, game_class, registered_games
@@ -68,6 +70,8 @@ from .store import (ABANDONED_AFTER_SECONDS, OWNER_HEADER, DamagedGame, GameStor
                     StoreUnavailable, owner_hash)
 
 STATIC = Path(__file__).parent / "static"
+# Answers about games kept encoded (LRU): a 509-ply game's is 35 KB, 202 KB with the cascade of a long last move.
+ANSWERS_KEPT = 64
 # What a values request sends, one line a point as each is ready, when it asks for it (Accept).
 POINTS_MEDIA_TYPE = "application/x-ndjson"
 
@@ -362,12 +366,25 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
 
         return await describe_game(http, await game_work.run(_client(http), claimed), token)
 
-    async def describe_game(http: Request, session, token: str | None) -> JSONResponse:
+    # The last answers about games, encoded, by what each says (GameService.mark, and owned): a game read
+    # again unchanged (a page polling it, a long game read by many) is not described and encoded again.
+    answers: Recent[tuple, Response] = Recent(ANSWERS_KEPT)
+    answers_lock = threading.Lock()  # the answers are made in request threads
+
+    async def describe_game(http: Request, session, token: str | None) -> Response:
         """The game as the page draws it, with whether the caller, by its owner
         ``token``, may change it (``owned``), worked out in a request thread."""
-        def described():
-            return _json_response({**service.describe(session),
-                                   "owned": store.may_change(session.record.id, _hashed(token))})
+        def described() -> Response:
+            owned = store.may_change(session.record.id, _hashed(token))
+            version, thinking = service.copy_of(session)
+            key = (*service.mark(version, thinking), owned)
+            with answers_lock:
+                kept = answers.get(key)
+            if kept is None:
+                kept = _json_response({**service.describe_copy(version, thinking), "owned": owned})
+                with answers_lock:
+                    answers[key] = kept
+            return Response(kept.body, media_type="application/json")
 
         return await game_work.run(_client(http), described)
 

@@ -833,13 +833,25 @@ class GameService:
 
     # -- what the page gets ---------------------------------------------------
     def describe(self, session: Session) -> dict:
-        with session.lock:  # one version of the game, whatever a thread changes meanwhile
-            version = copy.copy(session)  # its parts are replaced by each change, never changed in place
-        return self._describe(version)
+        return self.describe_copy(*self.copy_of(session))
 
-    def _describe(self, session: Session) -> dict:
+    @staticmethod
+    def copy_of(session: Session) -> tuple[Session, bool]:
+        """A copy of ``session`` as it is now, one version of the game
+        whatever a thread changes meanwhile (its parts are replaced by each
+        change, never changed in place), and whether its AI was thinking then."""
+        with session.lock:
+            return copy.copy(session), session.thinking
+
+    @staticmethod
+    def mark(version: Session, thinking: bool) -> tuple:
+        """What :meth:`describe_copy` of ``version`` depends on: two copies with the same mark are described alike."""
+        return version.record.id, version.record.version, thinking, version.error, version.paused
+
+    def describe_copy(self, session: Session, thinking: bool) -> dict:
+        """The game as the page draws it, from a copy :meth:`copy_of` made."""
         described = describe_state(session.state, session.record.players, session.outcome, session.last_steps,
-                                   extra={"id": session.record.id, "thinking": session.thinking,
+                                   extra={"id": session.record.id, "thinking": thinking,
                                           "error": session.error, "pace": session.record.pace,
                                           "resigned": session.record.resigned, "paused": session.paused,
                                           "stopped": session.stopped, "watched": session.watched,
