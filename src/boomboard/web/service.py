@@ -517,7 +517,6 @@ class GameService:
         record = StoredGame(secrets.token_hex(6), str(game), sides, [], position or None,
                             seed=random.randrange(2**31) if seed is None else int(seed), pace=float(pace),
                             finished=state.is_terminal(), owner=owner)
-        self._loop = asyncio.get_running_loop()
         session = Session(record, state, client=client, checked=self.store.generation())
         await asyncio.get_running_loop().run_in_executor(self._threads, self.store.add, record)
         return self._keep(session)
@@ -613,7 +612,8 @@ class GameService:
         """Load every game in progress (after a restart) and restart its AI;
         returns how many. An abandoned game (no move for
         :data:`~boomboard.web.store.ABANDONED_AFTER_SECONDS`) stays stored
-        until someone opens it."""
+        until someone opens it. Called on the server's event loop as it
+        starts: the loop where the AIs' tasks of every later game start too."""
         self._loop = asyncio.get_running_loop()
         count = 0
         for record in self.store.recent(limit=10_000, status="playing"):
