@@ -4,7 +4,7 @@ Two measurements, on a table already solved (e.g. ``boomboard solve kaboom
 --db /tmp/blk-db``):
 
 * ``compress``: the table's values (``values.blk``, or an older table's
-  ``values.npy``) written as block files (:mod:`boomboard.solver.blockstore`)
+  ``values.npy``) written as block files (:mod:`boomboard.solver.format.blockstore`)
   at each zstandard level and block size: the size against the raw array,
   the time to write, the time to decode it all, and the time of one random
   item read with a cold cache (one block decompressed and checked);
@@ -39,13 +39,13 @@ from boomboard import solver
 def _values(folder: Path) -> np.ndarray:
     if (folder / "values.npy").is_file():
         return np.load(folder / "values.npy")
-    from boomboard.solver.blockstore import BlockFile
+    from boomboard.solver.format.blockstore import BlockFile
 
     return BlockFile(folder / "values.blk").read_all()
 
 
 def compress(folder: Path, levels: list[int], sizes: list[int], reads: int) -> None:
-    from boomboard.solver.blockstore import BlockFile, write_blocks
+    from boomboard.solver.format.blockstore import BlockFile, write_blocks
 
     values = _values(folder)
     raw = values.nbytes

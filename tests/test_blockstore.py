@@ -1,4 +1,4 @@
-"""Block files (boomboard.solver.blockstore): round trips, random access, and
+"""Block files (boomboard.solver.format.blockstore): round trips, random access, and
 every kind of damage refused with one error naming the file and the block."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boomboard.core.errors import BoomboardError
-from boomboard.solver.blockstore import (FOOTER_SIZE, HEADER_SIZE, BlockFile, BlockWriter, CorruptTableError,
+from boomboard.solver.format.blockstore import (FOOTER_SIZE, HEADER_SIZE, BlockFile, BlockWriter, CorruptTableError,
                                          write_blocks)
 
 DTYPES = [np.uint16, np.uint64, np.int64, np.uint8]

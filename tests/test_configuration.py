@@ -99,7 +99,7 @@ def test_the_scan_finds_every_form_of_read_and_write(tmp_path):
 
 def test_every_environment_variable_the_package_reads_or_sets_is_in_the_table_and_no_other():
     # BOOMBOARD_QUIET_COMPILE (jit.py, cli/compile.py) and BOOMBOARD_RAY_TEST_FAULT
-    # (solver/dense_ray.py) are left out of the table on purpose: other branches of
+    # (solver/dense/ray.py) are left out of the table on purpose: other branches of
     # issue 36 remove them, and once those are merged this holds with no exception.
     # Before that merge this test fails, naming exactly those two.
     found, unknown = set(), []

@@ -16,10 +16,10 @@ from boomboard.core.layout import PLY
 from boomboard.search.alphabeta import AlphaBeta
 from boomboard.search.scores import WIN
 from boomboard.solver import endgames
-from boomboard.solver.blockstore import HEADER_SIZE, RAW
+from boomboard.solver.format.blockstore import HEADER_SIZE, RAW
 from boomboard.solver.endgames import endgame_tables
-from boomboard.solver.hashed_table import HashedTable
-from boomboard.solver.table_format import FORMAT
+from boomboard.solver.hashed.table import HashedTable
+from boomboard.solver.format.table_format import FORMAT
 
 
 @pytest.fixture(scope="module")
@@ -149,7 +149,7 @@ def test_tables_are_built_once_then_reused(game, tmp_path, monkeypatch):
     def no_solving(*args, **kwargs):
         raise AssertionError("solved again")
 
-    monkeypatch.setattr("boomboard.solver.driver.solve", no_solving)
+    monkeypatch.setattr("boomboard.solver.hashed.driver.solve", no_solving)
     again = endgame_tables(game, 2, db=tmp_path)
     assert again is not built and again.tokens == 2 and len(again.table) == len(built.table)
     assert endgame_tables(game, 2, db=tmp_path / "empty", build=False) is None

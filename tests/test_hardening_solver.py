@@ -15,8 +15,8 @@ import pytest
 import boomboard
 from boomboard import solver
 from boomboard.cli.main import main
-from boomboard.solver.blockstore import HEADER_SIZE, BlockFile, write_blocks
-from boomboard.solver.hashed_table import HashedTable
+from boomboard.solver.format.blockstore import HEADER_SIZE, BlockFile, write_blocks
+from boomboard.solver.hashed.table import HashedTable
 
 GAME = "jump61(size=2)"
 
@@ -143,7 +143,8 @@ def _interrupted(db: Path, method: str, when: tuple[str, int]) -> Path:
             raise _Stop
 
     with pytest.raises(_Stop):
-        solver.solve(boomboard.load_game("jump61(size=3)"), db=db, progress=False, method=method, interrupt=stop)
+        solver.solve(boomboard.load_game("jump61(size=3)"), db=db, progress=False, interrupt=stop,
+                     settings=solver.SolveSettings(method=method))
     (work,) = db.glob("*/*.work")
     return work
 
@@ -177,7 +178,7 @@ def _damage_work(work: Path, how: str) -> None:
 def test_damaged_saved_work_is_refused_with_one_line_and_force_starts_over(how, tmp_path, monkeypatch, capsys):
     tiered = how in ("tiers progress damaged", "pending file garbage", "layer truncated")
     if tiered:
-        monkeypatch.setattr(solver.tiers, "buffer_budget", lambda: 1 << 12)  # children written to disk early
+        monkeypatch.setattr(solver.hashed.tiers, "buffer_budget", lambda: 1 << 12)  # children written to disk early
     work = _interrupted(tmp_path, "tiers" if tiered else "memory", ("layer", 3) if tiered else ("level", 3))
     _damage_work(work, how)
     code, out = _run(monkeypatch, capsys, "solve", "jump61(size=3)", "--db", str(tmp_path), "--quiet",

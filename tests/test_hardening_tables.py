@@ -18,8 +18,8 @@ import boomboard
 from boomboard import solver
 from boomboard.agents import make_agent
 from boomboard.cli.main import main
-from boomboard.solver.blockstore import CorruptTableError
-from boomboard.solver.dense_store import level_path
+from boomboard.solver.format.blockstore import CorruptTableError
+from boomboard.solver.dense.store import level_path
 from boomboard.solver.table import load_table
 
 GAME = "kaboom(rows=2,cols=3,connect=2,bombs=1)"
@@ -31,8 +31,8 @@ def db(tmp_path_factory):
     """The dense and hashed tables of GAME and of its misère variant."""
     db = tmp_path_factory.mktemp("tables")
     for name in (GAME, MISERE):
-        solver.solve(boomboard.load_game(name), db=db / "dense", progress=False, method="dense")
-        solver.solve(boomboard.load_game(name), db=db / "hashed", progress=False, method="memory")
+        solver.solve(boomboard.load_game(name), db=db / "dense", progress=False, settings=solver.SolveSettings(method="dense"))
+        solver.solve(boomboard.load_game(name), db=db / "hashed", progress=False, settings=solver.SolveSettings(method="memory"))
     return db
 
 

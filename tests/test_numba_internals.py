@@ -76,4 +76,4 @@ def test_without_pycc_the_ahead_build_says_so_in_its_own_error(monkeypatch):
     assert numba_internals.ahead_compiler() is None
     game = boomboard.load_game("kaboom(rows=3,cols=4,connect=3)")
     with pytest.raises(AheadUnavailable, match="no ahead-of-time compiler"):
-        game.build_ahead("boomboard.solver.dense")
+        game.build_ahead("boomboard.solver.dense.kernels")

@@ -51,7 +51,7 @@ def db(tmp_path_factory):
 @pytest.mark.parametrize("name", ["kaboom(rows=3,cols=3,connect=3)", "kaboom(rows=3,cols=3,connect=3,misere=true)",
                                   "kaboom(rows=4,cols=4,bombs=0)", "kaboom(rows=3,cols=4,connect=3,bombs=2)"])
 def test_the_proof_is_the_tables_value_and_remoteness(db, name):
-    table = solver.solve(boomboard.load_game(name), db=db, progress=False, method="memory")
+    table = solver.solve(boomboard.load_game(name), db=db, progress=False, settings=solver.SolveSettings(method="memory"))
     prover = Prover(table.game, table_bits=16)
     rng = random.Random(name)
     seen = {"win": 0, "lose": 0, "tie": 0}

@@ -26,7 +26,8 @@ def test_a_cache_of_nothing_is_refused():
 
 
 def test_the_solver_s_per_process_caches_are_bounded():
-    from boomboard.solver import dense_ray, endgames
+    from boomboard.solver import endgames
+    from boomboard.solver.dense import ray as dense_ray
 
     for cache in (endgames._loaded, dense_ray._layouts, dense_ray._readers):
         assert isinstance(cache, Recent) and cache.size <= 8

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import boomboard
-from boomboard.solver import layers
+from boomboard.solver.hashed import layers
 from boomboard.solver.codec import codec_spec, layer_count
 
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import boomboard
 from boomboard import solver
 from boomboard.cli.main import app
-from boomboard.solver.dense_plan import fit, plan
+from boomboard.solver.dense.plan import fit, plan
 
 GAME = "kaboom(rows=3,cols=3,connect=3)"
 
@@ -20,7 +20,7 @@ GAME = "kaboom(rows=3,cols=3,connect=3)"
 def test_the_plan_counts_what_the_solve_stores(tmp_path):
     game = boomboard.load_game(GAME)
     counted = plan(game)
-    table = solver.solve(game, db=tmp_path, progress=False, method="dense")
+    table = solver.solve(game, db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
     assert counted.records == table.meta["records"] == len(table)
     assert counted.levels == table.meta["levels"]
     assert counted.largest_level <= counted.working_set <= counted.records
@@ -72,16 +72,16 @@ def test_a_dense_solve_that_cannot_fit_is_refused_before_it_writes(tmp_path, mon
     monkeypatch.setattr(psutil, "virtual_memory", lambda: SimpleNamespace(total=1000))
     monkeypatch.setattr(shutil, "disk_usage", lambda path: SimpleNamespace(free=10_000))
     with pytest.raises(solver.SolveError, match="too big to solve densely here.*--plan"):
-        solver.solve(boomboard.load_game(GAME), db=tmp_path, progress=False, method="dense")
+        solver.solve(boomboard.load_game(GAME), db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
     assert not any(tmp_path.rglob("*"))
 
 
 def test_a_resumed_solve_counts_what_it_already_wrote_as_free(tmp_path, monkeypatch):
     import shutil
 
-    from boomboard.solver.dense_driver import _how_it_fits
-    from boomboard.solver.dense_layout import DenseLayout
-    from boomboard.solver.dense_plan import MEASURED_BYTES_PER_RECORD
+    from boomboard.solver.dense.driver import _how_it_fits
+    from boomboard.solver.dense.layout import DenseLayout
+    from boomboard.solver.dense.plan import MEASURED_BYTES_PER_RECORD
 
     layout = DenseLayout(boomboard.load_game(GAME), True)
     need = int(layout.totals.sum() * MEASURED_BYTES_PER_RECORD) + 1

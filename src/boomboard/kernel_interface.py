@@ -79,7 +79,7 @@ def layer_of(spec, s, params):
 
 # -- the dense solver's ranking (optional) --------------------------------------------
 # A game whose positions fall into tiers that can be numbered densely is
-# solved without keys (:mod:`boomboard.solver.dense`, ``--method dense``): a
+# solved without keys (:mod:`boomboard.solver.dense.kernels`, ``--method dense``): a
 # tier is a dense array of 2-byte records indexed by each position's rank in
 # its tier. The game says so by returning a dense spec (a small ``int64``
 # array its kernels read) from ``Game.solver_dense_spec()`` and exporting
@@ -125,7 +125,7 @@ def dense_unrank(dspec, tier, rank, params, s):
     """Write the position of ``rank`` in ``tier`` into ``s`` (every entry set,
     ply 0, the game ongoing) and return ``True``; or return ``False`` where
     that rank is no non-terminal position (a line already made, a count the
-    rules cannot reach): its record is :data:`boomboard.solver.dense_store.NO_POSITION`.
+    rules cannot reach): its record is :data:`boomboard.solver.dense.store.NO_POSITION`.
     ``dense_locate`` of a position written (returning ``True``) gives back
     ``(tier, rank)``."""
     raise NotImplementedError("a game kernel: see boomboard.jit.specialize")

@@ -78,18 +78,18 @@ def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> fl
     if game.solver_dense_spec() is not None:
         from .ahead import AheadUnavailable, load_ahead
 
-        if load_ahead("boomboard.solver.dense", game.kernels_module) is None:
+        if load_ahead("boomboard.solver.dense.kernels", game.kernels_module) is None:
             try:
-                game.build_ahead("boomboard.solver.dense")  # one-thread dense solves then run without numba
+                game.build_ahead("boomboard.solver.dense.kernels")  # one-thread dense solves then run without numba
             except AheadUnavailable:
                 pass  # no C compiler here: such solves load numba's passes instead
     on_part("ahead")
     if game.solver_dense_auto and game.solver_dense_spec() is not None:
-        from .solver.dense_plan import MEASURED_RECORDS_PER_CPU_SECOND, plan
+        from .solver.dense.plan import MEASURED_RECORDS_PER_CPU_SECOND, plan
 
         if plan(game).records <= SETUP_SOLVE_SECONDS * MEASURED_RECORDS_PER_CPU_SECOND:
-            from .solver.driver import solve
-            from .solver.table_format import NotSolvedError
+            from .solver.hashed.driver import solve
+            from .solver.format.table_format import NotSolvedError
 
             try:
                 solve(game, progress=False)  # an existing table is kept as it is

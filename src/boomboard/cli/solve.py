@@ -38,7 +38,7 @@ def _describe(value: str, remoteness: int) -> str:
 
 
 def _print_plan(game, symmetry: bool, cores: int) -> None:
-    from ..solver.dense_plan import MEASURED_BYTES_PER_RECORD, MEASURED_RECORDS_PER_CPU_SECOND, plan
+    from ..solver.dense.plan import MEASURED_BYTES_PER_RECORD, MEASURED_RECORDS_PER_CPU_SECOND, plan
 
     if game.solver_dense_spec() is None:
         raise ParameterError(f"{game} cannot be solved densely, so there is no dense plan for it")
@@ -103,7 +103,7 @@ def solve_command(
     Game parameters are options: boomboard solve kaboom --rows 3 --cols 3 --connect 3.
     An interrupted solve resumes where it stopped when run again.
     """
-    from ..solver import solve
+    from ..solver import SolveSettings, solve
     from .render import shown_path
 
     loaded = _load(game, ctx.args)
@@ -111,10 +111,10 @@ def solve_command(
         _print_plan(loaded, symmetry, cores or os.cpu_count() or 1)
         return
     root = None if position is None else loaded.state_from_notation(position)
-    table = solve(loaded, db=db, progress=not quiet, tokens=tokens, root=root, force=force,
-                  max_positions=max_positions, method=method, symmetry=symmetry, threads=threads,
-                  backend=backend, ray_address=ray_address,
-                  memory=None if memory is None else int(memory * (1 << 30)))
+    settings = SolveSettings(tokens=tokens, max_positions=max_positions, method=method, symmetry=symmetry,
+                             threads=threads, backend=backend, ray_address=ray_address,
+                             memory=None if memory is None else int(memory * (1 << 30)))
+    table = solve(loaded, db=db, settings=settings, progress=not quiet, root=root, force=force)
     start_state = root or loaded.new_initial_state()
     meta = table.meta
     if verify:  # what is printed is what the records say, not what meta.json claims

@@ -261,7 +261,7 @@ class Game:
     def solver_dense_spec(self) -> list[int] | None:
         """The dense spec (the ``int64`` values the game's ``dense_*`` kernels
         read) if the game can be solved densely, a tier of rank-indexed
-        records at a time (:mod:`boomboard.solver.dense`); ``None`` otherwise
+        records at a time (:mod:`boomboard.solver.dense.kernels`); ``None`` otherwise
         (the default): the solver then stores hashed keys."""
         return None
 

@@ -166,7 +166,7 @@ def _lower_bound(ply, alpha, root_margin):
 # What _probe answers for a position the endgame tables do not hold.
 NOT_IN_TABLES = 1 << 20
 # How the endgame tables pack a position's result in a uint16 (the solver's
-# own format, boomboard.solver.retrograde): the value above the shift, the
+# own format, boomboard.solver.hashed.retrograde): the value above the shift, the
 # remoteness (moves to the end under perfect play) below it.
 TABLE_SHIFT, TABLE_WIN, TABLE_LOSS = 14, 3, 0
 

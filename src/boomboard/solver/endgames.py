@@ -1,7 +1,7 @@
 """Endgame tables in play: the solver's endgame tables, probed by a search.
 
 A game solved as endgames (``game.solver_min_tokens`` > 0: every position
-with at most ``T`` tokens on the board, see :mod:`boomboard.solver.driver`)
+with at most ``T`` tokens on the board, see :mod:`boomboard.solver.hashed.driver`)
 can lend its tables to a player, as chess engines probe Syzygy tables:
 
 * **at the root**: a position the tables hold is played from them
@@ -43,7 +43,7 @@ from ..search import negamax
 from .codec import is_endgames
 from .in_play import TableInPlay
 from ..core.recent import Recent
-from .retrograde import LOSE, VALUE_SHIFT, WIN
+from .format.values import LOSE, VALUE_SHIFT, WIN
 from .table import NotSolvedError, Table, default_db, game_folder, open_table, solved_variants, table_dir
 
 AI_ENDGAME_TOKENS = 3  # the endgame size the ``ai`` agent probes: solved in about a second (4 tokens: minutes, 4 GB)
@@ -125,7 +125,7 @@ def _largest(game: Game, tokens: int, db: str) -> Table | None:
 
 def _build(game: Game, tokens: int, db: str, progress: bool | None) -> Table:
     """Solve the endgames of ``tokens`` tokens, once across processes (a file lock)."""
-    from .driver import solve
+    from .hashed.driver import SolveSettings, solve
 
     folder = game_folder(game, db)
     folder.mkdir(parents=True, exist_ok=True)
@@ -141,7 +141,7 @@ def _build(game: Game, tokens: int, db: str, progress: bool | None) -> Table:
                   file=sys.stderr, flush=True)
         if progress is None:  # the solver's bars go to standard output: never into a protocol's pipe
             progress = sys.stdout.isatty() and sys.stderr.isatty()
-        return solve(game, db, progress=progress, tokens=tokens, force=bool(again))
+        return solve(game, db, progress=progress, force=bool(again), settings=SolveSettings(tokens=tokens))
 
 
 @contextmanager

@@ -2,29 +2,41 @@
 
 A game's tables live in its folder of the database, ``DB/GAME/VARIANT/``
 (:func:`table_dir`); each is one of the two kinds that implement
-:class:`Table` (:mod:`boomboard.solver.table_format`): hashed keys
-(:class:`~boomboard.solver.hashed_table.HashedTable`, whose module describes
+:class:`Table` (:mod:`boomboard.solver.format.table_format`): hashed keys
+(:class:`~boomboard.solver.hashed.table.HashedTable`, whose module describes
 the folder's files) or dense records (``"kind": "dense"`` in its
-``meta.json``, :class:`~boomboard.solver.dense_table.DenseTable`). This
-module opens either; the names of :mod:`boomboard.solver.table_format` are
+``meta.json``, :class:`~boomboard.solver.dense.table.DenseTable`). This
+module opens either; the names of :mod:`boomboard.solver.format.table_format` are
 importable from here too, as they always were.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 from ..core.game import Game
 from ..core.state import State
-from .dense_table import DenseTable
-from .hashed_table import HashedTable
-from .table_format import (DRAW_REMOTENESS, FORMAT, VALUE_NAMES, Entry, NotSolvedError, Table, default_db,
-                           entry_value_code, game_folder, read_meta, table_dir, unpack)
+from .dense.table import DenseTable
+from .hashed.table import HashedTable
+from .format.table_format import (DRAW_REMOTENESS, FORMAT, VALUE_NAMES, Entry, NotSolvedError, Table, default_db,
+                                  entry_value_code, game_folder, read_meta, table_dir, unpack)
 
 __all__ = ["DRAW_REMOTENESS", "FORMAT", "VALUE_NAMES", "DenseTable", "Entry", "HashedTable", "NotSolvedError",
            "Table", "default_db", "entry_value_code", "game_folder", "load_table", "open_table", "read_meta",
            "solved_variants", "table_dir", "tables_for", "unpack"]
+
+
+def move_into_place(game: Game, work: Path, folder: Path) -> Table:
+    """A finished solve's work folder (its ``meta.json`` written) as the
+    table's folder: its work files dropped, then renamed into place in one step."""
+    for path in [*work.glob("*.npy"), *work.glob("expansion-*.npz"), work / "progress.json"]:
+        path.unlink(missing_ok=True)
+    if folder.exists():
+        shutil.rmtree(folder)
+    os.replace(work, folder)
+    return load_table(game, folder)
 
 
 def load_table(game: Game, folder: Path) -> Table:

@@ -15,7 +15,7 @@ from boomboard.core.outcome import EndReasons, Outcome, Reason
 from boomboard.core.params import Parameter
 from boomboard.core.state import State
 
-from . import codec, ranking, rules
+from . import bitboard, codec, ranking, rules
 from .notation import (
     BOMB_CHARS,
     CELL_CHARS,
@@ -169,6 +169,21 @@ class KaboomGame(Game):
     def solver_dense_spec(self) -> list[int] | None:
         """Tiers by heights, counts and bombs; ranks by arrangement (see ``ranking.py``)."""
         return ranking.dense_spec(self["rows"], self["cols"], self["bombs"], self["superbomb"])
+
+    # -- the bitboard engine (bitboard.py) ------------------------------------------
+    # The same rules on a few 64-bit words, for searches that need speed; the
+    # array engine stays the reference and the fallback for larger boards.
+    bitboard_kernels = bitboard
+
+    @property
+    def bitboard_fits(self) -> bool:
+        """Whether this board fits the bitboard engine: ``(rows + 1) * cols <= 64``."""
+        return bitboard.fits(self["rows"], self["cols"])
+
+    def bitboard_geometry(self) -> np.ndarray:
+        """The geometry array the bitboard kernels take for this game;
+        ``ParameterError`` where the board does not fit."""
+        return bitboard.geometry(self.params_array)
 
     # -- sizes --------------------------------------------------------------------
     def num_distinct_actions(self) -> int:

@@ -1,7 +1,7 @@
 """Kaboom's dense ranking: every position as (tier, rank), for the dense solver.
 
 The kernels of the dense part of the game kernel interface
-(:mod:`boomboard.kernel_interface`, :mod:`boomboard.solver.dense`), exported
+(:mod:`boomboard.kernel_interface`, :mod:`boomboard.solver.dense.kernels`), exported
 by ``kernels.py``. The dense spec is ``[rows, cols, bombs, cells, H, P, K]``
 with ``H = (rows + 1) ** cols``, then tables (:func:`dense_spec`).
 

@@ -3,10 +3,10 @@ answers with, the folder it lives in, its ``meta.json``, and :class:`Table`,
 the reading interface both kinds of table implement.
 
 Two kinds of table sit on this interface: hashed keys
-(:class:`boomboard.solver.hashed_table.HashedTable`, written by
-:mod:`boomboard.solver.driver`) and dense records
-(:class:`boomboard.solver.dense_table.DenseTable`, written by
-:mod:`boomboard.solver.dense_driver`). :mod:`boomboard.solver.table` opens
+(:class:`boomboard.solver.hashed.table.HashedTable`, written by
+:mod:`boomboard.solver.hashed.driver`) and dense records
+(:class:`boomboard.solver.dense.table.DenseTable`, written by
+:mod:`boomboard.solver.dense.driver`). :mod:`boomboard.solver.table` opens
 either from its folder. This module imports neither kind, nor any solver:
 both kinds and both drivers import it (``docs/explanation/solver.md``, "How the code is
 laid out").
@@ -23,10 +23,10 @@ from urllib.parse import quote
 
 import numpy as np
 
-from ..core.errors import BoomboardError
-from ..core.game import Game
-from ..core.state import State
-from .retrograde import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
+from ...core.errors import BoomboardError
+from ...core.game import Game
+from ...core.state import State
+from .values import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
 
 VALUE_NAMES = {WIN: "win", LOSE: "lose", TIE: "tie", DRAW: "draw"}
 DRAW_REMOTENESS = -1  # a draw never ends: it has no remoteness
@@ -170,7 +170,7 @@ class Table:
 
     def check(self) -> None:
         """Check every block's checksum (reading the whole table, not
-        decompressing it); :class:`~boomboard.solver.blockstore.CorruptTableError` if one fails."""
+        decompressing it); :class:`~boomboard.solver.format.blockstore.CorruptTableError` if one fails."""
         raise NotImplementedError
 
     def verify(self, done=None) -> int | None:
@@ -226,7 +226,7 @@ def _meta_problem(meta) -> str | None:
 
 def file_identity(game: Game | str, *parts: str) -> bytes:
     """The 16-byte identity in the header of one of a table's files
-    (:mod:`boomboard.solver.blockstore`): a digest of the table format, the
+    (:mod:`boomboard.solver.format.blockstore`): a digest of the table format, the
     game string and ``parts`` (the variant or kind, the file's part: a level,
     the keys). A file copied from another table, variant or level has
     another identity and is refused when opened."""

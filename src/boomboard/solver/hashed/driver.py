@@ -1,7 +1,7 @@
 """Solving a game: enumerate, index, retrograde, write; resumable.
 
-:func:`solve` runs the passes of :mod:`boomboard.solver.graph`, compiled for
-the game (``game.compiled``), and of :mod:`boomboard.solver.retrograde`, and
+:func:`solve` runs the passes of :mod:`boomboard.solver.hashed.graph`, compiled for
+the game (``game.compiled``), and of :mod:`boomboard.solver.hashed.retrograde`, and
 writes the table :mod:`boomboard.solver.table` reads. What it needs to know
 of the game (its codec, whether it has layers, whether it is solved as
 endgames) the game itself says: see :mod:`boomboard.solver.codec`. Work in
@@ -19,43 +19,30 @@ progress lives in ``VARIANT.work/`` beside the table's folder:
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import time
-from collections.abc import Callable
 
 import numpy as np
 
-from ..core.game import Game
-from ..core.state import State
+from ...core.game import Game
+from ...core.state import State
 from . import retrograde
-from .blockstore import LEVEL, write_blocks
-from .codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
-from .dense_driver import solve_dense
-from .hashed_table import array_identity
+from ..format.blockstore import LEVEL, write_blocks
+from ..codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
+from .table import array_identity
 from .layers import distinct
-from .solving import SolveError, TooManyPositions, progress_bar
-from .table import Table, load_table
-from .table_format import FORMAT, VALUE_NAMES, table_dir, unpack
-from .tiers import TieredSolve, load_archive, load_saved, read_record, save_atomic, write_json_atomic
+from ..solving import SolveError, SolveJob, SolveSettings, TooManyPositions, progress_bar
+from ..table import Table, move_into_place
+from ..format.table_format import FORMAT, VALUE_NAMES, unpack
+from ..format.values import MAX_REMOTENESS, VALUE_SHIFT
+from ..format.work_files import load_archive, load_saved, read_record, save_atomic, write_json_atomic
+from .tiers import TieredSolve
 
-METHODS = ("auto", "memory", "tiers", "dense")
-BACKENDS = ("local", "ray")  # where a dense solve's levels are scored: here, or as Ray tasks
 CHUNK = 1 << 16  # positions per compiled call between progress updates
 BYTES_PER_POSITION = 110  # peak memory of a solve, measured on Kaboom 4x4: index, moves, parents
 # what each breadth-first level's expansion file holds
 EXPANSION = {"degrees": np.uint16, "opens": np.uint16, "seeds": np.uint8, "edges": np.int32}
-
-
-def variant_name(game: Game, tokens: int = 0, root: State | None = None) -> str:
-    """The table folder's name: ``start``, ``endgame-T`` or ``from-<hash of the position>``."""
-    if root is not None:
-        digest = hashlib.sha1(root.to_notation().encode()).hexdigest()[:12]
-        return f"from-{digest}"
-    if is_endgames(game):
-        return f"endgame-{tokens}"
-    return "start"
 
 
 def _index():
@@ -68,45 +55,22 @@ def _index():
 
 
 class _Solver:
-    def __init__(self, game: Game, db, tokens: int, root: State | None, progress: bool,
-                 interrupt: Callable[[str, int], None] | None, max_positions: int | None, method: str,
-                 symmetry: bool = True, threads: int | None = None, backend: str = "local",
-                 ray_address: str | None = None, memory: int | None = None):
-        self.game, self.tokens, self.root = game, tokens, root
-        self.memory = memory
-        if method not in METHODS:
-            raise SolveError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
-        if method == "tiers" and not is_layered(game):
-            raise SolveError(f"{game.name} has no layers (moves can repeat positions): solve it in memory")
-        dense_ok = root is None and not is_endgames(game) and game.solver_dense_spec() is not None
-        if method == "dense" and not dense_ok:
-            raise SolveError(f"{game} cannot be solved densely (it has no ranking for it, or a --position "
-                             "was given): choose --method memory or tiers")
-        if method == "auto" and dense_ok and game.solver_dense_auto:
-            method = "dense"
-        if backend not in BACKENDS:
-            raise SolveError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-        if backend == "ray" and method != "dense":
-            raise SolveError(f"--backend ray solves densely, and {game} cannot be solved densely "
-                             f"(method {method}): use the local backend")
-        self.backend, self.ray_address = backend, ray_address
-        self.spec = None if method == "dense" else codec_spec(game, tokens)  # dense tables need no keys
+    def __init__(self, job: SolveJob, settings: SolveSettings, method: str, root: State | None):
+        game = self.game = job.game
+        self.tokens, self.root = settings.tokens, root
+        self.spec = codec_spec(game, self.tokens)
         self.method = method
         self.tiered = method == "tiers"
-        self.symmetry, self.threads = symmetry, threads
-        self.asked_max_positions = max_positions
-        self.max_positions = max_positions or memory_limit_positions()
-        self.variant = variant_name(game, tokens, root)
-        self.folder = table_dir(game, self.variant, db)
-        self.work = self.folder.with_name(self.folder.name + ".work")
+        self.asked_max_positions = settings.max_positions
+        self.max_positions = settings.max_positions or memory_limit_positions()
+        self.variant, self.folder, self.work = job.variant, job.folder, job.work
         self.params = game.params_array
-        # the passes, compiled for this game (a dense solve has its own: solver/dense.py)
-        self.graph = None if method == "dense" else game.compiled("boomboard.solver.graph")
+        self.graph = game.compiled("boomboard.solver.hashed.graph")  # the passes, compiled for this game
         self.s = game.initial_array().copy()
         self.child = self.s.copy()
         self.actions = np.empty(game.num_distinct_actions(), dtype=np.int32)
-        self.show = progress
-        self.interrupt = interrupt
+        self.show = job.progress
+        self.interrupt = job.interrupt
         self.timings: dict[str, float] = {}
 
     # -- phase 1: the positions ------------------------------------------------------
@@ -248,7 +212,7 @@ class _Solver:
                                                       queue, head, tail, head + CHUNK)
                     bar.update(task, completed=head)
             bar.update(task, completed=n)
-        if n and remoteness.max() > retrograde.MAX_REMOTENESS:
+        if n and remoteness.max() > MAX_REMOTENESS:
             raise SolveError(f"a remoteness of {remoteness.max()} does not fit the table's 14 bits")
         entries = np.empty(n, dtype=np.uint16)
         retrograde.pack(value, remoteness, entries)
@@ -281,8 +245,8 @@ class _Solver:
         largest = 0
         for lo in range(0, len(entries), 1 << 24):
             part = np.asarray(entries[lo:lo + (1 << 24)])
-            counts += np.bincount(part >> retrograde.VALUE_SHIFT, minlength=4)
-            largest = max(largest, int((part & retrograde.MAX_REMOTENESS).max()))
+            counts += np.bincount(part >> VALUE_SHIFT, minlength=4)
+            largest = max(largest, int((part & MAX_REMOTENESS).max()))
         start_state = self.root if self.root is not None else self.game.new_initial_state()
         meta = {
             "format": FORMAT,
@@ -307,19 +271,10 @@ class _Solver:
                 meta["start"] = {"value": entry.value, "remoteness": entry.remoteness}
         del keys, entries
         write_json_atomic(self.work / "meta.json", meta)
-        return self.move_into_place()
-
-    def move_into_place(self) -> Table:
-        """Drop the work files of a finished solve (its ``meta.json`` written) and rename its folder."""
-        for path in [*self.work.glob("*.npy"), *self.work.glob("expansion-*.npz"), self.work / "progress.json"]:
-            path.unlink(missing_ok=True)
-        if self.folder.exists():
-            shutil.rmtree(self.folder)
-        os.replace(self.work, self.folder)
-        return load_table(self.game, self.folder)
+        return move_into_place(self.game, self.work, self.folder)
 
     def solve_in_tiers(self) -> Table:
-        """The out-of-core path of :mod:`boomboard.solver.tiers`; only the
+        """The out-of-core path of :mod:`boomboard.solver.hashed.tiers`; only the
         disk bounds it, unless ``max_positions`` was given."""
         self.tiered, self.max_positions = True, self.asked_max_positions
         tiers = TieredSolve(self)
@@ -338,19 +293,7 @@ class _Solver:
             self.timings["solve"] = time.perf_counter() - solving
         return self.finish(keys, entries, offsets, time.perf_counter() - began)
 
-    def run(self, force: bool) -> Table:
-        if force:
-            shutil.rmtree(self.folder, ignore_errors=True)
-            shutil.rmtree(self.work, ignore_errors=True)
-        if (self.folder / "meta.json").is_file():
-            table = load_table(self.game, self.folder)
-            table.check()  # a solve that says a table is there vouches for all of it
-            return table
-        if (self.work / "meta.json").is_file():  # finished, stopped before its folder was renamed
-            return self.move_into_place()
-        if self.method == "dense":
-            return solve_dense(self, self.symmetry, self.threads, self.interrupt, self.backend, self.ray_address,
-                               self.memory)
+    def run(self) -> Table:
         self.work.mkdir(parents=True, exist_ok=True)
         if self.tiered or TieredSolve(self).progress()["durable"] >= 0:
             return self.solve_in_tiers()
@@ -370,11 +313,18 @@ class _Solver:
         return self.write(found, entries, time.perf_counter() - began)
 
 
+def solve_hashed(job: SolveJob, settings: SolveSettings, method: str, root: State | None) -> Table:
+    """Solve ``job``'s game with hashed keys, in memory or (``method``
+    ``"tiers"``, or ``"auto"`` when memory is short in a layered game) a
+    layer at a time on disk, from its start or from ``root``."""
+    return _Solver(job, settings, method, root).run()
+
+
 def index_order(graph, game: Game, spec: np.ndarray, scratch: np.ndarray,
                 keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A table's index for ``keys``: their hashes sorted within each layer,
     the order that sorts them so, and where each layer begins (``graph``:
-    :mod:`boomboard.solver.graph` compiled for ``game``)."""
+    :mod:`boomboard.solver.hashed.graph` compiled for ``game``)."""
     hashes = np.empty_like(keys)
     layers = np.empty(len(keys), dtype=np.int32)
     graph.hash_and_layer(spec, game.params_array, scratch, keys, hashes, layers)
@@ -398,44 +348,3 @@ def memory_limit_positions() -> int:
     except (ValueError, OSError, AttributeError):
         memory = 8 << 30
     return memory // 2 // BYTES_PER_POSITION
-
-
-def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: State | None = None,
-          force: bool = False, interrupt: Callable[[str, int], None] | None = None,
-          max_positions: int | None = None, method: str = "auto", symmetry: bool = True,
-          threads: int | None = None, backend: str = "local", ray_address: str | None = None,
-          memory: int | None = None) -> Table:
-    """Solve ``game`` (every position reachable from its start; for a game
-    solved as endgames, ``game.solver_min_tokens`` > 0, every position with
-    at most ``tokens`` tokens; with ``root``, every position reachable from
-    that one) and return its table.
-
-    An existing complete table is returned as it is (``force`` solves again);
-    an interrupted solve resumes where it stopped. ``interrupt(phase, index)``
-    is called after each saved step (tests use it to stop a solve midway).
-    A solve that finds more than ``max_positions`` positions (default: what
-    half the machine's memory holds) stops with :class:`SolveError`.
-    ``method``: ``"auto"`` (dense where the game ranks its positions, see
-    :mod:`boomboard.solver.dense_driver`; else in memory, or by tiers when
-    too big), ``"dense"``, ``"memory"`` or ``"tiers"``; a dense solve stores
-    one of each pair of mirror images unless ``symmetry`` is false, and scans
-    with ``threads`` threads (default: every core).
-    ``backend="ray"`` scores a dense solve's levels on a Ray cluster (at
-    ``ray_address``, else a local instance): :mod:`boomboard.solver.dense_ray`.
-    ``memory``: the bytes of memory a dense solve plans with (default: the
-    machine's, each Ray node's); the levels a level reads go through a mapped
-    window file (:mod:`boomboard.solver.dense_window`) when they need more
-    than 80% of it.
-    """
-    if root is not None:
-        if root.game != game:
-            raise SolveError(f"the root position belongs to {root.game}, not {game}")
-        if root.is_terminal():
-            raise SolveError("the root position is already finished; there is nothing to solve")
-    solver = _Solver(game, db, tokens, root, progress, interrupt, max_positions, method, symmetry, threads,
-                     backend, ray_address, memory)
-    try:
-        return solver.run(force)
-    except OSError as problem:  # a folder that cannot be written, a full disk
-        raise SolveError(f"cannot write the table in {solver.work.parent}: {problem.strerror or problem}; "
-                         "finished levels are kept, run again to resume") from None

@@ -1,10 +1,10 @@
 """A dense table on disk, and reading it.
 
 A dense table (``"kind": "dense"`` in ``meta.json``, solved by
-:mod:`boomboard.solver.dense_driver`) is a folder of one block file of
-``uint16`` records per level (:mod:`boomboard.solver.dense_store`); where a
+:mod:`boomboard.solver.dense.driver`) is a folder of one block file of
+``uint16`` records per level (:mod:`boomboard.solver.dense.store`); where a
 position's record lies follows from the game's ranking alone (its
-:class:`~boomboard.solver.dense_layout.DenseLayout`), so no keys are stored.
+:class:`~boomboard.solver.dense.layout.DenseLayout`), so no keys are stored.
 A lookup locates the position (mirrored first when its tier is not one the
 table stores, with ``"symmetric": true``) and decompresses one block.
 Indexes (:meth:`DenseTable.entry_at`, :meth:`DenseTable.state_at`) run over
@@ -17,12 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.game import Game
-from ..core.state import State
-from .dense_layout import DenseLayout
-from .dense_levels import child_reader, reads_mapped, solve_level
-from .dense_store import NO_POSITION, open_level
-from .table_format import Entry, NotSolvedError, Table, unpack
+from ...core.game import Game
+from ...core.state import State
+from .layout import DenseLayout
+from .levels import child_reader, reads_mapped, solve_level
+from .store import NO_POSITION, open_level
+from ..format.table_format import Entry, NotSolvedError, Table, unpack
 
 
 class DenseTable(Table):

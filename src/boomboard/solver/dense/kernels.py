@@ -3,20 +3,20 @@
 A game that ranks its positions (the ``dense_*`` kernels of
 :mod:`boomboard.kernel_interface`) is solved without keys: each tier is a
 dense array of 2-byte records (``value << 14 | remoteness``, as in
-:mod:`boomboard.solver.retrograde`) indexed by rank, and a rank that is no
+:mod:`boomboard.solver.hashed.retrograde`) indexed by rank, and a rank that is no
 position holds :data:`NO_POSITION`. Every move leaves its level for a higher
 one, so a level is solved in one scan from the levels its moves reach,
 already solved: a position's children are played with the game's rules
 (``legal_actions``, ``apply_action``), located (``dense_locate``) and their
 records read; the position's record follows as in
-:func:`boomboard.solver.graph.score`. A move to a position of the same level
+:func:`boomboard.solver.hashed.graph.score`. A move to a position of the same level
 (Kaboom's forced pass) is scored on the spot from that position's own
 children, which all leave the level.
 
 With symmetry, only the canonical tiers (``tier <= dense_mirror_tier(tier)``)
 are solved and stored; a child in another tier is mirrored first. The
 threads of :func:`solve_level` each scan their own block of the level.
-``game.compiled("boomboard.solver.dense")`` binds the kernels to one game's.
+``game.compiled("boomboard.solver.dense.kernels")`` binds the kernels to one game's.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from numba import prange
 
 from boomboard.core.layout import STATUS
 from boomboard.jit import njit
-from boomboard.solver.dense_store import NO_POSITION
-from boomboard.solver.retrograde import LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
+from boomboard.solver.dense.store import NO_POSITION
+from boomboard.solver.format.values import LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
 from boomboard.kernel_interface import (apply_action, dense_child_levels, dense_level_count, dense_locate,
                                         dense_mirror, dense_mirror_tier, dense_tier_count, dense_tier_level,
                                         dense_tier_size, dense_unrank_next, legal_actions)
@@ -188,7 +188,7 @@ def score(dspec, params, s, work, actions, symmetric, records, bases, level, bes
 
 
 @njit(cache=True, parallel=True)
-def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out, symmetric, records, bases):
+def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out, symmetric, records, bases):  # noqa: PLR0913 (a kernel's arrays, one by one)
     """Score the records ``lo .. hi - 1`` of a level (its stored tiers
     ``tiers``, in order, tier ``tiers[k]``'s records from ``starts[k]`` to
     ``starts[k + 1]``) into ``out[:hi - lo]``, from the records of the levels

@@ -12,12 +12,12 @@ measure every move increases (the game's ``layer_of``; the game sets
 ``solver_layered``), so a move always leads to a later layer. The solver
 then needs only the later layers to solve one (GAMESMAN's "tiers"), a layer
 at a time, from the last: that is what lets it solve games bigger than
-memory (:mod:`boomboard.solver.tiers`). A table keeps each layer's hashed
+memory (:mod:`boomboard.solver.hashed.tiers`). A table keeps each layer's hashed
 keys sorted in one run, ``offsets[l]`` to ``offsets[l + 1]``; a game
 without layers is one run. Each game's ``codec.py`` says what its layers are.
 
 The functions here do not depend on the game; finding a position, which
-needs its layer, is :func:`boomboard.solver.graph.find`.
+needs its layer, is :func:`boomboard.solver.hashed.graph.find`.
 """
 
 from __future__ import annotations

@@ -4,21 +4,21 @@ compiled once per game.
 Positions are the game's codec keys (its ``encode`` and ``decode``) and
 moves its rules (``legal_actions``, ``apply_action``), imported below from
 the game kernel interface (:mod:`boomboard.kernel_interface`);
-``game.compiled("boomboard.solver.graph")`` (:func:`boomboard.jit.specialize`)
+``game.compiled("boomboard.solver.hashed.graph")`` (:func:`boomboard.jit.specialize`)
 binds them to one game's own, so the passes work for every game and a game
 compiles alone.
 
 * :func:`expand`: breadth-first enumeration of the positions reachable from
-  a start set, deduplicated in the hash index of :mod:`boomboard.solver.index`.
+  a start set, deduplicated in the hash index of :mod:`boomboard.solver.hashed.index`.
   Each position is numbered in the order found; the same pass writes each
   position's children by number (compressed sparse rows). A finished child
   is not a position of the table: its result is folded into its parent at
-  once (``seeds``). The retrograde analysis (:mod:`boomboard.solver.retrograde`)
+  once (``seeds``). The retrograde analysis (:mod:`boomboard.solver.hashed.retrograde`)
   then needs no game.
 * :func:`score`, :func:`verify_range`: a position's entry from its
   children's, in a table (:func:`find`).
 * :func:`expand_layer`, :func:`solve_range`: the layer-at-a-time solve's
-  passes (:mod:`boomboard.solver.tiers`), in parallel threads.
+  passes (:mod:`boomboard.solver.hashed.tiers`), in parallel threads.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from numba import prange
 
 from boomboard.core.layout import STATUS, mix64
 from boomboard.jit import njit
-from boomboard.solver.index import PREFETCH_AHEAD, index_of, prefetch
-from boomboard.solver.layers import hashed, search, unhashed
-from boomboard.solver.retrograde import (DRAW, LOSE, MAX_REMOTENESS, SEED_TIE, SEED_WIN, TIE, VALUE_SHIFT, WIN,
-                                         terminal_value)
+from boomboard.solver.hashed.index import PREFETCH_AHEAD, index_of, prefetch
+from boomboard.solver.hashed.layers import hashed, search, unhashed
+from boomboard.solver.format.values import DRAW, LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
+from boomboard.solver.hashed.retrograde import SEED_TIE, SEED_WIN
 from boomboard.kernel_interface import apply_action, decode, encode, layer_of, legal_actions
 
 BLOCKS = 64  # blocks a layer's chunk is split into for the threads
@@ -50,7 +50,7 @@ def copy_position(source, target):
 def find(spec, params, hashes, offsets, s, key):
     """The index of the position ``s`` (whose codec key is ``key``) in a table
     (``hashes`` sorted within each layer, ``offsets[l]`` where layer ``l``
-    begins: see :mod:`boomboard.solver.layers`), or -1."""
+    begins: see :mod:`boomboard.solver.hashed.layers`), or -1."""
     layer = layer_of(spec, s, params)
     if layer + 1 >= offsets.shape[0]:
         return -1
@@ -68,7 +68,7 @@ def hash_and_layer(spec, params, s, keys, hashes, layers):
 
 # -- enumeration in memory -------------------------------------------------------------
 @njit(cache=True)
-def expand(spec, params, s, child, actions, frontier, start, table, known, room,
+def expand(spec, params, s, child, actions, frontier, start, table, known, room,  # noqa: PLR0913 (a kernel's arrays, one by one)
            new_keys, child_keys, edges, degrees, opens, seeds):
     """Expand ``frontier[start:]``: number each child position (new ones from
     ``known`` on, written to ``new_keys``), write the numbers to ``edges``,
@@ -132,7 +132,7 @@ def expand(spec, params, s, child, actions, frontier, start, table, known, room,
 def score(spec, params, s, child, actions, hashes, entries, offsets):
     """The packed entry of the position ``s`` computed from its children's
     entries in a table (``hashes``, ``entries``, ``offsets``: see
-    :mod:`boomboard.solver.layers`), or -1 if a child is not in it.
+    :mod:`boomboard.solver.hashed.layers`), or -1 if a child is not in it.
 
     A losing child makes a win, one move more than the nearest such child; a
     tied one a tie, one more than the nearest; a drawn child with no better
@@ -180,7 +180,7 @@ def verify_range(spec, params, s, child, actions, hashes, entries, offsets, lo, 
     return -1
 
 
-# -- a layer at a time (boomboard.solver.tiers) ------------------------------------------
+# -- a layer at a time (boomboard.solver.hashed.tiers) ------------------------------------------
 @njit(cache=True, parallel=True)
 def expand_layer(spec, params, scratch, width, hashes, children, child_layers, counts):
     """The children of the positions ``hashes`` (hashed keys): position ``i``'s

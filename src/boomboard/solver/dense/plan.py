@@ -1,7 +1,7 @@
 """What a dense solve needs, before it starts: records, memory, disk, time.
 
 ``boomboard solve GAME --plan`` prints it; the numbers come from the game's
-dense layout (:class:`boomboard.solver.dense_layout.DenseLayout`), which is
+dense layout (:class:`boomboard.solver.dense.layout.DenseLayout`), which is
 counted without solving anything. A level is scored while the levels its
 moves reach are held in memory, so the largest *working set* (a level and
 its children) is what one machine, or each Ray worker, must hold. Time and
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.game import Game
-from .dense_layout import DenseLayout
+from ...core.game import Game
+from .layout import DenseLayout
 
 RECORD_BYTES = 2
 
@@ -39,7 +39,7 @@ class DensePlan:
 
     def needs_window(self, memory: int) -> bool:
         """Whether the levels read do not fit in ``memory`` bytes, so go
-        through a mapped window file (:mod:`boomboard.solver.dense_window`)."""
+        through a mapped window file (:mod:`boomboard.solver.dense.window`)."""
         return self.memory_bytes() > memory * MEMORY_SHARE
 
 
@@ -49,7 +49,7 @@ MEMORY_SHARE = 0.8  # of the machine's memory a solve may fill with the levels i
 def fit(counted: DensePlan, memory: int, free_disk: int, can_map: bool = True) -> tuple[bool, str | None]:
     """How a solve of ``counted`` runs on a machine with ``memory`` bytes
     and ``free_disk`` bytes free: whether the levels it reads go through a
-    memory-mapped window file (:mod:`boomboard.solver.dense_window`) because
+    memory-mapped window file (:mod:`boomboard.solver.dense.window`) because
     they do not fit in memory, and why it cannot run at all (``None`` if it
     can). ``can_map``: whether this system can free a window's disk space."""
     gib = 1 << 30
@@ -74,7 +74,7 @@ def plan(game: Game, symmetric: bool = True) -> DensePlan:
 
 
 def plan_of(layout: DenseLayout) -> DensePlan:
-    """The plan of a :class:`~boomboard.solver.dense_layout.DenseLayout`."""
+    """The plan of a :class:`~boomboard.solver.dense.layout.DenseLayout`."""
     working = 0
     for level in range(layout.level_count):
         if layout.totals[level]:

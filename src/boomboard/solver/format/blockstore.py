@@ -26,7 +26,7 @@ Reading::
 An *identity* (16 bytes, zero if none is given) names what the array is, so
 that a valid file in the wrong place is refused: a solved table puts in each
 of its files a digest of its game, variant and the file's part (a level, the
-keys), :func:`boomboard.solver.table_format.file_identity`. A reader that
+keys), :func:`boomboard.solver.format.table_format.file_identity`. A reader that
 names the identity it expects refuses any other, before reading a block.
 
 ``level=None`` stores the blocks raw (still checked): such a file can be used
@@ -70,7 +70,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.errors import BoomboardError
+from ...core.errors import BoomboardError
 
 __all__ = ["BLOCK_ITEMS", "LEVEL", "RAW", "ZSTD", "BlockFile", "BlockWriter", "CorruptTableError", "write_blocks"]
 

@@ -6,15 +6,15 @@ reachable from the start, ``endgame-3`` for a game solved as endgames with
 at most 3 tokens, ``from-<hash>`` for those reachable from another position) holding:
 
 * ``keys.blk``: the index: each position's hashed key (``uint64``, see
-  :mod:`boomboard.solver.layers`), sorted within each layer;
+  :mod:`boomboard.solver.hashed.layers`), sorted within each layer;
 * ``offsets.blk``: where each layer's keys begin (one layer for a game
   without layers);
 * ``values.blk``: one ``uint16`` a position, ``value << 14 | remoteness``;
 * ``meta.json``: what was solved, counts, the start's value, timings.
 
-The arrays are block files (:mod:`boomboard.solver.blockstore`): each block
+The arrays are block files (:mod:`boomboard.solver.format.blockstore`): each block
 checked by a checksum, so that a damaged table is refused
-(:class:`~boomboard.solver.blockstore.CorruptTableError`, naming the table,
+(:class:`~boomboard.solver.format.blockstore.CorruptTableError`, naming the table,
 the file and the block), never read as a wrong value. Each file's header
 holds its identity (:func:`array_identity`: the game, the variant and the
 file's name), checked when the table is opened, so that a file copied from
@@ -35,14 +35,14 @@ from types import ModuleType
 
 import numpy as np
 
-from ..core.errors import BoomboardError
-from ..core.game import Game
-from ..core.state import State
-from .blockstore import RAW, BlockFile
-from .codec import OUTSIDE, codec_spec
+from ...core.errors import BoomboardError
+from ...core.game import Game
+from ...core.state import State
+from ..format.blockstore import RAW, BlockFile
+from ..codec import OUTSIDE, codec_spec
 from .layers import unhashed
-from .retrograde import MAX_REMOTENESS, VALUE_SHIFT
-from .table_format import Entry, NotSolvedError, Table, file_identity, read_meta, unpack
+from ..format.values import MAX_REMOTENESS, VALUE_SHIFT
+from ..format.table_format import Entry, NotSolvedError, Table, file_identity, read_meta, unpack
 
 VERIFY_CHUNK = 1 << 16  # positions verified per compiled call between progress updates
 TALLY_CHUNK = 1 << 22  # entries counted at a time
@@ -81,8 +81,8 @@ class HashedTable(Table):
 
     @cached_property
     def graph(self) -> ModuleType:
-        """The solver's passes (:mod:`boomboard.solver.graph`) compiled for the table's game."""
-        return self.game.compiled("boomboard.solver.graph")
+        """The solver's passes (:mod:`boomboard.solver.hashed.graph`) compiled for the table's game."""
+        return self.game.compiled("boomboard.solver.hashed.graph")
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])

@@ -1,7 +1,7 @@
 """A dense table's files: one block file of ``uint16`` records per level.
 
 Each level's records are written as a block file of
-:mod:`boomboard.solver.blockstore` (zstandard-compressed blocks, each with
+:mod:`boomboard.solver.format.blockstore` (zstandard-compressed blocks, each with
 its checksum, read back one block at a time), ``level-LLLLL.blocks`` in the
 table's folder. A level without records has no file.
 
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .blockstore import BlockFile, BlockWriter, CorruptTableError
-from .retrograde import DRAW, MAX_REMOTENESS, VALUE_SHIFT
-from .table_format import file_identity
+from ..format.blockstore import BlockFile, BlockWriter, CorruptTableError
+from ..format.values import DRAW, MAX_REMOTENESS, VALUE_SHIFT
+from ..format.table_format import file_identity
 
 NO_POSITION = (DRAW << VALUE_SHIFT) | MAX_REMOTENESS  # the record of a rank that is no position
 

@@ -3,9 +3,9 @@ of a dense solve, of a Ray worker and of a dense table's verification.
 
 :func:`solve_level` scores one level from the files of the levels it reads
 (read by a :func:`child_reader`: whole into memory, or through a mapped
-window file, :mod:`boomboard.solver.dense_window`) and writes its own file
-(:mod:`boomboard.solver.dense_store`); :func:`score_range` scores a part of
-it (what a Ray task does, :mod:`boomboard.solver.dense_ray`).
+window file, :mod:`boomboard.solver.dense.window`) and writes its own file
+(:mod:`boomboard.solver.dense.store`); :func:`score_range` scores a part of
+it (what a Ray task does, :mod:`boomboard.solver.dense.ray`).
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .dense_layout import DenseLayout, tier_bases
-from .dense_plan import plan_of
-from .dense_store import open_writer, read_level
-from .dense_window import MappedLevels
+from .layout import DenseLayout, tier_bases
+from .plan import plan_of
+from .store import open_writer, read_level
+from .window import MappedLevels
 
 CHUNK = 1 << 20  # records scored between writes and progress updates
 
@@ -44,7 +44,7 @@ class LevelsInMemory:
     """The levels a level reads, read whole into memory and kept while a
     later level still reads them (:func:`gather_children`). Boards too big
     for that read them through a memory-mapped file instead
-    (:class:`boomboard.solver.dense_window.MappedLevels`), with the same
+    (:class:`boomboard.solver.dense.window.MappedLevels`), with the same
     ``gather``."""
 
     def __init__(self, layout: DenseLayout, folder):

@@ -3,18 +3,18 @@
 The game's ``dense_*`` kernels (:mod:`boomboard.kernel_interface`) number
 its positions as (tier, rank); :class:`DenseLayout` counts the tiers, orders
 them by level and gives each stored tier its offset in its level's records.
-Everything dense stands on it: the plan (:mod:`boomboard.solver.dense_plan`),
-the reading of levels (:mod:`boomboard.solver.dense_levels`), the table
-(:mod:`boomboard.solver.dense_table`) and the solve
-(:mod:`boomboard.solver.dense_driver`).
+Everything dense stands on it: the plan (:mod:`boomboard.solver.dense.plan`),
+the reading of levels (:mod:`boomboard.solver.dense.levels`), the table
+(:mod:`boomboard.solver.dense.table`) and the solve
+(:mod:`boomboard.solver.dense.driver`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import BoomboardError
-from ..core.game import Game
+from ...core.errors import BoomboardError
+from ...core.game import Game
 
 
 class DenseLayout:
@@ -29,7 +29,7 @@ class DenseLayout:
         self.game, self.symmetric = game, symmetric
         self.dspec = np.array(described, dtype=np.int64)
         # one thread: the passes built ahead of time where they are (no numba loaded); else numba's
-        self.passes = game.compiled("boomboard.solver.dense", ahead=not parallel)
+        self.passes = game.compiled("boomboard.solver.dense.kernels", ahead=not parallel)
         tiers, self.level_count = (int(x) for x in self.passes.counts(self.dspec))
         sizes = np.empty(tiers, dtype=np.int64)
         self.levels = np.empty(tiers, dtype=np.int64)

@@ -1,6 +1,6 @@
 """The in-memory solve's hash index of position keys: open addressing, game-independent.
 
-:func:`boomboard.solver.graph.expand` numbers each position it finds by
+:func:`boomboard.solver.hashed.graph.expand` numbers each position it finds by
 looking its codec key up here; the index rows are (key + 1, number), so
 fresh zeroed memory is an empty index.
 """

@@ -1,7 +1,7 @@
 """``--backend ray``: a dense solve spread over a Ray cluster.
 
 The levels are solved in the same order as on one machine, the last first,
-each from the levels its moves reach (:mod:`boomboard.solver.dense_levels`).
+each from the levels its moves reach (:mod:`boomboard.solver.dense.levels`).
 A level's records are cut into parts of equal size, a few per CPU of the
 cluster, and each part is a Ray task: the worker reads the child
 levels' files, scores its records, and returns them. The driver
@@ -13,7 +13,7 @@ and goes on to the next level.
   machine, any folder). A worker keeps the child levels it read for the
   next part it gets, pruned as the driver moves down; where they do not
   fit in the node's memory (or ``--memory``), it reads them through a mapped
-  window file of its own on local disk (:mod:`boomboard.solver.dense_window`).
+  window file of its own on local disk (:mod:`boomboard.solver.dense.window`).
 * **Faults.** A worker that dies (a killed process, a lost node) has its
   task run again by Ray (``max_retries``): a part is a pure function of the
   files, so a retried part gives the same records. A driver that dies
@@ -34,12 +34,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..core.ray_support import start_ray
-from ..core.recent import Recent
-from ..registry import load_game
-from .dense_layout import DenseLayout
-from .dense_levels import child_reader, reads_mapped, score_range
-from .dense_store import open_writer
+from ...core.ray_support import start_ray
+from ...core.recent import Recent
+from ...registry import load_game
+from .layout import DenseLayout
+from .levels import child_reader, reads_mapped, score_range
+from .store import open_writer
 
 PARTS_PER_CPU = 4  # more parts than CPUs, so that a slow part does not hold a level up
 RETRIES = 3
@@ -98,7 +98,7 @@ def score_part(game_name: str, symmetric: bool, folder: str, level: int, lo: int
 class RayLevels:
     """Solves a dense layout's levels as Ray tasks (see the module's text):
     ``solve(level, done)`` writes the level's file in ``folder`` and returns
-    what :func:`boomboard.solver.dense_levels.solve_level` does."""
+    what :func:`boomboard.solver.dense.levels.solve_level` does."""
 
     def __init__(self, layout, folder, threads: int | None, address: str | None, memory: int | None = None):
         self.ray = start_ray(address)

@@ -2,7 +2,7 @@
 working set is larger than memory.
 
 A dense solve scores a level from the records of the levels its moves reach
-(:mod:`boomboard.solver.dense_levels`). Read whole, those levels must fit in
+(:mod:`boomboard.solver.dense.levels`). Read whole, those levels must fit in
 memory together: 35 GiB for Kaboom 5x5. Yet the scan of one tier only reads
 the few tiers its moves lead to, so what must be in memory at a time is far
 smaller. :class:`MappedLevels` keeps the levels being read, uncompressed, in
@@ -29,9 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .dense_layout import tier_bases
-from .dense_plan import RECORD_BYTES
-from .dense_store import open_level
+from .layout import tier_bases
+from .plan import RECORD_BYTES
+from .store import open_level
 
 WINDOW_NAME = "window.raw"
 FILL_ITEMS = 1 << 24  # records decompressed and written at a time
@@ -48,7 +48,7 @@ class MappedLevels:
     """The child levels of a dense solve's ``folder``, read through a
     window file in ``window_folder`` (default: ``folder``; a Ray worker
     keeps its own on local disk); see the module's text. ``gather(level)``
-    returns, as :func:`boomboard.solver.dense_driver.gather_children` does,
+    returns, as :func:`boomboard.solver.dense.driver.gather_children` does,
     one array of records and where each tier begins in it."""
 
     def __init__(self, layout, folder, window_folder=None):

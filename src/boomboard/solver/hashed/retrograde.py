@@ -1,12 +1,9 @@
-"""Values, and the retrograde analysis over numbered positions: game-independent.
+"""The retrograde analysis over numbered positions: game-independent.
 
-Values are from the point of view of the player to move, coded in GAMESMAN's
-order of preference: ``LOSE < DRAW < TIE < WIN``. A table stores each
-position's as ``value << 14 | remoteness``.
-
+The values are those of :mod:`boomboard.solver.format.values`.
 :func:`seed_wins_and_losses`, :func:`propagate`, :func:`seed_ties`:
 retrograde analysis, as in GAMESMAN's loopy solver and chess tablebases,
-over the positions :func:`boomboard.solver.graph.expand` numbered. Solved
+over the positions :func:`boomboard.solver.hashed.graph.expand` numbered. Solved
 positions wait in a first-in first-out queue, which keeps them in order of
 remoteness: a position with a losing child wins, in one more than the first
 (nearest) such child; a position whose children all win loses, in one more
@@ -20,26 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from boomboard.core.layout import PLAYER, STATUS, STATUS_TIE
 from boomboard.jit import njit
+from boomboard.solver.format.values import DRAW, LOSE, TIE, VALUE_SHIFT, WIN
 
-LOSE, DRAW, TIE, WIN = 0, 1, 2, 3
 UNKNOWN = 255
-VALUE_SHIFT = 14  # a stored entry: value << 14 | remoteness
-MAX_REMOTENESS = (1 << VALUE_SHIFT) - 1
 
 SEED_WIN = 1  # a move ends the game, won by the player making it
 SEED_TIE = 2  # a move ends the game in a tie
-
-
-@njit(cache=True)
-def terminal_value(s):
-    """The value of a finished position for the player to move in it."""
-    if s[STATUS] == STATUS_TIE:
-        return TIE
-    if s[STATUS] == 1 + s[PLAYER]:
-        return WIN
-    return LOSE
 
 
 @njit(cache=True)
