@@ -149,7 +149,7 @@ def test_tables_are_built_once_then_reused(game, tmp_path, monkeypatch):
     def no_solving(*args, **kwargs):
         raise AssertionError("solved again")
 
-    monkeypatch.setattr("boomboard.solver.hashed.driver.solve", no_solving)
+    monkeypatch.setattr("boomboard.solver.driver.solve", no_solving)
     again = endgame_tables(game, 2, db=tmp_path)
     assert again is not built and again.tokens == 2 and len(again.table) == len(built.table)
     assert endgame_tables(game, 2, db=tmp_path / "empty", build=False) is None

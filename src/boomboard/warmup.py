@@ -88,7 +88,7 @@ def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> fl
         from .solver.dense.plan import MEASURED_RECORDS_PER_CPU_SECOND, plan
 
         if plan(game).records <= SETUP_SOLVE_SECONDS * MEASURED_RECORDS_PER_CPU_SECOND:
-            from .solver.hashed.driver import solve
+            from .solver.driver import solve
             from .solver.format.table_format import NotSolvedError
 
             try:

@@ -18,7 +18,7 @@ Values are GAMESMAN's, for the player to move: ``win``, ``lose``, ``tie``
 from .analysis import Analysis, MoveAnalysis, analyze, verify
 from .format.blockstore import CorruptTableError
 from .codec import PositionSpaceTooLarge
-from .solve import solve
+from .driver import solve
 from .picture import PictureError, draw_moves
 from .solving import SolveError, SolveSettings, TooManyPositions
 from .table import Entry, NotSolvedError, Table, default_db, open_table, solved_variants

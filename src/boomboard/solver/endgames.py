@@ -125,7 +125,7 @@ def _largest(game: Game, tokens: int, db: str) -> Table | None:
 
 def _build(game: Game, tokens: int, db: str, progress: bool | None) -> Table:
     """Solve the endgames of ``tokens`` tokens, once across processes (a file lock)."""
-    from .hashed.driver import SolveSettings, solve
+    from .driver import SolveSettings, solve
 
     folder = game_folder(game, db)
     folder.mkdir(parents=True, exist_ok=True)
