@@ -11,7 +11,12 @@ small game (``GET /api/games/ID``) every 20 ms and records how long each
 answer took. Prints the third client's latency percentiles and statuses,
 and how many answers each of the two got.
 
-    .venv/bin/python benchmarks/web_cheap_requests.py [--games 500] [--seconds 20]
+With ``--hammer games`` the two clients work on one long game instead (the
+same game but its last move, still being played, by two people): the first
+plays a move and takes it back, again and again (``GET`` the game, ``POST``
+a move, ``POST`` an undo), the second reads the game (``GET /api/games/ID``).
+
+    .venv/bin/python benchmarks/web_cheap_requests.py [--games 500] [--seconds 20] [--hammer lists|games]
 """
 
 from __future__ import annotations
@@ -46,12 +51,20 @@ def long_game(seed: int) -> list[int]:
     return state.history()
 
 
+# The hammering clients' owner token: the long game is theirs to play (a game stored without an owner is adopted
+# by the first client that changes it).
+OWNER = {"X-Boomboard-Owner": "the-benchmarks-own-token"}
+
+
 def ask(connection: http.client.HTTPConnection, method: str, path: str, body=None) -> int:
-    headers = {"content-type": "application/json"} if body is not None else {}
+    return answer(connection, method, path, body)[0]
+
+
+def answer(connection: http.client.HTTPConnection, method: str, path: str, body=None) -> tuple[int, bytes]:
+    headers = {"content-type": "application/json", **OWNER} if body is not None else {}
     connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
     response = connection.getresponse()
-    response.read()
-    return response.status
+    return response.status, response.read()
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -64,6 +77,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--alone", action="store_true", help="no hammering clients: the third client's own latency")
+    parser.add_argument("--hammer", choices=("lists", "games"), default="lists",
+                        help="what the two clients send: lists and positions, or moves, undos and reads of a long game")
     args = parser.parse_args()
     actions = long_game(3)
     folder = tempfile.mkdtemp(prefix="boomboard-cheap-")
@@ -71,6 +86,8 @@ def main() -> None:
     store = GameStore(db)
     for _ in range(args.games):
         store.add(StoredGame(secrets.token_hex(6), GAME, ["human", "human"], list(actions), finished=True))
+    if args.hammer == "games":
+        store.add(StoredGame("long", GAME, ["human", "human"], list(actions[:-1])))
     store.close()
     server = subprocess.Popen([sys.executable, "-m", "boomboard", "serve", "--port", "0", "--db", db,
                                "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -83,16 +100,31 @@ def main() -> None:
                            headers={"content-type": "application/json"})
         game_id = json.loads(connection.getresponse().read())["id"]
         stop = threading.Event()
-        answered: dict[str, Counter] = {"list": Counter(), "position": Counter()}
+        answered: dict[str, Counter] = ({"list": Counter(), "position": Counter()} if args.hammer == "lists"
+                                        else {"move and undo": Counter(), "read": Counter()})
 
         def hammer(kind: str, method: str, path: str, body) -> None:
             own = http.client.HTTPConnection(host, port, timeout=600)
             while not stop.is_set():
                 answered[kind][ask(own, method, path, body)] += 1
 
-        hammers = [threading.Thread(target=hammer, args=("list", "GET", "/api/games?limit=500", None)),
-                   threading.Thread(target=hammer, args=("position", "POST", "/api/position",
-                                                         {"game": GAME, "actions": actions[:-1]}))]
+        def move_and_undo() -> None:
+            own = http.client.HTTPConnection(host, port, timeout=600)
+            while not stop.is_set():
+                status, body = answer(own, "GET", "/api/games/long")
+                if status == 200:
+                    move = json.loads(body)["legal"][0]["id"]
+                    answered["move and undo"][ask(own, "POST", "/api/games/long/moves", {"move": move})] += 1
+                    status = ask(own, "POST", "/api/games/long/undo", {})
+                answered["move and undo"][status] += 1
+
+        if args.hammer == "lists":
+            hammers = [threading.Thread(target=hammer, args=("list", "GET", "/api/games?limit=500", None)),
+                       threading.Thread(target=hammer, args=("position", "POST", "/api/position",
+                                                             {"game": GAME, "actions": actions[:-1]}))]
+        else:
+            hammers = [threading.Thread(target=move_and_undo),
+                       threading.Thread(target=hammer, args=("read", "GET", "/api/games/long", None))]
         loads = [os.getloadavg()[0]]
         for thread in [] if args.alone else hammers:
             thread.start()

@@ -194,8 +194,9 @@ def test_an_agents_endgame_tables_go_to_the_servers_solver_folder(tmp_path, monk
 
     elsewhere, server = tmp_path / "user-data", tmp_path / "solver-db"
     monkeypatch.setenv("BOOMBOARD_DB", str(elsewhere))
-    action = analysis.choose_action("expendibots", None, [], "ai:endgames=2,time=0.05", 1, str(server))
-    assert action in boomboard.load_game("expendibots").new_initial_state().legal_actions()
+    start = boomboard.load_game("expendibots").new_initial_state()
+    action = analysis.choose_action(start, "ai:endgames=2,time=0.05", 1, str(server))
+    assert action in start.legal_actions()
     assert list(server.rglob("endgame-2*")), "the endgame tables were not built in the server's folder"
     assert not elsewhere.exists() or not any(elsewhere.rglob("*"))
 

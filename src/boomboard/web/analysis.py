@@ -291,16 +291,16 @@ def history_point(ply: int, result: dict, played: int | None) -> dict:
     return point
 
 
-def choose_action(game_string: str, position: str | None, actions: list[int], spec: str, seed: int,
-                  solver_db: SolverDb = None) -> int:
-    """The move the side ``spec`` plays after ``actions`` (``solver``: a
-    perfect move from the tables in ``solver_db``, chosen with ``seed`` among
-    the equally good ones, as the solver agent chooses)."""
-    state = rebuild(game_string, position, actions)
+def choose_action(state: State, spec: str, seed: int, solver_db: SolverDb = None) -> int:
+    """The move the side ``spec`` plays in ``state`` (the game's own state,
+    sent whole: nothing is replayed; ``solver``: a perfect move from the
+    tables in ``solver_db``, chosen with ``seed`` among the equally good
+    ones, as the solver agent chooses). A fresh agent plays each move: see
+    docs/reference/web-server.md, "Game state between requests"."""
     if spec == "solver":
         exact = solver_analysis(state, solver_db)
         if exact is None:
-            raise ValueError(f"the solver has no table holding this position of {game_string}")
+            raise ValueError(f"the solver has no table holding this position of {state.game}")
         ranks = {int(m.action): _solver_rank(m.value, m.remoteness) for m in exact.moves}
         best = max(ranks.values())
         return random.Random(seed).choice(sorted(a for a, rank in ranks.items() if rank == best))

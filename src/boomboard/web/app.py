@@ -29,6 +29,7 @@ import json
 import re
 import secrets
 import sys
+import threading
 from collections import OrderedDict
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -53,6 +54,7 @@ from ..agents import agent_kinds
 from ..core.capabilities import PLAY, provides
 from ..core.errors import BoomboardError, GameOverError, ParameterError
 from ..core.params import format_value
+from ..core.recent import Recent
 from ..lab.sweep import default_store as default_lab_store
 from ..records import MAX_RECORD_CHARS
 from ..registry import DEFAULT_GAME, game_class, registered_games
@@ -68,6 +70,8 @@ from .store import (ABANDONED_AFTER_SECONDS, OWNER_HEADER, DamagedGame, GameStor
                     StoreUnavailable, owner_hash)
 
 STATIC = Path(__file__).parent / "static"
+# Answers about games kept encoded (LRU): a 509-ply game's is 35 KB, 202 KB with the cascade of a long last move.
+ANSWERS_KEPT = 64
 # What a values request sends, one line a point as each is ready, when it asks for it (Accept).
 POINTS_MEDIA_TYPE = "application/x-ndjson"
 
@@ -276,12 +280,16 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         reaper.cancel()
         service.close()
         work.close()
+        game_work.close()
         store.close()
 
     app = FastAPI(title="boomboard", lifespan=lifespan, responses=_error_responses())
     server_limits = server_limits or ServerLimits()
     streams = StreamSlots(server_limits)
     work = ThreadWork()  # requests' blocking work, off the event loop
+    # reads and changes of single games (SQLite, kernel calls, a long game's answer), apart from the lists:
+    # a client's list does not hold its own moves up
+    game_work = ThreadWork()
     app.state.service = service
     app.state.archive = archive
     guard = guard or RequestGuard.for_server("127.0.0.1")  # no caller gets an app that answers any host
@@ -343,14 +351,42 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         """``function(*args)``, and its answer's JSON, worked out in a request
         thread within the client's share (:class:`ThreadWork`): a long
         replay or list holds no other request up."""
-        def answer():
-            content = function(*args)
-            try:
-                return JSONResponse(content)
-            except TypeError:  # not plain JSON data (FastAPI's encoder, 15 times slower, turns it into such)
-                return JSONResponse(jsonable_encoder(content))
+        return await work.run(_client(http), lambda: _json_response(function(*args)))
 
-        return await work.run(_client(http), answer)
+    async def change_game(http: Request, game_id: str, change, *args) -> JSONResponse:
+        """``change(game_id, *args)`` of :class:`GameService` asked by the
+        game's owner (else a 403), made in a request thread (its SQLite write
+        and kernel calls hold no other request up); then the game, described
+        in another, once the change's AI has started on the loop."""
+        token = _owner_token(http)
+
+        def claimed():
+            _claim(game_id, token)
+            return change(game_id, *args)
+
+        return await describe_game(http, await game_work.run(_client(http), claimed), token)
+
+    # The last answers about games, encoded, by what each says (GameService.mark, and owned): a game read
+    # again unchanged (a page polling it, a long game read by many) is not described and encoded again.
+    answers: Recent[tuple, Response] = Recent(ANSWERS_KEPT)
+    answers_lock = threading.Lock()  # the answers are made in request threads
+
+    async def describe_game(http: Request, session, token: str | None) -> Response:
+        """The game as the page draws it, with whether the caller, by its owner
+        ``token``, may change it (``owned``), worked out in a request thread."""
+        def described() -> Response:
+            owned = store.may_change(session.record.id, _hashed(token))
+            version, thinking = service.copy_of(session)
+            key = (*service.mark(version, thinking), owned)
+            with answers_lock:
+                kept = answers.get(key)
+            if kept is None:
+                kept = _json_response({**service.describe_copy(version, thinking), "owned": owned})
+                with answers_lock:
+                    answers[key] = kept
+            return Response(kept.body, media_type="application/json")
+
+        return await game_work.run(_client(http), described)
 
     @app.get("/", include_in_schema=False)
     async def index():
@@ -429,7 +465,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         token = _owner_token(http) or secrets.token_urlsafe(24)
         session = await service.create(request.game, request.params, request.players, request.position,
                                        request.pace, request.seed, client=_client(http), owner=owner_hash(token))
-        return {**service.describe(session), "owner_token": token}
+        return {**service.describe(session), "owned": True, "owner_token": token}
 
     @app.get("/api/games")
     async def list_games(http: Request, limit: int = 50, offset: int = 0, game: str | None = None,
@@ -437,8 +473,11 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
         """The games played here, last played first: of one ``game`` (any variant) where
         given, and of a ``status``: ``listed`` (finished, and in progress but not
         abandoned), ``finished``, ``playing`` or ``abandoned`` (unfinished, no move for 7 days)."""
+        owner = _hashed(_owner_token(http))
+
         def listed():
-            return {"games": archive.list("web", _limit(limit), _offset(offset), game=game, status=status),
+            return {"games": archive.list("web", _limit(limit), _offset(offset), game=game, status=status,
+                                          owner=owner),
                     "abandoned_after": ABANDONED_AFTER_SECONDS}
 
         return await off_loop(http, listed)
@@ -446,13 +485,21 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     @app.delete("/api/games/{game_id}")
     async def delete_game(game_id: str, http: Request):
         """Remove a game played here (its AI stopped): for good. Only its owner may."""
-        _claim(game_id, http)
-        service.delete(game_id)
+        token = _owner_token(http)
+
+        def deleted():
+            _claim(game_id, token)
+            service.delete(game_id)
+
+        await game_work.run(_client(http), deleted)
         return {"deleted": game_id}
 
     @app.get("/api/games/{game_id}", responses={200: {"description": "the game", "links": GAME_LINKS}})
-    async def get_game(game_id: str):
-        return service.describe(service.get(game_id))
+    async def get_game(game_id: str, http: Request):
+        """The game, and whether the caller may change it (``owned``: its
+        ``X-Boomboard-Owner`` token is the owner's, or nobody owns the game yet)."""
+        token = _owner_token(http)
+        return await describe_game(http, await game_work.run(_client(http), service.get, game_id), token)
 
     @app.get("/api/games/{game_id}/events", response_class=EventStream,
              responses=_errors_as_json("one `data:` line with the game, as JSON, at each change"))
@@ -478,7 +525,7 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
                         session.paused)
                 if mark != seen:
                     seen, quiet = mark, 0.0
-                    yield _event(game_id, mark, session)
+                    yield await _event(game_id, mark, session)
                     if session.over:
                         return
                 elif quiet >= 15:
@@ -493,10 +540,11 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
     # share its encoding (at most one game per open stream is worth keeping).
     events_sent: OrderedDict[str, tuple[tuple, str]] = OrderedDict()
 
-    def _event(game_id: str, mark: tuple, session) -> str:
+    async def _event(game_id: str, mark: tuple, session) -> str:
         kept = events_sent.get(game_id)
         if kept is None or kept[0] != mark:
-            kept = events_sent[game_id] = (mark, f"data: {json.dumps(jsonable_encoder(service.describe(session)))}\n\n")
+            encoded = await asyncio.get_running_loop().run_in_executor(None, _encoded_event, service, session)
+            kept = events_sent[game_id] = (mark, encoded)
         events_sent.move_to_end(game_id)
         while len(events_sent) > server_limits.streams:
             events_sent.popitem(last=False)
@@ -504,37 +552,31 @@ def create_app(db_path: str | Path, *, arena=None, arena_db: str | Path | None =
 
     @app.post("/api/games/{game_id}/moves", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def play(game_id: str, request: Move, http: Request):
-        _claim(game_id, http)
-        return service.describe(service.play(game_id, request.move))
+        return await change_game(http, game_id, service.play, request.move)
 
     @app.post("/api/games/{game_id}/undo", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def undo(game_id: str, request: Undo, http: Request):
-        _claim(game_id, http)
-        return service.describe(service.undo(game_id))
+        return await change_game(http, game_id, service.undo)
 
     @app.post("/api/games/{game_id}/resign", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def resign(game_id: str, request: Resign, http: Request):
-        _claim(game_id, http)
-        return service.describe(service.resign(game_id, request.player))
+        return await change_game(http, game_id, service.resign, request.player)
 
     @app.post("/api/games/{game_id}/stop", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def stop(game_id: str, request: Stop, http: Request):
         """End a game of AI against AI where it is, without a result (409 for one a human plays)."""
-        _claim(game_id, http)
-        return service.describe(service.stop(game_id))
+        return await change_game(http, game_id, service.stop)
 
     @app.post("/api/games/{game_id}/pause", responses={200: {"description": "the game", "links": GAME_LINKS}})
     async def pause(game_id: str, request: Pause, http: Request):
         """Hold a game of AI against AI (``paused: true``) or let it go on
         (``false``); 409 for one a human plays."""
-        _claim(game_id, http)
-        return service.describe(service.pause(game_id, request.paused))
+        return await change_game(http, game_id, service.pause, request.paused)
 
-    def _claim(game_id: str, http: Request) -> None:
+    def _claim(game_id: str, token: str | None) -> None:
         """Refuse (403) a change to a game another client owns (see the module's "Owners")."""
-        token = _owner_token(http)
         try:
-            store.claim(game_id, None if token is None else owner_hash(token))
+            store.claim(game_id, _hashed(token))
         except KeyError:
             raise NotFound(f"no game with id {game_id!r}") from None
 
@@ -765,6 +807,25 @@ def _owner_token(request: Request) -> str | None:
         raise ParameterError(f"the {OWNER_HEADER} header is an owner token: 16 to 128 letters, digits, '-' or "
                              f"'_' (the one POST /api/games answered as owner_token)")
     return token
+
+
+def _hashed(token: str | None) -> str | None:
+    """What the store keeps of an owner token (``None``: no token)."""
+    return None if token is None else owner_hash(token)
+
+
+def _json_response(content) -> JSONResponse:
+    """``content`` as a JSON answer, encoded where this is called (a request thread)."""
+    try:
+        return JSONResponse(content)
+    except TypeError:  # not plain JSON data (FastAPI's encoder, 15 times slower, turns it into such)
+        return JSONResponse(jsonable_encoder(content))
+
+
+def _encoded_event(service: GameService, session) -> str:
+    """A game's event-stream message: the game as ``GET /api/games/ID`` gives it, but ``owned``
+    (a browser's stream carries no owner token)."""
+    return f"data: {json.dumps(jsonable_encoder(service.describe(session)))}\n\n"
 
 
 def _client(request: Request) -> str | None:

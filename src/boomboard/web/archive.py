@@ -91,12 +91,14 @@ class Archive:
         self._results_lock = threading.Lock()  # lists are made in several threads
 
     def list(self, source: str, limit: int = 50, offset: int = 0, tournament: Any = None, *,
-             game: str | None = None, status: str | None = None) -> list[dict]:
+             game: str | None = None, status: str | None = None, owner: str | None = None) -> list[dict]:
         """Stored games, newest first; web games only of ``game`` (any variant) and of a
-        ``status`` (:data:`boomboard.web.store.STATUSES`) where given."""
+        ``status`` (:data:`boomboard.web.store.STATUSES`) where given, each with
+        whether the client whose owner token hashes to ``owner`` may change it (``owned``)."""
         if source == "web":
             return [{"id": r.id, "game": r.game, "players": r.players, "plies": len(r.actions),
-                     "finished": r.finished, "updated": r.updated, "result": self._web_result(r)}
+                     "finished": r.finished, "updated": r.updated, "result": self._web_result(r),
+                     "owned": r.owner in (None, owner)}
                     for r in self.games.recent(limit, offset, game=game, status=status)]
         arena = self._arena()
         out = []

@@ -1,11 +1,16 @@
 """Games in progress: their states, the AI moves played for them in the
 background, and what the page is sent about each.
 
-All changes to a game's session happen on the server's event loop, so the
-sessions need no lock. An AI's move is computed off the loop, from the
-game's record, on a state and an agent of its own (threads share only the
-cached, immutable :class:`~boomboard.core.game.Game`: see docs/reference/api.md,
-"Threads"): cheap players (``random``, ``greedy``) in a thread, searching
+A game's session keeps its state and its moves in words between requests,
+so that neither a read nor a move replays the game (a game is replayed
+once, when it is read from the store). Its changes are made in the
+server's request threads (a SQLite write, a kernel call: nothing the event
+loop should wait for), one at a time under the session's lock; its AI's
+task is started and stopped on the event loop (:meth:`GameService._on_loop`).
+An AI's move is computed off the loop, on a copy of the game's state and a
+fresh agent (threads share only the cached, immutable
+:class:`~boomboard.core.game.Game`: see docs/reference/api.md, "Threads"):
+cheap players (``random``, ``greedy``) in a thread, searching
 ones in a pool of worker processes
 (:mod:`boomboard.web.workers`), because numba's compiled search holds the
 interpreter lock and would otherwise stall every other game and request. A
@@ -26,10 +31,12 @@ start within ``AgentLimits.queue_wait`` seconds is shed with
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import math
 import random
 import secrets
+import threading
 import time
 import weakref
 from collections import OrderedDict
@@ -196,10 +203,15 @@ class AgentLimits:
 
 @dataclass
 class Session:
-    """One game being played: its stored record and its live state."""
+    """One game being played: its stored record, its live state and its
+    moves in words (the page's history, kept so that no answer replays the
+    game). ``lock`` is held by whoever changes them (a request thread, the
+    AI's task storing its move), and by whoever takes a copy of them to
+    describe (the parts are replaced by a change, never changed in place)."""
 
     record: StoredGame
-    state: State
+    state: State  # replaced by each change, never changed in place: a copy of the session is one version
+    moves: list[str] = field(default_factory=list)
     last_steps: list[dict] = field(default_factory=list)
     task: asyncio.Task | None = None
     error: str = ""
@@ -212,6 +224,7 @@ class Session:
     checked: int = 0
     paused: bool = False  # an AI-vs-AI game held by its watcher: no AI moves until it is resumed
     seen: float = field(default_factory=time.monotonic)  # the last look at it (a request, an event stream)
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     @property
     def watched(self) -> bool:
@@ -332,7 +345,9 @@ class GameService:
         self._client_load: dict[str | None, int] = {}  # a client's calls running or waiting
         self.solver_db = solver_db  # the solver's folder of tables (None: its default)
         self.sessions: OrderedDict[str, Session] = OrderedDict()  # least recently used first
+        self._sessions_lock = threading.Lock()  # held for each look at ``sessions``: request threads share it
         self.sessions_kept = sessions_kept
+        self._loop: asyncio.AbstractEventLoop | None = None  # the server's event loop, where the AIs' tasks run
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="boomboard-ai")
         # as boomboard serve --workers: bounded by the machine's cores and memory (default 2, or fewer if it holds fewer)
         self._workers = min(DEFAULT_WORKERS, workers_limit()[0]) if workers is None else check_workers(workers)
@@ -453,6 +468,9 @@ class GameService:
                         raise self._overloaded("every worker was taken for longer than the wait") from None
             return await waiting
         except asyncio.CancelledError:
+            # Nobody reads this call's outcome now: its future is cancelled with the caller, so that
+            # the stopped call's CancelledError (set once its worker is killed) is not logged as never retrieved.
+            waiting.cancel()
             pool.stop(future)  # the game was resigned, undone or closed: its worker is freed now
             raise
 
@@ -465,7 +483,9 @@ class GameService:
     def close(self) -> None:
         """Stop at once: cancel every AI task and kill the worker processes
         (a search in progress is not waited for; its game resumes at the next start)."""
-        for session in self.sessions.values():
+        with self._sessions_lock:
+            sessions = list(self.sessions.values())
+        for session in sessions:
             if session.task is not None:
                 session.task.cancel()
         self._threads.shutdown(wait=False, cancel_futures=True)
@@ -498,29 +518,31 @@ class GameService:
                             seed=random.randrange(2**31) if seed is None else int(seed), pace=float(pace),
                             finished=state.is_terminal(), owner=owner)
         session = Session(record, state, client=client, checked=self.store.generation())
-        self.store.add(record)
-        self._keep(session)
-        return session
+        await asyncio.get_running_loop().run_in_executor(self._threads, self.store.add, record)
+        return self._keep(session)
 
     def get(self, game_id: str) -> Session:
         """The game, as stored: a copy held here is read back first if another
         server on the same database has changed it."""
-        session = self.sessions.get(game_id)
+        with self._sessions_lock:
+            session = self.sessions.get(game_id)
+            if session is not None:
+                self.sessions.move_to_end(game_id)
         if session is not None:
-            self.sessions.move_to_end(game_id)
-            self._refresh(session)
+            with session.lock:
+                self._refresh(session)
             session.seen = time.monotonic()
             return session
         generation = self.store.generation()  # before the read: a write after it is seen by the next check
         record = self.store.load(game_id)
         if record is None:
             raise NotFound(f"no game with id {game_id!r}")
-        session = Session(record, analysis.rebuild(record.game, record.position, record.actions), checked=generation)
-        self._keep(session)
-        return session
+        state, moves = replayed(record)
+        return self._keep(Session(record, state, moves, checked=generation))
 
     def _refresh(self, session: Session) -> None:
-        """Read ``session``'s game back if another server has stored a newer version of it."""
+        """Read ``session``'s game back if another server has stored a newer
+        version of it (its lock held)."""
         generation = self.store.generation()
         if generation != session.checked:
             if self.store.version(session.record.id) != session.record.version:
@@ -529,22 +551,24 @@ class GameService:
 
     def _reload(self, session: Session) -> None:
         """Make ``session`` the game as stored now (another server played it),
-        its AI stopped and started again from there."""
+        its AI stopped and started again from there (its lock held)."""
         record = self.store.load(session.record.id)
-        self._stop(session)
+        self._on_loop(self._stop, session)
         if record is None:
-            self.sessions.pop(session.record.id, None)
+            with self._sessions_lock:
+                self.sessions.pop(session.record.id, None)
             raise NotFound(f"no game with id {session.record.id!r}")
+        session.state, session.moves = replayed(record)
         session.record = record
-        session.state = analysis.rebuild(record.game, record.position, record.actions)
         session.last_steps, session.error = [], ""
-        self._drive(session)
+        self._on_loop(self._drive, session)
 
     def _commit(self, session: Session, record: StoredGame) -> None:
         """Store ``record`` as ``session``'s game, based on the version the
-        session holds. Raises :class:`Conflict` (the session reloaded) if
-        another server stored the game since, :class:`StoreUnavailable` if the
-        database refuses the write; either way the game is as it was."""
+        session holds (its lock held). Raises :class:`Conflict` (the session
+        reloaded) if another server stored the game since,
+        :class:`StoreUnavailable` if the database refuses the write; either
+        way the game is as it was."""
         try:
             self.store.save(record)
         except StaleGame:
@@ -552,23 +576,45 @@ class GameService:
             raise Conflict("another server using the same database changed this game since this one read it: "
                            "nothing was played here; the game is now shown as stored, look again and retry") from None
 
-    def _keep(self, session: Session) -> None:
+    def _keep(self, session: Session) -> Session:
         """Hold ``session`` in memory and start its AI if one is to move; then
         forget the games older than the ``sessions_kept`` used most recently,
-        but those whose AI is thinking (each is in the store already)."""
-        self.sessions[session.record.id] = session
-        self._drive(session)
-        if len(self.sessions) > self.sessions_kept:
-            older = list(self.sessions.items())[:-self.sessions_kept]
-            for game_id, kept in older:
-                if not kept.thinking:
-                    del self.sessions[game_id]
+        but those whose AI is thinking (each is in the store already).
+        Returns the session held: another thread's copy of the game, where it
+        read the game first."""
+        with self._sessions_lock:
+            held = self.sessions.get(session.record.id)
+            if held is not None:
+                self.sessions.move_to_end(session.record.id)
+                return held
+            self.sessions[session.record.id] = session
+            if len(self.sessions) > self.sessions_kept:
+                older = list(self.sessions.items())[:-self.sessions_kept]
+                for game_id, kept in older:
+                    if not kept.thinking:
+                        del self.sessions[game_id]
+        self._on_loop(self._drive, session)
+        return session
+
+    def _on_loop(self, callback, *args) -> None:
+        """``callback(*args)`` on the server's event loop, where the AIs'
+        tasks live: at once when called there, else as soon as the loop is
+        free (a change made in a request thread); in order, either way."""
+        try:
+            self._loop = asyncio.get_running_loop()
+        except RuntimeError:  # a request thread
+            if self._loop is not None and not self._loop.is_closed():
+                self._loop.call_soon_threadsafe(callback, *args)
+            return
+        callback(*args)
 
     def resume_all(self) -> int:
         """Load every game in progress (after a restart) and restart its AI;
         returns how many. An abandoned game (no move for
         :data:`~boomboard.web.store.ABANDONED_AFTER_SECONDS`) stays stored
-        until someone opens it."""
+        until someone opens it. Called on the server's event loop as it
+        starts: the loop where the AIs' tasks of every later game start too."""
+        self._loop = asyncio.get_running_loop()
         count = 0
         for record in self.store.recent(limit=10_000, status="playing"):
             if record.id not in self.sessions:
@@ -582,64 +628,67 @@ class GameService:
     def play(self, game_id: str, move: str | int | None) -> Session:
         """A human's move, as notation text or an action id."""
         session = self.get(game_id)
-        if session.over:
-            raise Conflict(f"the game is over ({session.outcome.describe(session.state.game.player_names)})")
-        if session.side_to_move() != HUMAN:
-            raise Conflict(f"it is {session.side_to_move()}'s turn, not a human's")
-        state = session.state
-        if isinstance(move, bool) or move is None or not isinstance(move, (int, str)):
-            raise IllegalActionError("send 'move' as the move's notation (text) or its action id (integer)")
-        action = state.string_to_action(move) if isinstance(move, str) else int(move)
-        if action not in state.legal_actions():
-            state.apply_action(action)  # raises IllegalActionError with the legal moves
-        self._apply(session, action)
-        self._drive(session)
+        with session.lock:
+            if session.over:
+                raise Conflict(f"the game is over ({session.outcome.describe(session.state.game.player_names)})")
+            if session.side_to_move() != HUMAN:
+                raise Conflict(f"it is {session.side_to_move()}'s turn, not a human's")
+            state = session.state
+            if isinstance(move, bool) or move is None or not isinstance(move, (int, str)):
+                raise IllegalActionError("send 'move' as the move's notation (text) or its action id (integer)")
+            action = state.string_to_action(move) if isinstance(move, str) else int(move)
+            if action not in state.legal_actions():
+                state.clone().apply_action(action)  # raises IllegalActionError with the legal moves
+            self._apply(session, action)
+        self._on_loop(self._drive, session)
         return session
 
     def undo(self, game_id: str) -> Session:
         """Take back moves until a human is to move again (at least one move)."""
         session = self.get(game_id)
-        record, state = session.record, session.state.clone()
-        if not record.actions:
-            raise Conflict("there is no move to take back")
-        state.undo(1)
-        while state.history() and record.players[state.current_player()] != HUMAN and HUMAN in record.players:
+        with session.lock:
+            record, state = session.record, session.state.clone()
+            if not record.actions:
+                raise Conflict("there is no move to take back")
             state.undo(1)
-        undone = replace(record, actions=state.history(), resigned=None, finished=False)
-        self._commit(session, undone)
-        self._stop(session)
-        session.record, session.state, session.last_steps = undone, state, []
-        self._drive(session)
+            while state.history() and record.players[state.current_player()] != HUMAN and HUMAN in record.players:
+                state.undo(1)
+            undone = replace(record, actions=state.history(), resigned=None, finished=False)
+            self._commit(session, undone)
+            self._on_loop(self._stop, session)
+            session.moves = session.moves[:len(undone.actions)]
+            session.record, session.state, session.last_steps = undone, state, []
+        self._on_loop(self._drive, session)
         return session
 
     def stop(self, game_id: str) -> Session:
         """End an AI-vs-AI game where it is, without a result (its search is stopped)."""
-        session = self._watched_game(game_id, "stopped")
-        stopped = replace(session.record, finished=True)
-        self._commit(session, stopped)
-        self._stop(session)
-        session.record, session.paused = stopped, False
+        session = self.get(game_id)
+        with session.lock:
+            self._check_watched(session, "stopped")
+            stopped = replace(session.record, finished=True)
+            self._commit(session, stopped)
+            self._on_loop(self._stop, session)
+            session.record, session.paused = stopped, False
         return session
 
     def pause(self, game_id: str, paused: bool) -> Session:
         """Hold an AI-vs-AI game (its search in progress is stopped, and
         searched again on resuming) or let it go on. A pause lasts while this
         server runs, and the game is still stopped if nobody watches it."""
-        session = self._watched_game(game_id, "paused")
-        session.paused = bool(paused)
-        if session.paused:
-            self._stop(session)
-        else:
-            self._drive(session)
+        session = self.get(game_id)
+        with session.lock:
+            self._check_watched(session, "paused")
+            session.paused = bool(paused)
+        self._on_loop(self._stop if session.paused else self._drive, session)
         return session
 
-    def _watched_game(self, game_id: str, what: str) -> Session:
-        session = self.get(game_id)
+    @staticmethod
+    def _check_watched(session: Session, what: str) -> None:
         if not session.watched:
             raise Conflict(f"only a game of AI against AI can be {what}; one a human plays ends by resigning")
         if session.over:
             raise Conflict("the game is already over")
-        return session
 
     def end_unwatched(self) -> list[str]:
         """Stop every AI-vs-AI game nobody has looked at for ``watch_grace``
@@ -647,7 +696,9 @@ class GameService:
         many times a second); returns their ids."""
         now = time.monotonic()
         ended = []
-        for session in list(self.sessions.values()):
+        with self._sessions_lock:
+            sessions = list(self.sessions.values())
+        for session in sessions:
             if session.watched and not session.over and now - session.seen > self.watch_grace:
                 try:
                     self.stop(session.record.id)
@@ -660,44 +711,57 @@ class GameService:
         """Run :meth:`end_unwatched` for as long as the server runs (a task of its lifespan)."""
         while True:
             await asyncio.sleep(min(self.watch_grace / 4, 5.0))
-            self.end_unwatched()
+            await asyncio.get_running_loop().run_in_executor(self._threads, self.end_unwatched)
 
     def resign(self, game_id: str, player: int | None = None) -> Session:
         """``player`` (default: the human to move, or the only human) gives up."""
         session = self.get(game_id)
-        if session.over:
-            raise Conflict("the game is already over")
-        players = session.record.players
-        if player is None:
-            humans = [p for p in (0, 1) if players[p] == HUMAN]
-            if not humans:
-                raise Conflict("no human plays this game; say which player resigns")
-            player = session.state.current_player() if len(humans) == 2 else humans[0]
-        if player not in (0, 1):
-            raise ParameterError(f"'player' must be 0 or 1, got {player!r}")
-        resigned = replace(session.record, resigned=player, finished=True)
-        self._commit(session, resigned)
-        self._stop(session)
-        session.record = resigned
+        with session.lock:
+            if session.over:
+                raise Conflict("the game is already over")
+            players = session.record.players
+            if player is None:
+                humans = [p for p in (0, 1) if players[p] == HUMAN]
+                if not humans:
+                    raise Conflict("no human plays this game; say which player resigns")
+                player = session.state.current_player() if len(humans) == 2 else humans[0]
+            if player not in (0, 1):
+                raise ParameterError(f"'player' must be 0 or 1, got {player!r}")
+            resigned = replace(session.record, resigned=player, finished=True)
+            self._commit(session, resigned)
+            self._on_loop(self._stop, session)
+            session.record = resigned
         return session
 
     def delete(self, game_id: str) -> None:
         """Remove a game from the store and from memory, its AI stopped."""
-        session = self.sessions.pop(game_id, None)
+        with self._sessions_lock:
+            session = self.sessions.pop(game_id, None)
         if session is not None:
-            self._stop(session)
+            self._on_loop(self._stop, session)
         if not self.store.delete(game_id):
             raise NotFound(f"no game with id {game_id!r}")
 
     # -- moves --------------------------------------------------------------------
     def _apply(self, session: Session, action: int) -> None:
-        """Play ``action`` in ``session`` once it is stored (see :meth:`_commit`)."""
+        """Play ``action`` in ``session`` once it is stored (see :meth:`_commit`; its lock held)."""
         state = session.state.clone()
+        words = state.action_to_string(action)
         state.apply_action(action)
         record = replace(session.record, actions=[*session.record.actions, action], finished=state.is_terminal())
         self._commit(session, record)
         session.last_steps = cascade_steps(state.game, session.state.array, action)
+        session.moves = [*session.moves, words]
         session.record, session.state = record, state
+
+    def _apply_ai_move(self, session: Session, based_on: StoredGame, action: int) -> bool:
+        """Play the AI's ``action`` once stored, if the game is still the
+        version ``based_on`` the AI chose it in (``False``: it changed meanwhile)."""
+        with session.lock:
+            if session.record is not based_on:
+                return False
+            self._apply(session, action)
+            return True
 
     def _stop(self, session: Session) -> None:
         if session.task is not None and not session.task.done():
@@ -716,15 +780,15 @@ class GameService:
         session.task = asyncio.get_running_loop().create_task(self._ai_turns(session))
 
     async def _ai_turns(self, session: Session) -> None:
+        loop = asyncio.get_running_loop()
         while (side := session.side_to_move()) not in (None, HUMAN):
-            record = session.record
+            record, state = await loop.run_in_executor(self._threads, self._position, session)
             ply = len(record.actions)
             started = time.monotonic()
             try:
                 kind = side if side == SOLVER else parse_spec(side)[0]
                 check_limits(side, self.limits, self.models)  # a stored side (an imported one) is held to them too
-                action = await self.run_off_loop(analysis.choose_action, record.game, record.position,
-                                                 list(record.actions),
+                action = await self.run_off_loop(analysis.choose_action, state,
                                                  self.models.resolve(self.limits.bounded(side)),
                                                  record.seed * 7919 + ply, self.solver_db,
                                                  cheap=kind in CHEAP_AGENTS, client=session.client,
@@ -737,17 +801,25 @@ class GameService:
                 await asyncio.sleep(wait)
             if session.record is not record:
                 return  # the game changed while the AI thought: whatever changed it started the AI afresh
-            if not await self._store_ai_move(session, side, action):
+            if not await self._store_ai_move(session, record, side, action):
                 return
 
-    async def _store_ai_move(self, session: Session, side: str, action: int) -> bool:
-        """Play the AI's ``action`` once it is stored; while the database
+    @staticmethod
+    def _position(session: Session) -> tuple[StoredGame, State]:
+        """The game's record and a copy of its state, of one version (a change may be under way in a thread)."""
+        with session.lock:
+            return session.record, session.state.clone()
+
+    async def _store_ai_move(self, session: Session, record: StoredGame, side: str, action: int) -> bool:
+        """Play the AI's ``action``, chosen in the game's version ``record``,
+        once it is stored (in a thread: a SQLite write); while the database
         refuses it, say so on the page and try again. ``False``: the game
         changed meanwhile (another server's write was read back, and its AI started afresh)."""
-        record = session.record
+        loop = asyncio.get_running_loop()
         while session.record is record:
             try:
-                self._apply(session, action)
+                if not await loop.run_in_executor(self._threads, self._apply_ai_move, session, record, action):
+                    return False
             except StoreUnavailable as problem:
                 session.error = (f"{side}'s move waits until it can be stored ({problem}); trying again every "
                                  f"{STORE_RETRY_SECONDS:g} s")
@@ -761,12 +833,29 @@ class GameService:
 
     # -- what the page gets ---------------------------------------------------
     def describe(self, session: Session) -> dict:
+        return self.describe_copy(*self.copy_of(session))
+
+    @staticmethod
+    def copy_of(session: Session) -> tuple[Session, bool]:
+        """A copy of ``session`` as it is now, one version of the game
+        whatever a thread changes meanwhile (its parts are replaced by each
+        change, never changed in place), and whether its AI was thinking then."""
+        with session.lock:
+            return copy.copy(session), session.thinking
+
+    @staticmethod
+    def mark(version: Session, thinking: bool) -> tuple:
+        """What :meth:`describe_copy` of ``version`` depends on: two copies with the same mark are described alike."""
+        return version.record.id, version.record.version, thinking, version.error, version.paused
+
+    def describe_copy(self, session: Session, thinking: bool) -> dict:
+        """The game as the page draws it, from a copy :meth:`copy_of` made."""
         described = describe_state(session.state, session.record.players, session.outcome, session.last_steps,
-                                   extra={"id": session.record.id, "thinking": session.thinking,
+                                   extra={"id": session.record.id, "thinking": thinking,
                                           "error": session.error, "pace": session.record.pace,
                                           "resigned": session.record.resigned, "paused": session.paused,
                                           "stopped": session.stopped, "watched": session.watched,
-                                          "watch_grace": self.watch_grace})
+                                          "watch_grace": self.watch_grace}, moves=session.moves)
         if session.stopped:  # over, with no result: nobody is to move
             text = f"Stopped after {len(session.record.actions)} plies: no result"
             described.update(outcome={"winner": None, "reason": "stopped", "text": text}, to_move=None, legal=[],
@@ -775,11 +864,12 @@ class GameService:
 
 
 def describe_state(state: State, players: list[str], outcome: Outcome | None, steps: list[dict],
-                   extra: dict | None = None) -> dict:
-    """Everything the page draws for one position."""
+                   extra: dict | None = None, moves: list[str] | None = None) -> dict:
+    """Everything the page draws for one position; ``moves``, the history in
+    words where the caller keeps it (else the game is replayed to word it)."""
     game = state.game
     names = game.player_names
-    history = state.history_strings()
+    history = state.history_strings() if moves is None else moves
     view = state.board_view()
     first_player = state.first_state().player_to_move()
     to_move = None if outcome is not None else state.current_player()
@@ -809,3 +899,14 @@ def describe_state(state: State, players: list[str], outcome: Outcome | None, st
         "position": state.to_people_notation(),
         **(extra or {}),
     }
+
+
+def replayed(record: StoredGame) -> tuple[State, list[str]]:
+    """A stored game's state and its moves in words, from one replay of its actions."""
+    game = load_game(record.game)
+    state = game.new_initial_state() if record.position is None else game.state_from_notation(record.position)
+    words = []
+    for action in record.actions:
+        words.append(state.action_to_string(action))
+        state.apply_action(action)
+    return state, words

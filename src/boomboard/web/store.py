@@ -117,6 +117,10 @@ class GameStore:
         self._lock = threading.Lock()
         self._db = _open(self.path)
         self._data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        # The lists' own connection (SQLite lets a reader go on beside a writer, in WAL mode): a list of
+        # hundreds of games holds it for tens of milliseconds, while a game's read or move waits for the other.
+        self._lists_lock = threading.Lock()
+        self._lists = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._generation = 0
 
     def add(self, record: StoredGame) -> None:
@@ -177,6 +181,12 @@ class GameStore:
             raise NotOwner(f"game {game_id} belongs to the client that created it: others may watch and copy it, "
                            f"not change it (send that client's owner token in the {OWNER_HEADER} header)")
 
+    def may_change(self, game_id: str, owner: str | None) -> bool:
+        """Whether a client whose owner token hashes to ``owner`` may change
+        the game (:meth:`claim` lets it): it owns the game, or nobody does yet."""
+        row = self._read_one("SELECT owner FROM games WHERE id = ?", (game_id,))
+        return row is not None and row[0] in (None, owner)
+
     def save(self, record: StoredGame) -> None:
         """Rewrite a game from ``record``, based on the stored version
         ``record.version`` (one transaction, durable on return); then
@@ -230,9 +240,9 @@ class GameStore:
             conditions.append(condition)
             args += values
         where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-        with self._lock:
-            rows = self._db.execute(f"SELECT {_COLUMNS} FROM games {where} ORDER BY updated DESC LIMIT ? OFFSET ?",
-                                    (*args, limit, offset)).fetchall()
+        with self._lists_lock:
+            rows = self._lists.execute(f"SELECT {_COLUMNS} FROM games {where} ORDER BY updated DESC LIMIT ? OFFSET ?",
+                                       (*args, limit, offset)).fetchall()
         records = []
         for row in rows:
             try:
@@ -248,6 +258,8 @@ class GameStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+        with self._lists_lock:
+            self._lists.close()
 
     def _write(self, sql: str, values: tuple) -> sqlite3.Cursor:
         try:

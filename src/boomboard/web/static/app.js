@@ -31,7 +31,8 @@ function ownerToken() {
 
 const api = async (method, path, body) => {
   const headers = body === undefined ? {} : { "content-type": "application/json" };
-  if (method !== "GET") headers[OWNER_HEADER] = ownerToken(); // every change carries this browser's token
+  // every request carries this browser's token: a change, to be allowed; a read, to hear whether the game is its own
+  headers[OWNER_HEADER] = ownerToken();
   const response = await fetch(path, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -402,6 +403,8 @@ class GamePage {
     const previous = this.state;
     const oneOn = previous && state.ply === previous.ply + 1 && state.last_steps.length;
     const moved = !previous || state.ply !== previous.ply || state.to_move !== previous.to_move;
+    // an event (a stream carries no owner token) says nothing of whose the game is: the last answer did
+    if (state.owned === undefined && previous && previous.id === state.id) state.owned = previous.owned;
     this.state = state;
     if (moved) this.selected = null; // a picked stack stays picked while only "thinking" changes
     if (moved) { this.analysis = this.analysisOn ? { loading: true } : null; this.confirmResign = false; }
@@ -443,7 +446,7 @@ class GamePage {
   humanToMove() {
     const s = this.state;
     if (this.exploring()) return !!s && s.legal.length > 0 && !this.animating;
-    return this.live && s && s.to_move !== null && s.players[s.to_move] === "human" && !this.animating;
+    return this.live && s && this.own && s.to_move !== null && s.players[s.to_move] === "human" && !this.animating;
   }
 
   // Clicks: pick a stack (or a bomb), then where it goes; one-click actions play at once.
@@ -649,7 +652,7 @@ class GamePage {
       if (event.key === "ArrowRight") this.goto(Math.min(length, this.state.ply + 1));
       return;
     }
-    if (event.key === "u" && !(this.state && this.state.watched)) this.send("POST", `/api/games/${this.id}/undo`, {});
+    if (event.key === "u" && this.state && !this.state.watched && this.own) this.send("POST", `/api/games/${this.id}/undo`, {});
     if (event.key === "f") { this.flip = !this.flip; this.render(); }
     if (event.key === "a") this.toggleAnalysis();
     if (event.key === "Escape") { this.selected = null; this.chooser = null; this.render(); }
@@ -882,14 +885,18 @@ class GamePage {
     showCurrentMove(view);
   }
 
+  // Another browser's game (the server says whether it is this one's: `owned`)
+  // may be watched, analysed and shared, not changed: no Undo, Resign, Pause or Stop.
+  get own() { return this.state.owned !== false; }
+
   controls() {
     const s = this.state;
     const buttons = [
       el("button", { id: "new-game", on: { click: () => { location.hash = `#/?game=${encodeURIComponent(s.game)}`; } }, text: "New game" }),
-      el("button", { id: "undo", title: "u", on: { click: () => this.send("POST", `/api/games/${this.id}/undo`, {}) }, text: "Undo",
-        disabled: s.ply === 0 || !s.players.includes("human") }),
-      el("button", { id: "resign", on: { click: () => { this.confirmResign = true; this.render(); } }, text: "Resign",
-        disabled: !!s.outcome || !s.players.includes("human") || this.confirmResign }),
+      this.own ? el("button", { id: "undo", title: "u", on: { click: () => this.send("POST", `/api/games/${this.id}/undo`, {}) }, text: "Undo",
+        disabled: s.ply === 0 || !s.players.includes("human") }) : null,
+      this.own ? el("button", { id: "resign", on: { click: () => { this.confirmResign = true; this.render(); } }, text: "Resign",
+        disabled: !!s.outcome || !s.players.includes("human") || this.confirmResign }) : null,
       el("button", { id: "flip", title: "f", on: { click: () => { this.flip = !this.flip; this.render(); } }, text: "Flip" }),
       el("button", { id: "analysis", title: "a", "aria-pressed": String(this.analysisOn), on: { click: () => this.toggleAnalysis() }, text: this.analysisOn ? "Hide analysis" : "Analysis" }),
       this.shareButton(),
@@ -921,10 +928,10 @@ class GamePage {
     const over = !!s.outcome;
     const buttons = [
       el("button", { id: "new-game", on: { click: () => { location.hash = `#/?game=${encodeURIComponent(s.game)}`; } }, text: "New game" }),
-      el("button", { id: "pause", "aria-pressed": String(!!s.paused), disabled: over,
-        on: { click: () => this.send("POST", `/api/games/${this.id}/pause`, { paused: !s.paused }) }, text: s.paused ? "Resume" : "Pause" }),
-      el("button", { id: "stop", class: "boom", disabled: over, title: "end the game here, without a result",
-        on: { click: () => this.send("POST", `/api/games/${this.id}/stop`, {}) }, text: "Stop" }),
+      this.own ? el("button", { id: "pause", "aria-pressed": String(!!s.paused), disabled: over,
+        on: { click: () => this.send("POST", `/api/games/${this.id}/pause`, { paused: !s.paused }) }, text: s.paused ? "Resume" : "Pause" }) : null,
+      this.own ? el("button", { id: "stop", class: "boom", disabled: over, title: "end the game here, without a result",
+        on: { click: () => this.send("POST", `/api/games/${this.id}/stop`, {}) }, text: "Stop" }) : null,
       el("button", { id: "flip", title: "f", on: { click: () => { this.flip = !this.flip; this.render(); } }, text: "Flip" }),
       el("button", { id: "analysis", title: "a", "aria-pressed": String(this.analysisOn), on: { click: () => this.toggleAnalysis() }, text: this.analysisOn ? "Hide analysis" : "Analysis" }),
       this.shareButton(),
@@ -1278,7 +1285,8 @@ function webGameActions(g) {
     try { await api("DELETE", `/api/games/${g.id}`, {}); button.closest("li").remove(); } catch (error) { button.textContent = error.message; }
   } } });
   return el("span", { class: "game-actions" },
-    el("a", { href: `/api/archive/web/${g.id}/record`, download: `boomboard-${g.id}.txt`, text: "record" }), " ", remove);
+    el("a", { href: `/api/archive/web/${g.id}/record`, download: `boomboard-${g.id}.txt`, text: "record" }),
+    g.owned === false ? null : " ", g.owned === false ? null : remove); // another browser's game is not this one's to delete
 }
 
 // An Elo or its interval is null where it is infinite (an agent that won or lost every game).
