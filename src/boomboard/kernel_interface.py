@@ -61,7 +61,7 @@ def is_explosive(s, params, action):
 def proof_moves(s, params, out):
     """Write the actions worth searching from the ongoing position ``s`` to
     ``out[:n]``, best first, and return ``n`` (at least 1). If an action wins
-    at once for the player to move, one such action comes first. An action
+    at once for the player to move, one such action alone (``n`` is 1). An action
     may be left out only where it surely lets the opponent win with their
     very next action and a listed action does not lose at once itself (its
     value is then no better than a listed one's); every other legal action is

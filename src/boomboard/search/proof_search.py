@@ -18,9 +18,9 @@ on how it was reached).
 At each node the game gives the moves worth searching, best first
 (``proof_moves``: the game's threats where it knows them, the evaluation of
 each child otherwise, :mod:`boomboard.search.proof_order`), and an action
-that wins at once first: the node's first child is played at once, and if
-it wins for the mover the node is done (the fastest win there is);
-otherwise no win comes before two more plies, so the window's top is
+that wins at once alone: a node with one move plays it at once, and if it
+wins for the mover the node is done (the fastest win there is); otherwise
+no win comes before two more plies, so the window's top is
 lowered to ``WIN - ply - 2`` (Pons' bound on the score of a position that
 cannot win at once), which cuts off most of a deep null-window search. The
 table's best move is tried first; the other children are played one at a
@@ -160,18 +160,17 @@ def _play_child(params, stack, moves, ply, i):
 def _set_up_children(params, stack, moves, ply, table_move):
     """List the moves of the node at ``ply`` (``proof_moves``) with the
     table's move first, and play the first into ``stack[ply + 1]``. Returns
-    how many there are, or -1 if the game's first move wins at once (then
-    no other move needs a look)."""
+    how many there are, or -1 if the move wins at once (the game lists
+    such a move alone)."""
     n = proof_moves(stack[ply], params, moves[ply])
-    _play_child(params, stack, moves, ply, 0)
-    if stack[ply + 1, STATUS] == 1 + stack[ply, PLAYER]:
-        return -1
     for i in range(1, n):
         if moves[ply, i] == table_move:
             moves[ply, 1:i + 1] = moves[ply, 0:i].copy()
             moves[ply, 0] = table_move
-            _play_child(params, stack, moves, ply, 0)
             break
+    _play_child(params, stack, moves, ply, 0)
+    if n == 1 and stack[ply + 1, STATUS] == 1 + stack[ply, PLAYER]:
+        return -1
     return n
 
 

@@ -25,8 +25,8 @@ they are found with shifts and ANDs, a gap position of the line at a time.
   piece before a bomb; detonations come after the drops, played first to
   find one that wins at once.
 
-On a board larger than a word every move is listed in action order, one
-that wins at once first (each move is played to find it).
+On a board larger than a word every move is listed in action order, or one
+that wins at once alone (each move is played to find it).
 """
 
 from __future__ import annotations
@@ -46,24 +46,31 @@ _LOSING_KEY = -(1 << 30)
 @njit(cache=True)
 def threat_cells(bits, empty, params):
     """The cells of ``empty`` that complete ``connect`` in a row of the
-    bitboard ``bits`` (the layout of :mod:`boomboard.games.kaboom.rules`):
-    a cell is one when, for some place ``gap`` of it in a line of step
-    ``step``, the other cells of that line are all set."""
+    bitboard ``bits`` (the layout of :mod:`boomboard.games.kaboom.rules`)."""
+    return _threats(bits, empty, params, np.empty(params[P_CONNECT], np.uint64))
+
+
+@njit(cache=True)
+def _threats(bits, empty, params, after):
+    """:func:`threat_cells`, with room for ``connect`` words in ``after``. A
+    cell is a threat when, for some place ``gap`` of it in a line of step
+    ``step``, the ``gap`` cells before it and the ``connect - 1 - gap`` after
+    it are all set: ``after[m]`` holds the cells whose next ``m`` cells are
+    set, and the cells before are gathered as ``gap`` grows."""
     rows, connect = np.int64(params[P_ROWS]), np.int64(params[P_CONNECT])
     found = np.uint64(0)
     for step in (np.int64(1), rows + 1, rows + 2, rows):  # vertical, horizontal, diagonal, anti-diagonal
         if (connect - 1) * step >= 64:
             continue  # no line that long fits this way
+        after[0] = ~np.uint64(0)
+        for m in range(1, connect):
+            after[m] = after[m - 1] & (bits >> np.uint64(m * step))
+        before = ~np.uint64(0)
         for gap in range(connect):
-            line = empty
-            for k in range(connect):
-                shift = (k - gap) * step
-                if shift > 0:
-                    line &= bits >> np.uint64(shift)
-                elif shift < 0:
-                    line &= bits << np.uint64(-shift)
-            found |= line
-    return found
+            found |= before & after[connect - 1 - gap]
+            if gap + 1 < connect:
+                before &= bits << np.uint64((gap + 1) * step)
+    return found & empty
 
 
 @njit(cache=True)
@@ -103,13 +110,15 @@ def _wins_first(s, params, out, n):
 
 
 @njit(cache=True)
-def _drop_key(s, params, action, mine, theirs, empty, board, landing):
-    """A drop's sort key, or 1 if it wins at once; :data:`_LOSING_KEY` if it surely loses at once."""
+def _drop_key(s, params, action, mine, threats, their_threats, empty, board, landing, scratch):
+    """A drop's sort key, or 1 if it wins at once; :data:`_LOSING_KEY` if it
+    surely loses at once. ``threats`` and ``their_threats`` are the mover's
+    and the opponent's threat cells before it; ``scratch``, room for :func:`_threats`."""
     rows, cols = params[P_ROWS], params[P_COLS]
     c = action % cols
     cell = np.uint64(1) << np.uint64(c * (rows + 1) + s[HEIGHT + c])
-    completes = threat_cells(mine, empty, params) & cell
-    after = _popcount(threat_cells(mine | cell, empty & ~cell, params))
+    completes = threats & cell
+    after = _popcount(_threats(mine | cell, empty & ~cell, params, scratch))
     centre = cols - abs(2 * c - (cols - 1))
     if params[P_MISERE]:
         if completes:
@@ -118,15 +127,15 @@ def _drop_key(s, params, action, mine, theirs, empty, board, landing):
     if completes:
         return 1
     opened = (landing & ~cell) | ((cell << np.uint64(1)) & board)
-    if threat_cells(theirs, empty & ~cell, params) & opened:
+    if their_threats & ~cell & opened:
         return _LOSING_KEY
     return 2 + (after * 32 + centre) * 2 + (action < cols)
 
 
 @njit(cache=True)
-def _detonation_key(s, params, action, child):
+def _detonation_key(s, params, action):
     """A detonation's sort key, or 1 if it wins at once (it is played)."""
-    child[:] = s
+    child = s.copy()
     apply_action(child, params, action)
     status = child[STATUS]
     if status == 1 + s[PLAYER]:
@@ -144,15 +153,16 @@ def proof_moves(s, params, out):
     mine, theirs = (x, o) if s[PLAYER] == 0 else (o, x)
     board, landing = _board_masks(s, params)
     empty = board & ~(x | o)
+    scratch = np.empty(params[P_CONNECT], np.uint64)
+    threats, their_threats = _threats(mine, empty, params, scratch), _threats(theirs, empty, params, scratch)
     keys = np.empty(n, np.int64)
-    child = np.empty_like(s)
     kept = 0
     for i in range(n):
         action = out[i]
         if action < 2 * params[P_COLS]:
-            key = _drop_key(s, params, action, mine, theirs, empty, board, landing)
+            key = _drop_key(s, params, action, mine, threats, their_threats, empty, board, landing, scratch)
         else:
-            key = _detonation_key(s, params, action, child)
+            key = _detonation_key(s, params, action)
         if key == 1:
             out[0] = action
             return 1
