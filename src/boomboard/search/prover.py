@@ -8,6 +8,9 @@ default) more of them find how many plies the game lasts with perfect play
 (the winner winning as soon as it can, the loser holding out as long as it
 can: the remoteness of the solver's tables). All of them share one
 transposition table, so each starts from what the previous ones learnt.
+Moves are searched in the order the game's optional *proof ordering*
+kernels give (Kaboom's threats, and one table entry for a position and its
+mirror image), or else by the game's evaluation (:func:`proof_kernels`).
 
 It needs no table and no codec, so it works for positions of boards far
 beyond the solver's (Connect-4 on 7x6, Kaboom with bombs), but it proves
