@@ -110,10 +110,12 @@ def _wins_first(s, params, out, n):
 
 
 @njit(cache=True)
-def _drop_key(s, params, action, mine, threats, their_threats, empty, board, landing, scratch):
+def _drop_key(s, params, action, boards, scratch):
     """A drop's sort key, or 1 if it wins at once; :data:`_LOSING_KEY` if it
-    surely loses at once. ``threats`` and ``their_threats`` are the mover's
-    and the opponent's threat cells before it; ``scratch``, room for :func:`_threats`."""
+    surely loses at once. ``boards``: the mover's pieces, the mover's and
+    the opponent's threat cells, the empty cells, the board's cells and the
+    cells a drop lands on, before the drop; ``scratch``, room for :func:`_threats`."""
+    mine, threats, their_threats, empty, board, landing = boards
     rows, cols = params[P_ROWS], params[P_COLS]
     c = action % cols
     cell = np.uint64(1) << np.uint64(c * (rows + 1) + s[HEIGHT + c])
@@ -154,13 +156,14 @@ def proof_moves(s, params, out):
     board, landing = _board_masks(s, params)
     empty = board & ~(x | o)
     scratch = np.empty(params[P_CONNECT], np.uint64)
-    threats, their_threats = _threats(mine, empty, params, scratch), _threats(theirs, empty, params, scratch)
+    boards = (mine, _threats(mine, empty, params, scratch), _threats(theirs, empty, params, scratch), empty, board,
+              landing)
     keys = np.empty(n, np.int64)
     kept = 0
     for i in range(n):
         action = out[i]
         if action < 2 * params[P_COLS]:
-            key = _drop_key(s, params, action, mine, threats, their_threats, empty, board, landing, scratch)
+            key = _drop_key(s, params, action, boards, scratch)
         else:
             key = _detonation_key(s, params, action)
         if key == 1:
