@@ -11,7 +11,7 @@ agent (``bb_<name>.py`` modules, written into that folder)::
     python benchmarks/course_time.py plot LOGS/*.log --picture docs/images/expendibots-time-curve.png \\
         --results benchmarks/results/course-time.jsonl
 
-``run`` plays ``boomboard.arena.course_player`` (its default agent, with
+``run`` plays ``boomboard.games.expendibots.course.player`` (its default agent, with
 ``BOOMBOARD_SEED``) as white against ``bb_<name>`` as black, ``-t 60 -s 100``;
 ``plot`` reads the referee's logs (``-v 1``: it prints each call's CPU time).
 """
@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 OPPONENTS = {"greedy": "greedy", "ab2": "alphabeta:depth=2", "ab3": "alphabeta:depth=3", "ai": "ai:game_time=58"}
-OPPONENT_MODULE = '''from boomboard.arena import course_player
+OPPONENT_MODULE = '''from boomboard.games.expendibots.course import player as course_player
 
 
 class Player(course_player.Player):
@@ -47,7 +47,7 @@ def run(referee_dir: Path, out: Path, games: list[str]) -> None:
         env = {**os.environ, "BOOMBOARD_SEED": seed}
         env.pop("BOOMBOARD_AGENT", None)
         with open(log, "w") as file:
-            subprocess.run([sys.executable, "-m", "referee", "boomboard.arena.course_player", f"bb_{name}",
+            subprocess.run([sys.executable, "-m", "referee", "boomboard.games.expendibots.course.player", f"bb_{name}",
                             "-t", "60", "-s", "100", "-v", "1", "-C", "-a"], cwd=referee_dir, env=env,
                            stdout=file, stderr=subprocess.STDOUT, check=False)
         print(log, summary(parse(log)))

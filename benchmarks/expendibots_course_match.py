@@ -4,7 +4,7 @@ The 2020 COMP30024 referee (``matomatical/AI-games``, folder
 ``2020-expendibots/project``) plays two ``Player`` classes in one process,
 charging each its CPU time (``-t``, construction included) and memory
 (``-s``). This script plays boomboard's course ``Player``
-(:mod:`boomboard.arena.course_player`) against each agent package given,
+(:mod:`boomboard.games.expendibots.course.player`) against each agent package given,
 with both colours, one referee process a game, and keeps every game as a
 JSON line (resumable: games already in ``--results`` are not played again).
 It prints the table ``docs/results/strength.md`` records.
@@ -46,7 +46,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 sys.path.insert(0, str(Path(__file__).parent))  # its sibling modules, however it is loaded
 from records import read_records  # noqa: E402
 
-OURS = "boomboard.arena.course_player"
+OURS = "boomboard.games.expendibots.course.player"
 COLOURS = ("white", "black")
 _TOTAL = re.compile(r"time:\s+\+\s*([\d.]+)s\s+\(just elapsed\)\s+([\d.]+)s\s+\(game total\)")
 _WHO = re.compile(r"(?:asking|updating|initialising) (?:player (\d) \((white|black)\)|(white|black) player)")
@@ -283,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     missing = [name for name in agents if not (args.agents / name).exists()]
     if missing:
         parser.error(f"not in {args.agents}: {', '.join(missing)}")
-    from boomboard.arena.course_player import DEFAULT_AGENT
+    from boomboard.games.expendibots.course.player import DEFAULT_AGENT
     spec = args.spec or DEFAULT_AGENT
     opening = [action.strip() for action in args.opening.split(";") if action.strip()] if args.opening else []
     try:

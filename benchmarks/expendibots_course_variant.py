@@ -51,4 +51,4 @@ _params.flags.writeable = False
 _game.params_array = _params
 type(_game).typical_plies = int(os.environ.get("BOOMBOARD_TYPICAL_PLIES", 120))
 
-from boomboard.arena.course_player import Player  # noqa: E402,F401  (the referee plays this class)
+from boomboard.games.expendibots.course.player import Player  # noqa: E402,F401  (the referee plays this class)

@@ -35,7 +35,7 @@ METHODS = ("memory", "tiers", "dense")
 def solve_once(size: int, method: str, db: str) -> tuple[solver.Table, float, float]:
     game = boomboard.load_game(f"jump61(size={size})")
     wall, cpu = time.perf_counter(), time.process_time()
-    table = solver.solve(game, db=db, progress=False, force=True, method=method)
+    table = solver.solve(game, db=db, progress=False, force=True, settings=solver.SolveSettings(method=method))
     return table, time.process_time() - cpu, time.perf_counter() - wall
 
 

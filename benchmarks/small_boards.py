@@ -27,14 +27,14 @@ from pathlib import Path
 from boomboard.lab.picture import write_pictures
 from boomboard.lab.store import Row
 from boomboard.registry import load_game
-from boomboard.solver import analyze, solve
+from boomboard.solver import SolveSettings, analyze, solve
 
 
 def solve_one(name: str, db: Path) -> dict:
     """The record of solving variant ``name`` into ``db``."""
     game = load_game(name)
     before, began = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
-    table = solve(game, db, progress=False, threads=1)
+    table = solve(game, db, progress=False, settings=SolveSettings(threads=1))
     after = resource.getrusage(resource.RUSAGE_SELF)
     meta = table.meta
     analysis = analyze(game.new_initial_state(), db)

@@ -57,8 +57,8 @@ def solve_once(spec: str, db: str) -> dict:
     game = boomboard.load_game(name)
     wall, cpu = time.perf_counter(), time.process_time()
     try:
-        table = solver.solve(game, db=db, progress=False, tokens=int(tokens or 0), force=True,
-                             method=method or "auto", threads=1)
+        table = solver.solve(game, db=db, progress=False, force=True,
+                             settings=solver.SolveSettings(tokens=int(tokens or 0), method=method or "auto", threads=1))
     finally:
         os.environ.pop("BOOMBOARD_AHEAD", None)
         if saved is not None:

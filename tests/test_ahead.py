@@ -23,7 +23,8 @@ import json, sys
 from pathlib import Path
 import boomboard
 from boomboard import solver
-table = solver.solve(boomboard.load_game(sys.argv[1]), db=sys.argv[2], progress=False, method="dense", threads=1)
+table = solver.solve(boomboard.load_game(sys.argv[1]), db=sys.argv[2], progress=False,
+                     settings=solver.SolveSettings(method="dense", threads=1))
 print(json.dumps({"numba": "numba" in sys.modules, "folder": str(table.folder), "start": table.meta["start"],
                   "peak_kb": int(Path("/proc/self/status").read_text().split("VmHWM:")[1].split()[0])}))
 """
@@ -53,7 +54,8 @@ def test_a_one_thread_dense_solve_runs_without_numba_and_writes_numbas_bytes(bui
     assert result["peak_kb"] < 120_000  # numba's runtime alone is above that
     monkeypatch.setattr(ahead, "_loaded", {})
     monkeypatch.setenv("BOOMBOARD_AHEAD", "0")  # numba's passes, one thread too
-    numba_table = solver.solve(built, db=tmp_path / "numba", progress=False, method="dense", threads=1)
+    numba_table = solver.solve(built, db=tmp_path / "numba", progress=False,
+                               settings=solver.SolveSettings(method="dense", threads=1))
     ahead_files = sorted((tmp_path / "ahead").rglob("level-*"))
     assert [p.name for p in ahead_files] == sorted(p.name for p in numba_table.folder.glob("level-*"))
     assert all(p.read_bytes() == (numba_table.folder / p.name).read_bytes() for p in ahead_files)
@@ -99,5 +101,5 @@ def test_a_damaged_build_is_passed_over_for_numbas_passes(built, tmp_path, monke
     monkeypatch.setattr(ahead, "_loaded", {})
     monkeypatch.setattr(ahead, "_path", lambda template, kernels: damaged)
     assert load_ahead(TEMPLATE, built.kernels_module) is None
-    table = solver.solve(built, db=tmp_path / "db", progress=False, method="dense", threads=1)
+    table = solver.solve(built, db=tmp_path / "db", progress=False, settings=solver.SolveSettings(method="dense", threads=1))
     assert table.meta["start"]["value"] == "win"

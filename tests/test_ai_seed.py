@@ -14,7 +14,7 @@ import boomboard
 from boomboard.agents import make_agent
 from boomboard.agents.search_agents import AI_MARGIN
 from boomboard.arena.engine_session import EngineSession
-from boomboard.arena.jump61_text import AI_SPEC, Jump61Program
+from boomboard.games.jump61.course.text_program import AI_SPEC, Jump61Program
 from boomboard.search.alphabeta import MATE_BOUND, AlphaBeta
 
 
@@ -127,7 +127,7 @@ def test_the_engines_seed_changes_the_game_and_the_same_seed_replays_it():
 
 
 def test_the_expendibots_course_player_plays_ai_with_its_seed(monkeypatch):
-    from boomboard.arena import course_player
+    from boomboard.games.expendibots.course import player as course_player
 
     monkeypatch.delenv("BOOMBOARD_AGENT", raising=False)
     monkeypatch.setenv("BOOMBOARD_SEED", "12")
@@ -140,7 +140,7 @@ def course_opening(monkeypatch, seed: int, plies: int = 24) -> list:
     """The first ``plies`` actions of the course Player (``ai`` limited by
     depth, BOOMBOARD_SEED=seed) as white against a fixed, deterministic
     course Player, in the course referee's loop."""
-    from boomboard.arena import course_player
+    from boomboard.games.expendibots.course import player as course_player
 
     class Opponent(course_player.Player):
         agent_spec, seed = "alphabeta:depth=2", None

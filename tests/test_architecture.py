@@ -39,6 +39,9 @@ ALLOWED = {
     "pettingzoo": BASE | {"core", "registry", "observation"},
     "records": {"core", "registry"},
     "arena": BASE | {"core", "games", "registry", "search", "agents", "learn", "ratings"},
+    # A game's course programs (games/NAME/course/) speak a course's protocol with the arena's referee
+    # and agents: they stand on the arena, and only the command line above them loads them.
+    "courses": BASE | {"core", "games", "registry", "search", "agents", "learn", "ratings", "arena"},
 }
 # A module named in a string: "boomboard.solver.graph", or "boomboard.games.kaboom.game:Kaboom".
 MODULE_NAME = re.compile(r"boomboard(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?::[A-Za-z_][A-Za-z0-9_]*)?")
@@ -47,9 +50,19 @@ IMPORTERS = {"import_module", "__import__"}  # importlib.import_module(NAME), __
 
 def layer_of(path: Path) -> tuple[str, str | None]:
     parts = path.relative_to(PACKAGE).with_suffix("").parts
-    if parts[0] == "games" and len(parts) > 1:
+    if parts[0] == "games" and len(parts) > 2 and parts[2] == "course":
+        return "courses", parts[1]
+    if parts[0] == "games" and len(parts) > 2:
         return "games", parts[1]
-    return parts[0], None
+    return parts[0], None  # games/__init__.py, the list of the package's games, is no game's
+
+
+def layer_of_module(name: str) -> str:
+    """The layer of a module named ``boomboard.X...`` (a game's course package is the courses layer)."""
+    parts = name.split(".")
+    if len(parts) > 3 and parts[1] == "games" and parts[3] == "course":
+        return "courses"
+    return parts[1] if len(parts) > 1 else "boomboard"
 
 
 def module_of(path: Path) -> str:
@@ -148,9 +161,9 @@ def test_layers_import_downward_only_and_games_stay_apart():
             continue
         for line, module, how in referenced_modules(path):
             parts = module.split(".")
-            target = parts[1] if len(parts) > 1 else "boomboard"
+            target = layer_of_module(module)
             where = f"{path.relative_to(PACKAGE)}:{line} ({layer})"
-            if target == layer:
+            if target == layer or (layer == "courses" and target == "games"):
                 if game and len(parts) > 2 and parts[2] != game:
                     problems.append(f"{where} {how} another game: {module}")
                 continue
@@ -209,7 +222,7 @@ def test_no_layer_imports_itself_in_a_circle():
         graph = by_layer.setdefault(layer, {})
         graph.setdefault(module, set())
         for _, target, _ in referenced_modules(path):
-            target_layer = target.split(".")[1] if target.count(".") else "boomboard"
+            target_layer = layer_of_module(target)
             packages = {".".join(module.split(".")[:i]) for i in range(1, module.count(".") + 1)}
             if target_layer == layer and target != module and target not in packages:
                 graph[module].add(target)
@@ -236,13 +249,6 @@ def test_kernels_run_as_plain_python_with_the_same_results():
     plain, compiled = run_json_script(NO_JIT_SCRIPT, "1"), run_json_script(NO_JIT_SCRIPT, "0")
     assert plain == compiled
     assert all(len(positions) > 5 for positions in plain.values())
-
-
-# Programs that speak one course's protocol for one game (the Jump61 course's
-# text program, the Expendibots course's Player, referee and puzzle): a course
-# is about its game, so these may name it; nothing else outside a game's folder may.
-COURSE_PROGRAMS = {"arena/course.py", "arena/course_player.py", "arena/course_puzzle.py", "arena/course_referee.py",
-                   "arena/jump61_text.py", "cli/protocols.py"}
 
 
 def _names_in_code(path: Path) -> set[str]:
@@ -273,7 +279,7 @@ def test_shared_layers_never_name_a_game():
     problems = []
     for path in PACKAGE.rglob("*.py"):
         relative = path.relative_to(PACKAGE).as_posix()
-        if relative.startswith(("games/", "__kernels__/")) or relative in COURSE_PROGRAMS:
+        if relative.startswith(("games/", "__kernels__/")):
             continue
         if relative == "registry.py":
             continue  # the one list of games
@@ -297,6 +303,9 @@ COMPUTED_IMPORTS = {
     ("core/lazy.py", "lazy_names"): "a name of the package's own __init__ table, a literal checked above",
     ("core/extras.py", "_installed"): "whether an extra's third-party module is installed (find_spec only)",
     ("arena/specs.py", "load_class"): "an agent class a person names by file or module path",
+    ("arena/course.py", "new_game"): "the module of the game's own folder its `course_protocol` names (games layer)",
+    ("cli/protocols.py", "course_packages"): "where a game's folder is, to see whether it has a course package",
+    ("cli/protocols.py", "register"): "a game's course package (its folder, the courses layer, below the command line)",
     ("ahead.py", "load_ahead"): "a template's extension module built ahead, in its cache folder",
     ("jit.py", "_follow_package_of"): "the top package of a game's kernels (find_spec only)",
     ("jit.py", "template_kernels"): "a kernel template's source file (find_spec only)",
@@ -333,13 +342,17 @@ def test_every_module_name_computed_at_run_time_is_followed():
 
 
 def test_a_game_folder_s_modules_are_asked_for_by_the_names_the_contract_gives():
-    from boomboard.core.contract import CONTRACT, FILE
+    from boomboard.core.contract import ATTRIBUTE, CONTRACT, FILE
 
     files = {item.name.removesuffix(".py") for item in CONTRACT if item.where == FILE and item.name.endswith(".py")}
+    # or by a game's attribute the contract describes as naming a module of its folder
+    naming = {item.name for item in CONTRACT if item.where == ATTRIBUTE and "a module of its folder" in item.purpose}
     asked = [(path.relative_to(PACKAGE), node.args[0])
              for path in PACKAGE.rglob("*.py") if "__kernels__" not in path.parts
              for node in ast.walk(ast.parse(path.read_text()))
              if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "folder_module" and node.args]
     assert asked, "folder_module is how a shared layer reaches a game's own module"
     for path, argument in asked:
-        assert isinstance(argument, ast.Constant) and argument.value in files, f"{path}: folder_module({ast.unparse(argument)})"
+        named = (isinstance(argument, ast.Constant) and argument.value in files) or (
+            isinstance(argument, ast.Attribute) and argument.attr in naming)
+        assert named, f"{path}: folder_module({ast.unparse(argument)})"

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 import boomboard
-from boomboard.arena.course_puzzle import lower_bound, solve_puzzle
 from boomboard.arena.referee import Limits, play_game
+from boomboard.core.errors import BoomboardError
+from boomboard.games.expendibots.course.puzzle import lower_bound, solve_puzzle
 
 AGENTS = Path(__file__).parent / "arena_agents"
 BOOMBOARD = [sys.executable, "-m", "boomboard"]
@@ -94,6 +95,32 @@ def test_a_course_player_plays_in_the_arena_and_bad_ones_lose():
     assert nonsense.winner == 0 and "forfeits: malformed: the action 'BOOM!'" in nonsense.reason
 
 
+def test_a_course_player_in_a_game_without_a_course_protocol_is_refused_in_one_line():
+    from boomboard.arena.course import CourseAgent
+
+    class Anything:
+        def __init__(self, colour):
+            pass
+
+    with pytest.raises(BoomboardError, match="a course Player plays only a game with a course protocol; kaboom"):
+        CourseAgent(Anything).new_game(boomboard.load_game("kaboom"), 0)
+
+
+def test_the_command_line_finds_each_game_folder_s_course_programs():
+    """``boomboard`` adds the commands of every game folder with a ``course``
+    package (the contract's item), and of no other, without naming a game."""
+    from boomboard.cli.protocols import course_packages
+    from boomboard.games import PACKAGE_GAMES
+
+    folders = {target.split(":")[0] for target in PACKAGE_GAMES.values()}
+    with_course = {folder for folder in folders
+                   if (Path(boomboard.__file__).parent / "games" / folder.split(".")[-1] / "course").is_dir()}
+    assert {name.removesuffix(".course") for name in course_packages()} == with_course
+    assert len(with_course) == 2  # Expendibots' course and Jump61's
+    done = subprocess.run([*BOOMBOARD, "expendibots", "--help"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "referee" in done.stdout and "puzzle" in done.stdout
+
+
 def test_the_referee_charges_a_course_players_construction_but_not_its_import():
     """As the course's referee does: ``Player(colour)`` is on the clock (time
     and memory), the module's import is not."""
@@ -118,7 +145,7 @@ COURSE_REFEREE = """
 import os, sys, time, tracemalloc
 sys.path.insert(0, {agents!r})
 import boomboard
-from boomboard.arena.course_player import Player
+from boomboard.games.expendibots.course.player import Player
 from course_random import Player as Opponent
 
 # the course referee's loop: action() from the mover, update() on both, mover included
@@ -152,7 +179,7 @@ def test_our_course_player_finishes_a_game_under_the_course_referee_loop():
 
 
 def test_the_course_player_plays_the_default_agent_without_settings(monkeypatch):
-    from boomboard.arena import course_player
+    from boomboard.games.expendibots.course import player as course_player
 
     monkeypatch.delenv("BOOMBOARD_AGENT", raising=False)
     player = course_player.Player("black")
@@ -166,7 +193,7 @@ def test_the_course_player_charges_what_the_course_referee_charges_to_its_agent(
     against the agent's game budget, as the course's referee counts them."""
     import time
 
-    from boomboard.arena import course_player
+    from boomboard.games.expendibots.course import player as course_player
 
     class Fixed(course_player.Player):
         agent_spec, seed = "ai:game_time=10", 3

@@ -206,7 +206,7 @@ def test_with_an_empty_compile_cache_nothing_compiles_on_a_first_move_s_clock(tm
     from boomboard import solver
 
     tiny = "kaboom(rows=3,cols=3,connect=3)"
-    solver.solve(boomboard.load_game(tiny), db=tmp_path / "db", progress=False, method="memory")
+    solver.solve(boomboard.load_game(tiny), db=tmp_path / "db", progress=False, settings=solver.SolveSettings(method="memory"))
     players = [("expendibots", "ai:time=0.2"), ("expendibots", "alphabeta:time=0.2"),
                ("expendibots", "mcts:time=0.2"), (tiny, "solver"), (tiny, "ai:time=0.2")]
     found = run(FIRST_MOVES.format(players=players), NUMBA_CACHE_DIR=str(tmp_path / "cache"),

@@ -11,7 +11,7 @@ from boomboard.agents import make_agent
 
 
 def test_ai_plays_a_full_game_within_60_cpu_seconds_and_100_mb():
-    from boomboard.arena.course_player import DEFAULT_AGENT  # here: importing it builds its agent
+    from boomboard.games.expendibots.course.player import DEFAULT_AGENT  # here: importing it builds its agent
 
     game = boomboard.load_game("expendibots")
     ai, opponent = make_agent(DEFAULT_AGENT, seed=1), make_agent("greedy", seed=2)

@@ -104,7 +104,7 @@ def test_the_engine_agents_and_solver_work_without_any_extra(bare_env, tmp_path)
         state = boomboard.load_game("kaboom").new_initial_state()
         move = make_agent("alphabeta:depth=2").choose_action(state)
         game = boomboard.load_game("kaboom(rows=2,cols=3,connect=2)")
-        table = solver.solve(game, db={str(tmp_path)!r}, progress=False, method="memory")
+        table = solver.solve(game, db={str(tmp_path)!r}, progress=False, settings=solver.SolveSettings(method="memory"))
         start = solver.analyze(game.new_initial_state(), db={str(tmp_path)!r})
         hidden = sorted(name for name in {HIDDEN!r} if name in sys.modules)
         print(json.dumps({{"played": played, "legal": move in state.legal_actions(),

@@ -127,7 +127,7 @@ def test_positions_with_other_scripts_digits_are_refused():
 
 
 def test_jump61_text_interface_refuses_other_scripts_digits():
-    from boomboard.arena.jump61_text import CommandError, _integer
+    from boomboard.games.jump61.course.text_program import CommandError, _integer
     assert _integer("3", "row") == 3
     for text in ("٣", "３", "1_0", " 3", "3.0", ""):
         with pytest.raises(CommandError):
@@ -323,7 +323,7 @@ _JUMP61_LINES = ["new", "size 3", "set 1 1 2 r", "auto", "manual", "dump", "seed
 def test_fuzz_jump61_text_program(data):
     import io
 
-    from boomboard.arena.jump61_text import Jump61Program
+    from boomboard.games.jump61.course.text_program import Jump61Program
 
     lines = [data.draw(mutated(data.draw(st.sampled_from(_JUMP61_LINES)))) for _ in range(data.draw(st.integers(1, 5)))]
     lines = [line for line in lines if "auto" not in line.lower()]  # an AI playing a 10x10 game is slow, not wrong

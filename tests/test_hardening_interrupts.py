@@ -141,8 +141,9 @@ def ask(process: subprocess.Popen, command: str, seconds: float = 120) -> str:
     return "\n".join(lines)
 
 
-def test_ctrl_c_stops_an_engines_search_at_once():
-    process = engine()
+@pytest.mark.parametrize("agent", ["alphabeta", "mcts"])
+def test_ctrl_c_stops_an_engines_search_at_once(agent):
+    process = engine(agent)
     before = group_cpu_seconds(process.pid)
     process.stdin.write("go time 120\n")
     process.stdin.flush()
@@ -150,8 +151,9 @@ def test_ctrl_c_stops_an_engines_search_at_once():
     assert took < EXIT_SECONDS and process.returncode == 130, took
 
 
-def test_an_engines_last_go_answers_at_once_when_its_input_ends():
-    process = engine()
+@pytest.mark.parametrize("agent", ["alphabeta", "mcts"])  # MCTS went on for its whole budget
+def test_an_engines_last_go_answers_at_once_when_its_input_ends(agent):
+    process = engine(agent)
     before = group_cpu_seconds(process.pid)
     process.stdin.write("go time 120\n")
     process.stdin.flush()

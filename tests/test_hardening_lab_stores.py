@@ -84,7 +84,7 @@ def test_a_finished_solve_left_in_a_variants_folder_is_used_whatever_else_is_pen
     variant = boomboard.load_game("kaboom(rows=3,cols=3,connect=3,bombs=0)")
     with Store(tmp_path / "lab.sqlite") as store:
         folder = work_folder(store, str(variant))
-        solver.solve(variant, folder, progress=False, method="memory")
+        solver.solve(variant, folder, progress=False, settings=solver.SolveSettings(method="memory"))
         (folder / "kept").write_text("")  # the folder's own file: gone only if the sweep used the folder
         grid = parse_grid("kaboom", {"rows": "2..3", "cols": "3", "connect": "3", "bombs": "0"})
         assert explore(grid, store, Settings(games=0, workers=1)) == 2

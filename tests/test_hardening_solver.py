@@ -143,7 +143,8 @@ def _interrupted(db: Path, method: str, when: tuple[str, int]) -> Path:
             raise _Stop
 
     with pytest.raises(_Stop):
-        solver.solve(boomboard.load_game("jump61(size=3)"), db=db, progress=False, method=method, interrupt=stop)
+        solver.solve(boomboard.load_game("jump61(size=3)"), db=db, progress=False, interrupt=stop,
+                     settings=solver.SolveSettings(method=method))
     (work,) = db.glob("*/*.work")
     return work
 

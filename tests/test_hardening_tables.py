@@ -31,8 +31,8 @@ def db(tmp_path_factory):
     """The dense and hashed tables of GAME and of its misère variant."""
     db = tmp_path_factory.mktemp("tables")
     for name in (GAME, MISERE):
-        solver.solve(boomboard.load_game(name), db=db / "dense", progress=False, method="dense")
-        solver.solve(boomboard.load_game(name), db=db / "hashed", progress=False, method="memory")
+        solver.solve(boomboard.load_game(name), db=db / "dense", progress=False, settings=solver.SolveSettings(method="dense"))
+        solver.solve(boomboard.load_game(name), db=db / "hashed", progress=False, settings=solver.SolveSettings(method="memory"))
     return db
 
 

@@ -209,8 +209,9 @@ def dense_records_of_hashed_positions(hashed, dense):
 @pytest.mark.parametrize("size, symmetry", [(2, False), (2, True), (3, True)])
 def test_the_dense_tables_agree_with_the_hashed_solver_position_by_position(tmp_path, size, symmetry):
     game = game_of(size)
-    hashed = solver.solve(game, db=tmp_path / "hashed", progress=False, method="memory")
-    dense = solver.solve(game, db=tmp_path / "dense", progress=False, method="dense", symmetry=symmetry)
+    hashed = solver.solve(game, db=tmp_path / "hashed", progress=False, settings=solver.SolveSettings(method="memory"))
+    dense = solver.solve(game, db=tmp_path / "dense", progress=False,
+                         settings=solver.SolveSettings(method="dense", symmetry=symmetry))
     assert dense.meta["kind"] == "dense" and "kind" not in hashed.meta
     assert np.array_equal(dense_records_of_hashed_positions(hashed, dense), np.asarray(hashed.entries))
     assert dense.meta["start"] == hashed.meta["start"]

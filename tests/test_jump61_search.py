@@ -13,7 +13,7 @@ import pytest
 
 import boomboard
 from boomboard.agents import make_agent, parse_spec
-from boomboard.arena.jump61_text import AI_SPEC
+from boomboard.games.jump61.course.text_program import AI_SPEC
 from boomboard.arena.specs import load_class
 from boomboard.search.alphabeta import AlphaBeta
 

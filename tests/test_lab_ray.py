@@ -19,3 +19,21 @@ def test_the_ray_backend_stores_what_the_process_pool_stores(tmp_path, local_ray
         assert explore(grid, store, Settings(games=2, depth=2, workers=1, backend="ray")) == 2
         assert comparable(store.rows()) == local
     assert len(local) == 2 and all(row[2] is not None for row in local)
+
+
+def test_a_sweep_that_stops_cancels_the_tasks_it_was_waiting_for(local_ray):
+    """Ctrl-C, an error or a caller that stops reading ends the results'
+    generator: the tasks still queued or running are cancelled, where on a
+    cluster they would have played on for nobody. The instance has one CPU,
+    so a task of a minute still running would keep the next one waiting."""
+    import time
+
+    from boomboard.lab.sweep import Job, _ray_results, _run_on_ray
+
+    jobs = [Job("v", "quick", time.sleep, (0.1,)), Job("v", "long", time.sleep, (60.0,)),
+            Job("v", "longer", time.sleep, (90.0,))]
+    results = _ray_results(jobs, Settings(workers=1, backend="ray"))
+    assert next(results)[0] is jobs[0]
+    results.close()  # as a KeyboardInterrupt raised where it waits would
+    after = ray.remote(num_cpus=1)(_run_on_ray).remote(time.sleep, 0.0)
+    assert ray.get(after, timeout=30) is None

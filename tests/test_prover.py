@@ -57,7 +57,7 @@ def db(tmp_path_factory):
                                   "kaboom(rows=3,cols=4,connect=3,bombs=1,misere=true,superbomb=true)",
                                   "jump61(size=3)"])
 def test_the_proof_is_the_tables_value_and_remoteness(db, name):
-    table = solver.solve(boomboard.load_game(name), db=db, progress=False, method="memory")
+    table = solver.solve(boomboard.load_game(name), db=db, progress=False, settings=solver.SolveSettings(method="memory"))
     prover = Prover(table.game, table_bits=16)
     rng = random.Random(name)
     seen = {"win": 0, "lose": 0, "tie": 0}

@@ -30,17 +30,18 @@ def db(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def kaboom3(db):
-    return solver.solve(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=db, progress=False, method="memory")
+    return solver.solve(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=db, progress=False,
+                        settings=solver.SolveSettings(method="memory"))
 
 
 @pytest.fixture(scope="module")
 def endgame3(db):
-    return solver.solve(boomboard.load_game("expendibots"), db=db, progress=False, tokens=3)
+    return solver.solve(boomboard.load_game("expendibots"), db=db, progress=False, settings=solver.SolveSettings(tokens=3))
 
 
 @pytest.mark.parametrize("name", sorted(COUNTS))
 def test_small_tables_have_their_counts_and_agree_with_their_children(db, name):
-    table = solver.solve(boomboard.load_game(name), db=db, progress=False, method="memory")
+    table = solver.solve(boomboard.load_game(name), db=db, progress=False, settings=solver.SolveSettings(method="memory"))
     assert len(table) == COUNTS[name]
     for lo, hi in zip(table.offsets[:-1], table.offsets[1:]):  # each layer's hashed keys sorted, distinct
         layer = np.asarray(table.keys[lo:hi])
@@ -85,7 +86,7 @@ def test_expendibots_endgame_wins_and_losses_agree_with_alphabeta(endgame3):
 def test_expendibots_two_token_endgames_are_all_ties(db):
     # One token each: a token next to the other booms both (a tie); anywhere
     # else, the side to move steps next to the other, which then booms.
-    table = solver.solve(boomboard.load_game("expendibots"), db=db, progress=False, tokens=2)
+    table = solver.solve(boomboard.load_game("expendibots"), db=db, progress=False, settings=solver.SolveSettings(tokens=2))
     assert len(table) == 2 * 64 * 63  # one token each, anywhere, either side to move
     assert table.meta["values"] == {"win": 0, "lose": 0, "tie": 8064, "draw": 0}
     assert solver.verify(table) is None
@@ -185,11 +186,11 @@ def test_a_killed_solve_resumes_to_the_same_table(tmp_path, monkeypatch, kaboom3
     monkeypatch.setattr(solver.tiers, "buffer_budget", lambda: 1 << 14)  # children go to disk often
     game = kaboom3.game
     with pytest.raises(KeyboardInterrupt):
-        solver.solve(game, db=tmp_path, progress=False, method=method, interrupt=stop_at(*stop))
+        solver.solve(game, db=tmp_path, progress=False, interrupt=stop_at(*stop), settings=solver.SolveSettings(method=method))
     assert solver.open_table(game, db=tmp_path) is None  # nothing half-written is taken for a table
     resumed = []
-    table = solver.solve(game, db=tmp_path, progress=False, method=method,
-                         interrupt=lambda p, i: resumed.append((p, i)))
+    table = solver.solve(game, db=tmp_path, progress=False, interrupt=lambda p, i: resumed.append((p, i)),
+                         settings=solver.SolveSettings(method=method))
     if stop == ("level", 6):
         assert resumed[0] == ("level", 7)  # it went on from the next level
     if stop[0] == "solved layer":
@@ -206,8 +207,8 @@ def test_a_killed_solve_resumes_to_the_same_table(tmp_path, monkeypatch, kaboom3
 def test_in_memory_and_layer_by_layer_solves_write_the_same_table(tmp_path, monkeypatch, name):
     monkeypatch.setattr(solver.tiers, "buffer_budget", lambda: 1 << 16)
     game = boomboard.load_game(name)
-    in_memory = solver.solve(game, db=tmp_path / "memory", progress=False, method="memory")
-    tiered = solver.solve(game, db=tmp_path / "tiers", progress=False, method="tiers")
+    in_memory = solver.solve(game, db=tmp_path / "memory", progress=False, settings=solver.SolveSettings(method="memory"))
+    tiered = solver.solve(game, db=tmp_path / "tiers", progress=False, settings=solver.SolveSettings(method="tiers"))
     for field in ("keys", "entries", "offsets"):
         assert np.array_equal(getattr(in_memory, field), getattr(tiered, field))
     assert in_memory.meta["values"] == tiered.meta["values"] and in_memory.meta["start"] == tiered.meta["start"]
@@ -222,7 +223,7 @@ def test_a_game_too_big_for_memory_is_solved_layer_by_layer(tmp_path, monkeypatc
     assert "level" in seen and "solved layer" in seen  # it began in memory, then went layer by layer
     assert np.array_equal(table.entries, kaboom3.entries)
     with pytest.raises(solver.SolveError, match="no layers"):
-        solver.solve(boomboard.load_game("expendibots"), db=tmp_path, tokens=2, method="tiers")
+        solver.solve(boomboard.load_game("expendibots"), db=tmp_path, settings=solver.SolveSettings(tokens=2, method="tiers"))
     with pytest.raises(solver.SolveError, match="more than"):
-        solver.solve(boomboard.load_game("jump61(size=3)"), db=tmp_path, method="tiers", max_positions=1000,
-                     progress=False)
+        solver.solve(boomboard.load_game("jump61(size=3)"), db=tmp_path, progress=False,
+                     settings=solver.SolveSettings(method="tiers", max_positions=1000))

@@ -66,7 +66,7 @@ def test_errors_are_one_line_without_traceback(tmp_path):
 def test_a_solve_too_big_for_memory_stops_with_the_levels_it_found(tmp_path):
     with pytest.raises(solver.SolveError, match=r"more than .* positions.*by level"):
         solver.solve(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=tmp_path, progress=False,
-                     max_positions=2000, method="memory")
+                     settings=solver.SolveSettings(max_positions=2000, method="memory"))
     assert solver.open_table(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=tmp_path) is None
 
 
@@ -92,7 +92,8 @@ out = {}
 with tempfile.TemporaryDirectory() as db:
     for name, tokens, method in (("jump61(size=2)", 0, "memory"), ("kaboom(rows=2,cols=3,connect=2)", 0, "memory"),
                                  ("kaboom(rows=2,cols=3,connect=3)", 0, "tiers"), ("expendibots", 2, "auto")):
-        table = solver.solve(boomboard.load_game(name), db=db, progress=False, tokens=tokens, method=method)
+        table = solver.solve(boomboard.load_game(name), db=db, progress=False,
+                             settings=solver.SolveSettings(tokens=tokens, method=method))
         total = int(table.entries.read_all().sum(dtype="int64"))
         out[name] = [len(table), table.meta["values"], solver.verify(table), total]
 print(json.dumps(out))
@@ -148,7 +149,7 @@ def test_a_layer_by_layer_solve_killed_while_scoring_resumes_at_its_last_layer(t
     resumed = []
     table = solver.solve(game, db=tmp_path, progress=False, interrupt=lambda phase, i: resumed.append((phase, i)))
     assert resumed[:2] == [("enumerated", 0), ("solved layer", saved - 1)]  # no layer found or scored again
-    fresh = solver.solve(game, db=tmp_path / "fresh", progress=False, method="memory")
+    fresh = solver.solve(game, db=tmp_path / "fresh", progress=False, settings=solver.SolveSettings(method="memory"))
     assert np.array_equal(table.keys, fresh.keys) and np.array_equal(table.entries, fresh.entries)
 
 
@@ -169,7 +170,7 @@ import json, sys, tempfile, boomboard
 from boomboard import solver
 with tempfile.TemporaryDirectory() as db:
     table = solver.solve(boomboard.load_game("kaboom(rows=2,cols=3,connect=2)"), db=db, progress=False,
-                         method="tiers")
+                         settings=solver.SolveSettings(method="tiers"))
     assert solver.verify(table) is None and len(table) == 292
 loaded = sorted(name for name in sys.modules if name.startswith(("boomboard.games.", "boomboard.search")))
 print(json.dumps(loaded))

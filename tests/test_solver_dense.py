@@ -39,7 +39,7 @@ def db(tmp_path_factory):
 @pytest.fixture(scope="module")
 def kaboom3(db):
     game = boomboard.load_game("kaboom(rows=3,cols=3,connect=3)")
-    return solver.solve(game, db=db / "dense", progress=False, method="dense")
+    return solver.solve(game, db=db / "dense", progress=False, settings=solver.SolveSettings(method="dense"))
 
 
 @pytest.mark.parametrize("name", ["kaboom(rows=3,cols=3,connect=3,bombs=0)", "kaboom(rows=3,cols=3,connect=3)",
@@ -100,8 +100,8 @@ def test_reachable_positions_rank_and_unrank_to_themselves(name, seed):
 @pytest.mark.parametrize("name", VARIANTS)
 def test_dense_tables_agree_with_the_hashed_solver_on_every_position(db, name):
     game = boomboard.load_game(name)
-    hashed = solver.solve(game, db=db / "memory", progress=False, method="memory")
-    dense = solver.solve(game, db=db / "dense", progress=False, method="dense", threads=2)
+    hashed = solver.solve(game, db=db / "memory", progress=False, settings=solver.SolveSettings(method="memory"))
+    dense = solver.solve(game, db=db / "dense", progress=False, settings=solver.SolveSettings(method="dense", threads=2))
     assert dense.meta["kind"] == "dense" and dense.meta["start"] == hashed.meta["start"]
     checked = range(len(hashed)) if len(hashed) < 60000 else random.Random(1).sample(range(len(hashed)), 60000)
     for i in checked:
@@ -112,7 +112,8 @@ def test_dense_tables_agree_with_the_hashed_solver_on_every_position(db, name):
 
 def test_symmetry_on_and_off_give_the_same_values_and_mirrors_are_looked_up(db, kaboom3):
     game = kaboom3.game
-    full = solver.solve(game, db=db / "no-symmetry", progress=False, method="dense", symmetry=False)
+    full = solver.solve(game, db=db / "no-symmetry", progress=False,
+                        settings=solver.SolveSettings(method="dense", symmetry=False))
     assert full.meta["symmetric"] is False and kaboom3.meta["symmetric"] is True
     assert len(kaboom3) < 0.8 * len(full)  # tiers that are not their own mirror are stored once
     dspec, params = spec_of(game), game.params_array
@@ -147,10 +148,11 @@ def test_a_killed_dense_solve_resumes_to_the_same_bytes(tmp_path, kaboom3, stops
             if level == stop:
                 raise KeyboardInterrupt
         with pytest.raises(KeyboardInterrupt):
-            solver.solve(game, db=tmp_path, progress=False, method="dense", interrupt=hook)
+            solver.solve(game, db=tmp_path, progress=False, interrupt=hook, settings=solver.SolveSettings(method="dense"))
         assert solver.open_table(game, db=tmp_path) is None
     resumed = []
-    table = solver.solve(game, db=tmp_path, progress=False, method="dense", interrupt=lambda p, i: resumed.append(i))
+    table = solver.solve(game, db=tmp_path, progress=False, interrupt=lambda p, i: resumed.append(i),
+                         settings=solver.SolveSettings(method="dense"))
     assert resumed[:1] == ([min(stops) - 1] if min(stops) else [])  # nothing solved again
     assert_same_files(table.folder, kaboom3.folder)
 
@@ -183,19 +185,19 @@ def test_a_dense_solve_killed_by_a_signal_resumes_to_the_same_bytes(tmp_path, db
         process.wait(timeout=600)
     assert process.returncode == -signal.SIGKILL, "the solve finished before it could be killed"
     game = boomboard.load_game(name)
-    table = solver.solve(game, db=tmp_path, progress=False, method="dense")
-    fresh = solver.solve(game, db=db / "fresh", progress=False, method="dense")
+    table = solver.solve(game, db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
+    fresh = solver.solve(game, db=db / "fresh", progress=False, settings=solver.SolveSettings(method="dense"))
     assert_same_files(table.folder, fresh.folder)
     assert table.meta["values"] == fresh.meta["values"]
 
 
 def test_threads_write_the_same_bytes(tmp_path, kaboom3):
-    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, method="dense", threads=1)
+    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense", threads=1))
     assert_same_files(table.folder, kaboom3.folder)
 
 
 def test_a_damaged_level_file_is_named_in_a_clear_error(tmp_path, kaboom3):
-    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, method="dense")
+    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
     path = max(table.folder.glob("level-*"), key=lambda p: p.stat().st_size)
     data = bytearray(path.read_bytes())
     data[100] ^= 0xFF
@@ -211,7 +213,7 @@ def test_the_verifier_finds_a_wrong_value_stored_with_a_valid_checksum(tmp_path,
     from boomboard.solver.dense_store import open_writer, read_level
     from boomboard.solver.retrograde import VALUE_SHIFT, WIN
 
-    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, method="dense")
+    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
     level = max(range(table.layout.level_count), key=lambda k: int(table.layout.totals[k]))
     records = read_level(table.layout, table.folder, level).copy()
     i = int(np.flatnonzero(records >> VALUE_SHIFT == WIN)[7])
@@ -227,9 +229,11 @@ def test_the_verifier_finds_a_wrong_value_stored_with_a_valid_checksum(tmp_path,
 def test_auto_picks_dense_and_other_methods_stay_hashed(tmp_path):
     game = boomboard.load_game("kaboom(rows=3,cols=3,connect=3,bombs=0)")
     assert solver.solve(game, db=tmp_path / "auto", progress=False).meta["kind"] == "dense"
-    assert "kind" not in solver.solve(game, db=tmp_path / "memory", progress=False, method="memory").meta
+    assert "kind" not in solver.solve(game, db=tmp_path / "memory", progress=False,
+                                      settings=solver.SolveSettings(method="memory")).meta
     with pytest.raises(solver.SolveError, match="densely"):
-        solver.solve(boomboard.load_game("expendibots"), db=tmp_path, progress=False, tokens=2, method="dense")
+        solver.solve(boomboard.load_game("expendibots"), db=tmp_path, progress=False,
+                     settings=solver.SolveSettings(tokens=2, method="dense"))
 
 
 NO_JIT_SCRIPT = """
@@ -237,7 +241,7 @@ import json, sys, tempfile, boomboard
 from boomboard import solver
 game = boomboard.load_game("kaboom(rows=2,cols=3,connect=2,bombs=1)")
 with tempfile.TemporaryDirectory() as db:
-    table = solver.solve(game, db=db, progress=False, method="dense")
+    table = solver.solve(game, db=db, progress=False, settings=solver.SolveSettings(method="dense"))
     print(json.dumps([table.meta["values"], table.meta["start"], solver.verify(table)]))
 """
 
@@ -257,7 +261,7 @@ def test_levels_read_through_a_mapped_window_give_the_same_bytes_and_free_its_di
     from boomboard.solver.dense_plan import plan_of
 
     game = boomboard.load_game("kaboom(rows=3,cols=4,connect=3)")
-    fresh = solver.solve(game, db=db / "fresh", progress=False, method="dense")
+    fresh = solver.solve(game, db=db / "fresh", progress=False, settings=solver.SolveSettings(method="dense"))
     counted = plan_of(DenseLayout(game, True))
     monkeypatch.setattr(psutil, "virtual_memory", lambda: SimpleNamespace(total=counted.memory_bytes()))
     window = tmp_path / str(game) / "start.work" / "window.raw"
@@ -269,8 +273,8 @@ def test_levels_read_through_a_mapped_window_give_the_same_bytes_and_free_its_di
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        solver.solve(game, db=tmp_path, progress=False, method="dense", interrupt=stop_once)
-    table = solver.solve(game, db=tmp_path, progress=False, method="dense", interrupt=stop_once)
+        solver.solve(game, db=tmp_path, progress=False, interrupt=stop_once, settings=solver.SolveSettings(method="dense"))
+    table = solver.solve(game, db=tmp_path, progress=False, interrupt=stop_once, settings=solver.SolveSettings(method="dense"))
     assert_same_files(table.folder, fresh.folder)
     assert not list(table.folder.glob("window*"))
     raw = counted.records * 2
@@ -281,7 +285,8 @@ def test_memory_to_plan_with_can_be_given(tmp_path, kaboom3):
     """``memory=`` (``--memory``) makes a solve that fits read through the window all the same."""
     window = tmp_path / str(kaboom3.game) / "start.work" / "window.raw"
     seen = []
-    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, method="dense", memory=1000,
-                         interrupt=lambda phase, level: seen.append(window.exists()))
+    table = solver.solve(kaboom3.game, db=tmp_path, progress=False,
+                         interrupt=lambda phase, level: seen.append(window.exists()),
+                         settings=solver.SolveSettings(method="dense", memory=1000))
     assert seen and all(seen) and not window.exists()
     assert_same_files(table.folder, kaboom3.folder)

@@ -20,7 +20,7 @@ GAME = "kaboom(rows=3,cols=3,connect=3)"
 def test_the_plan_counts_what_the_solve_stores(tmp_path):
     game = boomboard.load_game(GAME)
     counted = plan(game)
-    table = solver.solve(game, db=tmp_path, progress=False, method="dense")
+    table = solver.solve(game, db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
     assert counted.records == table.meta["records"] == len(table)
     assert counted.levels == table.meta["levels"]
     assert counted.largest_level <= counted.working_set <= counted.records
@@ -72,7 +72,7 @@ def test_a_dense_solve_that_cannot_fit_is_refused_before_it_writes(tmp_path, mon
     monkeypatch.setattr(psutil, "virtual_memory", lambda: SimpleNamespace(total=1000))
     monkeypatch.setattr(shutil, "disk_usage", lambda path: SimpleNamespace(free=10_000))
     with pytest.raises(solver.SolveError, match="too big to solve densely here.*--plan"):
-        solver.solve(boomboard.load_game(GAME), db=tmp_path, progress=False, method="dense")
+        solver.solve(boomboard.load_game(GAME), db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
     assert not any(tmp_path.rglob("*"))
 
 

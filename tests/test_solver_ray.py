@@ -41,7 +41,7 @@ def dying_once(marker):
 @pytest.fixture(scope="module")
 def local_table(tmp_path_factory):
     return solver.solve(boomboard.load_game(GAME), db=tmp_path_factory.mktemp("local"), progress=False,
-                        method="dense")
+                        settings=solver.SolveSettings(method="dense"))
 
 
 def same_files(folder, other):
@@ -54,7 +54,7 @@ def test_a_ray_solve_writes_the_local_solve_bytes_even_when_a_worker_dies(tmp_pa
                                                                           local_table):
     killed = tmp_path / "killed-once"
     monkeypatch.setattr(dense_ray, "score_part", dying_once(killed))
-    table = solver.solve(local_table.game, db=tmp_path / "db", progress=False, backend="ray")
+    table = solver.solve(local_table.game, db=tmp_path / "db", progress=False, settings=solver.SolveSettings(backend="ray"))
     assert killed.exists(), "no worker was killed: the retry was not tested"
     assert same_files(table.folder, local_table.folder)
     assert table.meta["values"] == local_table.meta["values"]
@@ -69,7 +69,8 @@ def test_a_ray_solve_stopped_midway_resumes_here_to_the_same_bytes(tmp_path, loc
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        solver.solve(local_table.game, db=tmp_path, progress=False, backend="ray", interrupt=stop_at_level_20)
+        solver.solve(local_table.game, db=tmp_path, progress=False, interrupt=stop_at_level_20,
+                     settings=solver.SolveSettings(backend="ray"))
     resumed = []
     table = solver.solve(local_table.game, db=tmp_path, progress=False, interrupt=lambda p, i: resumed.append(i))
     assert resumed[0] == 19
@@ -79,13 +80,13 @@ def test_a_ray_solve_stopped_midway_resumes_here_to_the_same_bytes(tmp_path, loc
 def test_ray_is_refused_for_a_game_that_cannot_be_solved_densely(tmp_path):
     with pytest.raises(solver.SolveError, match="backend ray"):
         solver.solve(boomboard.load_game("kaboom(rows=3,cols=3,connect=3)"), db=tmp_path, progress=False,
-                     method="memory", backend="ray")
+                     settings=solver.SolveSettings(method="memory", backend="ray"))
     with pytest.raises(solver.SolveError, match="unknown backend"):
-        solver.solve(boomboard.load_game(GAME), db=tmp_path, progress=False, backend="mpi")
+        solver.solve(boomboard.load_game(GAME), db=tmp_path, progress=False, settings=solver.SolveSettings(backend="mpi"))
 
 
 def test_ray_workers_read_levels_through_their_own_window_when_memory_is_short(tmp_path, local_ray, local_table):
-    table = solver.solve(local_table.game, db=tmp_path, progress=False, backend="ray", memory=1000)
+    table = solver.solve(local_table.game, db=tmp_path, progress=False, settings=solver.SolveSettings(backend="ray", memory=1000))
     assert same_files(table.folder, local_table.folder)
     assert not list(table.folder.glob("window*"))  # the workers' windows are on their own disk
 

@@ -18,17 +18,11 @@ from .core.contract import require_game
 from .core.errors import GameContractError, UnknownGameError
 from .core.game import Game
 from .core.params import Parameter, game_string, parse_game_string, resolve
+from .games import PACKAGE_GAMES
 
 # name -> "module:Class"; imported on first use so that loading one game does
 # not pay for compiling the others.
-_GAMES = {
-    "expendibots": "boomboard.games.expendibots:ExpendibotsGame",
-    "jump61": "boomboard.games.jump61:Jump61Game",
-    "kaboom": "boomboard.games.kaboom:KaboomGame",
-    "explocus": "boomboard.games.explocus:ExplocusGame",
-    "hexplocus": "boomboard.games.explocus:HexplocusGame",
-    "chain_reaction": "boomboard.games.chain_reaction:ChainReactionGame",
-}
+_GAMES = dict(PACKAGE_GAMES)
 _PACKAGE_GAMES = frozenset(_GAMES)
 # What a command plays when no game is named (``boomboard play``, the engine
 # protocol, the web page's new-game form).

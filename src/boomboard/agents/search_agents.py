@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import sys
 from collections import deque
+from dataclasses import dataclass
 from time import process_time as _cpu_time
 from typing import TYPE_CHECKING
 
@@ -156,6 +157,33 @@ def variety_margin(margin: int, variety_plies: int, ply: int) -> int:
     return margin if not variety_plies or ply < variety_plies else 0
 
 
+@dataclass(frozen=True)
+class AlphaBetaSettings:
+    """What an ``alphabeta`` spec sets (``alphabeta:depth=4,margin=20``), each
+    described in :class:`AlphaBetaAgent`: the budget (``depth`` plies, or
+    ``time`` per move and ``game_time`` per game, CPU seconds; one second a
+    move when none is given), the search's table and heuristics, and the
+    choice among near-best moves. The spec parser reads its fields' names
+    and types (:mod:`boomboard.agents.spec`)."""
+
+    depth: int | None = None
+    time: float | None = None
+    game_time: float | None = None
+    table_bits: int = 20
+    quiescence: int = 0
+    contempt: int = 0
+    margin: int = 0
+    endgames: int = 0
+    traps: int = 0
+    solved: int = 0
+    reductions: int = 0
+    book: int = 0
+    null_move: int = 0
+    variety_plies: int = 0
+    learned: int = 0
+    proofs: int = 0
+
+
 class AlphaBetaAgent(_BudgetedAgent):
     """Iterative-deepening alpha-beta (see :mod:`boomboard.search.alphabeta`):
     to ``depth`` plies, or within the time budget.
@@ -204,27 +232,31 @@ class AlphaBetaAgent(_BudgetedAgent):
 
     name = "alphabeta"
 
-    def __init__(self, seed: int | None = None, depth: int | None = None, time: float | None = None,
-                 game_time: float | None = None, table_bits: int = 20, quiescence: int = 0, contempt: int = 0,
-                 margin: int = 0, endgames: int = 0, traps: int = 0, solved: int = 0, reductions: int = 0,
-                 book: int = 0, null_move: int = 0, variety_plies: int = 0, learned: int = 0, proofs: int = 0):
-        super().__init__(seed, time, game_time)
-        self.traps, self.solved, self.use_book, self.learned = traps, solved, book, learned
-        self.proofs = proofs
-        if depth is None and time is None and game_time is None:
-            time = self.move_time = 1.0
-        self.depth = depth
-        self.margin, self.variety_plies = margin, variety_plies
-        self.table_bits = table_bits
-        self.quiescence, self.contempt, self.reductions = quiescence, contempt, reductions
-        self.null_move = null_move
-        self.endgames = endgames
+    def __init__(self, seed: int | None = None, settings: AlphaBetaSettings | None = None):
+        settings = settings or AlphaBetaSettings()
+        super().__init__(seed, settings.time, settings.game_time)
+        self.traps, self.solved, self.use_book, self.learned = settings.traps, settings.solved, settings.book, \
+            settings.learned
+        self.proofs = settings.proofs
+        if settings.depth is None and settings.time is None and settings.game_time is None:
+            self.move_time = 1.0
+        self.depth = settings.depth
+        self.margin, self.variety_plies = settings.margin, settings.variety_plies
+        self.table_bits = settings.table_bits
+        self.quiescence, self.contempt, self.reductions = settings.quiescence, settings.contempt, settings.reductions
+        self.null_move = settings.null_move
+        self.endgames = settings.endgames
         self.db = None  # the solver's folder its endgame and solved tables are in (None: the solver's default)
         self.tables = None  # the endgame tables probed, if any
         self.whole = None  # the whole game's solved table played from, if any
         self.book = None  # the opening book played from or learnt from, if any
         self.searcher: AlphaBeta | None = None
         self.prover: Prover | None = None  # proves which near-best moves keep the value (proofs and a margin)
+
+    @classmethod
+    def from_spec(cls, seed: int | None = None, **settings) -> AlphaBetaAgent:
+        """The agent of an ``alphabeta`` spec's settings (what :func:`~boomboard.agents.make_agent` calls)."""
+        return cls(seed, AlphaBetaSettings(**settings))
 
     def _warm_up(self, game: Game) -> None:
         if self.searcher is None or self.searcher.game is not game:
@@ -455,7 +487,7 @@ class AiAgent(Agent):
         kind, defaults = game.ai_settings
         settings = {"margin": AI_MARGIN, "endgames": AI_ENDGAME_TOKENS, "solved": 1, **defaults, **self.settings}
         if kind == "alphabeta":
-            self.delegate = AlphaBetaAgent(seed=self.seed, **settings)
+            self.delegate = AlphaBetaAgent(self.seed, AlphaBetaSettings(**settings))
             self.delegate.db = self.db
         else:  # of the settings, only those an MCTS agent takes apply
             accepted = inspect.signature(MctsAgent).parameters

@@ -16,11 +16,12 @@ from __future__ import annotations
 import math
 import os
 import re
+import typing
 from collections.abc import Callable
 
 from ..core.errors import ParameterError
 from .base import Agent, RandomAgent
-from .search_agents import AiAgent, AlphaBetaAgent, GreedyAgent, MctsAgent
+from .search_agents import AiAgent, AlphaBetaAgent, AlphaBetaSettings, GreedyAgent, MctsAgent
 from .solver_agent import SolverAgent
 
 HUMAN = "human"
@@ -28,23 +29,31 @@ HUMAN = "human"
 _KINDS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
-    "alphabeta": AlphaBetaAgent,
+    "alphabeta": AlphaBetaAgent.from_spec,
     "mcts": MctsAgent,
     "ai": AiAgent,
     "solver": SolverAgent,
 }
 
+
+
+def _field_types(settings_class: type) -> dict[str, type]:
+    """A settings dataclass's fields and their types (``int | None`` is ``int``)."""
+    hints = typing.get_type_hints(settings_class)
+    return {name: next(t for t in typing.get_args(hint) or (hint,) if t is not type(None))
+            for name, hint in hints.items()}
+
+
 # The settings each kind takes (besides seed), with their types.
 _BUDGET = {"time": float, "game_time": float}
+_ALPHABETA = _field_types(AlphaBetaSettings)
 _SETTINGS: dict[str, dict[str, type]] = {
     "random": {},
     "greedy": {},
-    "alphabeta": {"depth": int, "table_bits": int, "quiescence": int, "contempt": int, "margin": int, "endgames": int,
-                  "traps": int, "solved": int, "reductions": int, "book": int, "null_move": int, "variety_plies": int,
-                  "learned": int, "proofs": int, **_BUDGET},
+    "alphabeta": _ALPHABETA,
     "mcts": {"simulations": int, "exploration": float, "playout": int, **_BUDGET},
-    "ai": {"depth": int, "margin": int, "endgames": int, "traps": int, "solved": int, "reductions": int, "book": int,
-           "null_move": int, "variety_plies": int, "learned": int, "proofs": int, **_BUDGET},
+    # ai plays its game's own search settings: of alpha-beta's, those of the choice and the budget may be given
+    "ai": {name: kind for name, kind in _ALPHABETA.items() if name not in ("table_bits", "quiescence", "contempt")},
     "solver": {"db": str},
 }
 

@@ -48,19 +48,32 @@ class MovePlan:
     maximum: float
 
 
+@dataclass(frozen=True)
+class TimePolicy:
+    """How a :class:`TimeManager` shares a game's budget (see the module's
+    description for each): ``min_moves_to_go``, ``reserve_share``,
+    ``reserve_moves``, ``floor`` (CPU seconds), ``extension``, ``max_share``,
+    ``swing`` (evaluation units) and ``overrun``."""
+
+    min_moves_to_go: float = 12.0
+    reserve_share: float = 0.04
+    reserve_moves: float = 30.0
+    floor: float = 0.1
+    extension: float = 3.0
+    max_share: float = 0.2
+    swing: int = 50
+    overrun: float = 2.0
+
+
 class TimeManager:
     """A game's CPU budget (``game_time``), a move's cap (``move_time``), or both."""
 
     def __init__(self, game_time: float | None = None, move_time: float | None = None, *,
                  typical_plies: int = DEFAULT_TYPICAL_PLIES, action_limit: int = 0,
-                 min_moves_to_go: float = 12.0, reserve_share: float = 0.04, reserve_moves: float = 30.0,
-                 floor: float = 0.1, extension: float = 3.0, max_share: float = 0.2, swing: int = 50,
-                 overrun: float = 2.0):
+                 policy: TimePolicy = TimePolicy()):
         self.game_time, self.move_time = game_time, move_time
         self.typical_plies, self.action_limit = typical_plies, action_limit
-        self.min_moves_to_go = min_moves_to_go
-        self.reserve_share, self.reserve_moves, self.floor = reserve_share, reserve_moves, floor
-        self.extension, self.max_share, self.swing, self.overrun = extension, max_share, swing, overrun
+        self.policy = policy
         self.used = 0.0
 
     @property
@@ -73,7 +86,7 @@ class TimeManager:
 
     def moves_to_go(self, ply: int) -> float:
         """Our own moves the game is expected still to take from ply ``ply``."""
-        own = max(self.min_moves_to_go, (self.typical_plies - ply) / 2)
+        own = max(self.policy.min_moves_to_go, (self.typical_plies - ply) / 2)
         if self.action_limit:
             own = min(own, max(1.0, (self.action_limit - ply + 1) / 2))
         return own
@@ -86,15 +99,15 @@ class TimeManager:
                 return None
             return MovePlan(self.move_time, self.move_time)
         left = max(left, 0.0)
-        reserve = min(self.game_time * self.reserve_share, left)
+        reserve = min(self.game_time * self.policy.reserve_share, left)
         shares = left - reserve  # what the shares hold; the reserve is kept out
         # The floor: with an action limit, an even share of what is left over
         # the most moves the game can still take (so it never runs out);
         # without one, a share that thins out geometrically.
-        most = max(1.0, (self.action_limit - ply + 1) / 2) if self.action_limit else self.reserve_moves
-        floor = min(self.floor, left / most)
+        most = max(1.0, (self.action_limit - ply + 1) / 2) if self.action_limit else self.policy.reserve_moves
+        floor = min(self.policy.floor, left / most)
         target = max(shares / self.moves_to_go(ply), floor)
-        maximum = max(min(self.extension * target, self.max_share * shares), target)
+        maximum = max(min(self.policy.extension * target, self.policy.max_share * shares), target)
         if self.move_time is not None:
             target, maximum = min(target, self.move_time), min(maximum, self.move_time)
         return MovePlan(target, maximum)
@@ -109,10 +122,10 @@ class TimeManager:
             return False
         if len(iterations) >= 2:
             (action, score, took), (last_action, last_score, _) = iterations[-1], iterations[-2]
-            unstable = action != last_action or abs(score - last_score) > self.swing
+            unstable = action != last_action or abs(score - last_score) > self.policy.swing
         else:
             took, unstable = iterations[-1][2] if iterations else 0.0, False
-        soft = min(plan.target * (self.extension if unstable else 1.0), plan.maximum)
+        soft = min(plan.target * (self.policy.extension if unstable else 1.0), plan.maximum)
         if elapsed >= soft:
             return True
         # The next iteration takes about as many times longer than the last
@@ -123,5 +136,5 @@ class TimeManager:
         steps = [b[2] / a[2] for a, b in list(zip(iterations, iterations[1:]))[-2:] if a[2] > 1e-3]
         growth = min(max(steps, default=4.0), 12.0)
         growth = max(growth, 2.0)
-        limit = plan.maximum if unstable else min(self.overrun * plan.target, plan.maximum)
+        limit = plan.maximum if unstable else min(self.policy.overrun * plan.target, plan.maximum)
         return elapsed + growth * took > limit

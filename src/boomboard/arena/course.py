@@ -1,16 +1,20 @@
-"""The Expendibots course's agent protocol, both ways.
+"""A course's agent protocol, as a boomboard agent.
 
-The course's referee plays classes with ``__init__(self, colour)``,
-``action(self)`` returning ``("MOVE", n, (xa, ya), (xb, yb))`` or
-``("BOOM", (x, y))``, and ``update(self, colour, action)``, called on both
-players after every action (the mover's own included); ``colour`` is
-``"white"`` or ``"black"``.
+A course's referee (the Expendibots course's, for one) plays classes with
+``__init__(self, colour)``, ``action(self)`` returning the course's action
+tuple (``("MOVE", n, (xa, ya), (xb, yb))`` or ``("BOOM", (x, y))`` in
+Expendibots), and ``update(self, colour, action)``, called on both players
+after every action (the mover's own included); ``colour`` is the player's
+name in lower case (``"white"`` or ``"black"``).
 
-* :class:`CourseAgent` wraps such a class as a boomboard agent, so a
-  student's player plays in the arena (``course:PATH[:Class]``), under the
-  course's limits with ``--course-limits`` (60 s CPU, 100 MB per game).
-* :class:`boomboard.arena.course_player.Player` is the other way round: any
-  boomboard agent as a course ``Player``.
+:class:`CourseAgent` wraps such a class as a boomboard agent, so a
+student's player plays in the arena (``course:PATH[:Class]``), under the
+course's limits with ``--course-limits`` (60 s CPU, 100 MB per game). It
+plays any game that declares a ``course_protocol`` (the module of its folder
+that turns its action ids into the course's tuples and back: the game
+contract's item). The other way round, any boomboard agent as a course
+``Player``, and the course's referee and puzzle, are the game's own course
+programs, in the ``course`` package of its folder.
 """
 
 from __future__ import annotations
@@ -20,11 +24,14 @@ from ..core.errors import BoomboardError
 from ..core.game import Game
 from ..core.state import State
 
-COLOURS = ("white", "black")
+
+def course_colours(game: Game) -> tuple[str, ...]:
+    """The names a course's referee gives the players: the game's, in lower case."""
+    return tuple(name.lower() for name in game.player_names)
 
 
 class CourseAgent(Agent):
-    """A course ``Player`` class playing as a boomboard agent (Expendibots only)."""
+    """A course ``Player`` class playing as a boomboard agent, in a game with a course protocol."""
 
     name = "course"
     # The course's referee charges ``Player(colour)`` (CPU time and memory)
@@ -36,25 +43,22 @@ class CourseAgent(Agent):
         super().__init__(seed)
         self.player_class = player_class
         self.course_player = None
+        self.protocol = None
 
     def new_game(self, game: Game, player: int) -> None:
-        if game.name != "expendibots":
-            raise BoomboardError(f"a course Player plays Expendibots only, not {game}")
+        if getattr(game, "course_protocol", None) is None:
+            raise BoomboardError(f"a course Player plays only a game with a course protocol; {game} has none")
         super().new_game(game, player)
-        self.course_player = self.player_class(COLOURS[player])
+        self.protocol = game.folder_module(game.course_protocol)
+        self.course_player = self.player_class(course_colours(game)[player])
 
     def choose_action(self, state: State):
         chosen = self.course_player.action()
         try:
-            return _encode(chosen)
+            return self.protocol.encode_action(chosen)  # an id, legal or not: the referee judges it
         except BoomboardError:
             return chosen  # not an action at all: the referee reports it as malformed
 
     def observe(self, state: State, action: int) -> None:
-        self.course_player.update(COLOURS[state.current_player()], state.action_to_tuple(action))
-
-
-def _encode(action) -> int:
-    from ..games.expendibots.notation import encode_action
-
-    return encode_action(action)
+        colour = course_colours(state.game)[state.current_player()]
+        self.course_player.update(colour, self.protocol.decode_action(int(action)))

@@ -103,7 +103,7 @@ def solve_command(
     Game parameters are options: boomboard solve kaboom --rows 3 --cols 3 --connect 3.
     An interrupted solve resumes where it stopped when run again.
     """
-    from ..solver import solve
+    from ..solver import SolveSettings, solve
     from .render import shown_path
 
     loaded = _load(game, ctx.args)
@@ -111,10 +111,10 @@ def solve_command(
         _print_plan(loaded, symmetry, cores or os.cpu_count() or 1)
         return
     root = None if position is None else loaded.state_from_notation(position)
-    table = solve(loaded, db=db, progress=not quiet, tokens=tokens, root=root, force=force,
-                  max_positions=max_positions, method=method, symmetry=symmetry, threads=threads,
-                  backend=backend, ray_address=ray_address,
-                  memory=None if memory is None else int(memory * (1 << 30)))
+    settings = SolveSettings(tokens=tokens, max_positions=max_positions, method=method, symmetry=symmetry,
+                             threads=threads, backend=backend, ray_address=ray_address,
+                             memory=None if memory is None else int(memory * (1 << 30)))
+    table = solve(loaded, db=db, settings=settings, progress=not quiet, root=root, force=force)
     start_state = root or loaded.new_initial_state()
     meta = table.meta
     if verify:  # what is printed is what the records say, not what meta.json claims

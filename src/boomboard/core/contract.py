@@ -129,6 +129,9 @@ CONTRACT: tuple[Item, ...] = (
          capability=SEARCH),
     Item("analysis_model", ATTRIBUTE, OPTIONAL, "a file of its folder: the analysis's depth and fitted value curve",
          kind=(str, type(None)), capability=SEARCH),
+    Item("course_protocol", ATTRIBUTE, OPTIONAL, "a module of its folder whose `encode_action` and "
+         "`decode_action` turn action ids into a course's action tuples and back (the arena's `course:` players)",
+         kind=(str, type(None))),
     Item("move_forms", ATTRIBUTE, OPTIONAL, "the ways people may write a move, for the terminal's help", kind=str),
     Item("openspiel_name", ATTRIBUTE, OPTIONAL, "the OpenSpiel adapter's name (derived from `name`)", kind=str,
          capability=LEARNING),
@@ -204,6 +207,8 @@ CONTRACT: tuple[Item, ...] = (
          capability=PLAY),
     Item("game.py", FILE, OPTIONAL, "the game class (by convention)"),
     Item("notation.py", FILE, OPTIONAL, "the native notations, read and written (by convention)"),
+    Item("course/__init__.py", FILE, OPTIONAL, "a course's programs, above the arena: `register(app)` adds "
+         "their commands to `boomboard`"),
     Item("evaluation.py", FILE, OPTIONAL, "`evaluate` and `is_explosive` (by convention)", capability=SEARCH),
     Item("codec.py", FILE, OPTIONAL, "the solver codec's kernels (by convention)", capability=SOLVER),
     Item("ranking.py", FILE, OPTIONAL, "the dense solver's kernels (by convention)", capability=SOLVER),

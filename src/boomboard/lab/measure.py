@@ -57,11 +57,11 @@ def solve_exactly(game: Game, budget: int, folder: Path) -> dict | None:
     encode. Any other failure (a folder that cannot be written, a damaged
     one) is raised: a sweep must not store a variant as beyond the budget
     when its solve only failed."""
-    from ..solver import PositionSpaceTooLarge, TooManyPositions, analyze, solve
+    from ..solver import PositionSpaceTooLarge, SolveSettings, TooManyPositions, analyze, solve
 
     began = time.perf_counter()
     try:
-        table = solve(game, folder, progress=False, max_positions=budget, method="memory")
+        table = solve(game, folder, progress=False, settings=SolveSettings(max_positions=budget, method="memory"))
     except (TooManyPositions, PositionSpaceTooLarge):
         shutil.rmtree(folder, ignore_errors=True)
         return None

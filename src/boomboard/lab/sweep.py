@@ -222,10 +222,14 @@ def _ray_results(jobs: list[Job], settings: Settings) -> Iterator[tuple[Job, Any
     task = ray.remote(num_cpus=1, max_retries=1)(_run_on_ray)
     jobs_of = {task.remote(job.task, *job.args): job for job in jobs}
     waiting = list(jobs_of)
-    while waiting:
-        done, waiting = ray.wait(waiting, num_returns=1)
-        for ref in done:
-            yield jobs_of.pop(ref), ray.get(ref)
+    try:
+        while waiting:
+            done, waiting = ray.wait(waiting, num_returns=1)
+            for ref in done:
+                yield jobs_of.pop(ref), ray.get(ref)
+    finally:  # Ctrl-C, an error, or a caller that stopped reading: a cluster's tasks would play on
+        for ref in waiting:
+            ray.cancel(ref, force=True)
 
 
 def _run_on_ray(task: Callable[..., Any], *args) -> Any:

@@ -20,7 +20,7 @@ from boomboard.kernel_interface import apply_action, encode_observation, legal_a
 
 
 @njit(cache=True)
-def expand_batch(states, params, table, actions, children, rewards, done, observations, masks, decisive, wins_now,
+def expand_batch(states, params, table, actions, children, rewards, done, observations, masks, decisive, wins_now,  # noqa: PLR0913 (a kernel's arrays, one by one)
                  scratch):
     """Play ``actions[i]`` in ``states[i]`` for every ``i`` into ``children[i]``.
 

@@ -22,8 +22,10 @@ import numpy as np
 
 from ..core.state import State
 from ..core.threads import one_thread_at_a_time
+from .interruptible import searches_stopped
 from .tree import UctSettings, UctTree
 from .uct import N_NODES, SIMULATIONS
+
 
 @dataclass
 class MctsResult:
@@ -90,7 +92,7 @@ class Mcts:
         while True:
             done = int(self.stats[SIMULATIONS])
             count = batch if simulations is None else min(batch, simulations - done)
-            if count <= 0:
+            if count <= 0 or searches_stopped():  # stop_searches(): cut short, as at the budget
                 break
             if deadline is not None:
                 now = time.process_time()

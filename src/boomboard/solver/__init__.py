@@ -20,10 +20,9 @@ from .blockstore import CorruptTableError
 from .codec import PositionSpaceTooLarge
 from .driver import solve
 from .picture import PictureError, draw_moves
-from .solving import SolveError, TooManyPositions
+from .solving import SolveError, SolveSettings, TooManyPositions
 from .table import Entry, NotSolvedError, Table, default_db, open_table, solved_variants
 
 __all__ = ["Analysis", "CorruptTableError", "Entry", "MoveAnalysis", "NotSolvedError", "PictureError",
-           "PositionSpaceTooLarge", "SolveError", "Table", "TooManyPositions", "analyze", "default_db", "draw_moves",
-           "open_table", "solve",
-           "solved_variants", "verify"]
+           "PositionSpaceTooLarge", "SolveError", "SolveSettings", "Table", "TooManyPositions", "analyze", "default_db",
+           "draw_moves", "open_table", "solve", "solved_variants", "verify"]

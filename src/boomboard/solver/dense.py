@@ -188,7 +188,7 @@ def score(dspec, params, s, work, actions, symmetric, records, bases, level, bes
 
 
 @njit(cache=True, parallel=True)
-def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out, symmetric, records, bases):
+def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out, symmetric, records, bases):  # noqa: PLR0913 (a kernel's arrays, one by one)
     """Score the records ``lo .. hi - 1`` of a level (its stored tiers
     ``tiers``, in order, tier ``tiers[k]``'s records from ``starts[k]`` to
     ``starts[k + 1]``) into ``out[:hi - lo]``, from the records of the levels

@@ -32,7 +32,7 @@ from .dense_plan import fit, plan_of
 from .dense_ray import RayLevels
 from .dense_store import level_path, read_level
 from .dense_window import can_map_levels
-from .solving import SolveError, progress_bar
+from .solving import SolveError, SolveJob, SolveSettings, progress_bar
 from .table import load_table
 from .table_format import FORMAT, VALUE_NAMES, unpack
 from .tiers import write_json_atomic
@@ -40,18 +40,16 @@ from .tiers import write_json_atomic
 DENSE_FORMAT = 2  # 1: level files without their identity (a solve of that format in progress starts over)
 
 
-def solve_dense(owner, symmetric: bool, threads: int | None,
-                interrupt: Callable[[str, int], None] | None, backend: str = "local",
-                ray_address: str | None = None, memory: int | None = None):
-    """Solve ``owner``'s game (a :class:`boomboard.solver.driver._Solver`)
-    densely, here or (``backend="ray"``) on a Ray cluster
-    (:mod:`boomboard.solver.dense_ray`), planning with ``memory`` bytes
-    (default: the machine's); returns its table."""
-    game, work = owner.game, owner.work
+def solve_dense(job: SolveJob, settings: SolveSettings):
+    """Solve ``job``'s game densely, here or (``settings.backend="ray"``) on a
+    Ray cluster (:mod:`boomboard.solver.dense_ray`), planning with
+    ``settings.memory`` bytes (default: the machine's); returns its table."""
+    game, work, symmetric = job.game, job.work, settings.symmetry
     began = time.perf_counter()
-    here = threads or int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1)  # numba's default
-    layout = DenseLayout(game, symmetric, parallel=here > 1 or backend == "ray")
-    mapped = backend != "ray" and _how_it_fits(layout, work, memory)  # a cluster's nodes are not this machine
+    here = settings.threads or int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1)  # numba's default
+    layout = DenseLayout(game, symmetric, parallel=here > 1 or settings.backend == "ray")
+    # a cluster's nodes are not this machine
+    mapped = settings.backend != "ray" and _how_it_fits(layout, work, settings.memory)
     record_path = work / "progress.json"
     record = json.loads(record_path.read_text()) if record_path.is_file() else {}
     if record.get("dense") != DENSE_FORMAT or record.get("symmetric") != symmetric:
@@ -62,15 +60,15 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
         write_json_atomic(record_path, record)
     numba_threads = _NumbaThreads(None if getattr(layout.passes, "ahead", False) else here)
     children = None
-    if backend == "ray":
-        solve_next = RayLevels(layout, work, threads, ray_address, memory).solve
+    if settings.backend == "ray":
+        solve_next = RayLevels(layout, work, settings.threads, settings.ray_address, settings.memory).solve
     else:
         children = child_reader(layout, work, mapped)
 
         def solve_next(level: int, done: Callable[[int], None]):
             return solve_level(layout, work, level, children, done=done)
     try:
-        with progress_bar(owner.show) as bar:
+        with progress_bar(job.progress) as bar:
             total = int(layout.totals.sum())
             done = int(layout.totals[record["next"] + 1:].sum())
             task = bar.add_task("solving levels", total=total, completed=done)
@@ -80,8 +78,8 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
                 record["max_remoteness"] = max(record["max_remoteness"], largest)
                 record["next"] = level - 1
                 write_json_atomic(record_path, record)
-                if interrupt is not None:
-                    interrupt("dense level", level)
+                if job.interrupt is not None:
+                    job.interrupt("dense level", level)
     finally:
         numba_threads.restore()
         if children is not None:
@@ -93,7 +91,7 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
         "kind": "dense",
         "dense_format": DENSE_FORMAT,
         "game": str(game),
-        "variant": owner.variant,
+        "variant": job.variant,
         "tokens": 0,
         "symmetric": symmetric,
         "levels": layout.level_count,
@@ -113,10 +111,10 @@ def solve_dense(owner, symmetric: bool, threads: int | None,
             meta["start"] = {"value": entry.value, "remoteness": entry.remoteness}
     record_path.unlink(missing_ok=True)
     write_json_atomic(work / "meta.json", meta)
-    if owner.folder.exists():
-        shutil.rmtree(owner.folder)
-    os.replace(work, owner.folder)
-    return load_table(game, owner.folder)
+    if job.folder.exists():
+        shutil.rmtree(job.folder)
+    os.replace(work, job.folder)
+    return load_table(game, job.folder)
 
 
 class _NumbaThreads:

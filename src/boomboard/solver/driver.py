@@ -35,13 +35,11 @@ from .codec import OUTSIDE, codec_spec, is_endgames, is_layered, layer_count
 from .dense_driver import solve_dense
 from .hashed_table import array_identity
 from .layers import distinct
-from .solving import SolveError, TooManyPositions, progress_bar
+from .solving import SolveError, SolveJob, SolveSettings, TooManyPositions, progress_bar
 from .table import Table, load_table
 from .table_format import FORMAT, VALUE_NAMES, table_dir, unpack
 from .tiers import TieredSolve, load_archive, load_saved, read_record, save_atomic, write_json_atomic
 
-METHODS = ("auto", "memory", "tiers", "dense")
-BACKENDS = ("local", "ray")  # where a dense solve's levels are scored: here, or as Ray tasks
 CHUNK = 1 << 16  # positions per compiled call between progress updates
 BYTES_PER_POSITION = 110  # peak memory of a solve, measured on Kaboom 4x4: index, moves, parents
 # what each breadth-first level's expansion file holds
@@ -68,35 +66,17 @@ def _index():
 
 
 class _Solver:
-    def __init__(self, game: Game, db, tokens: int, root: State | None, progress: bool,
-                 interrupt: Callable[[str, int], None] | None, max_positions: int | None, method: str,
-                 symmetry: bool = True, threads: int | None = None, backend: str = "local",
-                 ray_address: str | None = None, memory: int | None = None):
-        self.game, self.tokens, self.root = game, tokens, root
-        self.memory = memory
-        if method not in METHODS:
-            raise SolveError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
-        if method == "tiers" and not is_layered(game):
-            raise SolveError(f"{game.name} has no layers (moves can repeat positions): solve it in memory")
-        dense_ok = root is None and not is_endgames(game) and game.solver_dense_spec() is not None
-        if method == "dense" and not dense_ok:
-            raise SolveError(f"{game} cannot be solved densely (it has no ranking for it, or a --position "
-                             "was given): choose --method memory or tiers")
-        if method == "auto" and dense_ok and game.solver_dense_auto:
-            method = "dense"
-        if backend not in BACKENDS:
-            raise SolveError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-        if backend == "ray" and method != "dense":
-            raise SolveError(f"--backend ray solves densely, and {game} cannot be solved densely "
-                             f"(method {method}): use the local backend")
-        self.backend, self.ray_address = backend, ray_address
-        self.spec = None if method == "dense" else codec_spec(game, tokens)  # dense tables need no keys
+    def __init__(self, game: Game, db, settings: SolveSettings, root: State | None, progress: bool,
+                 interrupt: Callable[[str, int], None] | None):
+        self.game, self.tokens, self.root = game, settings.tokens, root
+        method = _method(game, settings, root)
+        self.settings = settings
+        self.spec = None if method == "dense" else codec_spec(game, self.tokens)  # dense tables need no keys
         self.method = method
         self.tiered = method == "tiers"
-        self.symmetry, self.threads = symmetry, threads
-        self.asked_max_positions = max_positions
-        self.max_positions = max_positions or memory_limit_positions()
-        self.variant = variant_name(game, tokens, root)
+        self.asked_max_positions = settings.max_positions
+        self.max_positions = settings.max_positions or memory_limit_positions()
+        self.variant = variant_name(game, self.tokens, root)
         self.folder = table_dir(game, self.variant, db)
         self.work = self.folder.with_name(self.folder.name + ".work")
         self.params = game.params_array
@@ -349,8 +329,8 @@ class _Solver:
         if (self.work / "meta.json").is_file():  # finished, stopped before its folder was renamed
             return self.move_into_place()
         if self.method == "dense":
-            return solve_dense(self, self.symmetry, self.threads, self.interrupt, self.backend, self.ray_address,
-                               self.memory)
+            job = SolveJob(self.game, self.folder, self.work, self.variant, self.show, self.interrupt)
+            return solve_dense(job, self.settings)
         self.work.mkdir(parents=True, exist_ok=True)
         if self.tiered or TieredSolve(self).progress()["durable"] >= 0:
             return self.solve_in_tiers()
@@ -368,6 +348,23 @@ class _Solver:
             self.interrupt("enumerated", 0)
         entries = self.retrograde(len(found), expansions)
         return self.write(found, entries, time.perf_counter() - began)
+
+
+def _method(game: Game, settings: SolveSettings, root: State | None) -> str:
+    """The method a solve uses: the one asked for, checked against the game, ``auto`` made definite where it is dense."""
+    method = settings.method
+    if method == "tiers" and not is_layered(game):
+        raise SolveError(f"{game.name} has no layers (moves can repeat positions): solve it in memory")
+    dense_ok = root is None and not is_endgames(game) and game.solver_dense_spec() is not None
+    if method == "dense" and not dense_ok:
+        raise SolveError(f"{game} cannot be solved densely (it has no ranking for it, or a --position "
+                         "was given): choose --method memory or tiers")
+    if method == "auto" and dense_ok and game.solver_dense_auto:
+        method = "dense"
+    if settings.backend == "ray" and method != "dense":
+        raise SolveError(f"--backend ray solves densely, and {game} cannot be solved densely "
+                         f"(method {method}): use the local backend")
+    return method
 
 
 def index_order(graph, game: Game, spec: np.ndarray, scratch: np.ndarray,
@@ -400,40 +397,33 @@ def memory_limit_positions() -> int:
     return memory // 2 // BYTES_PER_POSITION
 
 
-def solve(game: Game, db=None, progress: bool = True, *, tokens: int = 0, root: State | None = None,
-          force: bool = False, interrupt: Callable[[str, int], None] | None = None,
-          max_positions: int | None = None, method: str = "auto", symmetry: bool = True,
-          threads: int | None = None, backend: str = "local", ray_address: str | None = None,
-          memory: int | None = None) -> Table:
+def solve(game: Game, db=None, *, settings: SolveSettings | None = None, progress: bool = True,
+          root: State | None = None, force: bool = False,
+          interrupt: Callable[[str, int], None] | None = None) -> Table:
     """Solve ``game`` (every position reachable from its start; for a game
     solved as endgames, ``game.solver_min_tokens`` > 0, every position with
-    at most ``tokens`` tokens; with ``root``, every position reachable from
-    that one) and return its table.
+    at most ``settings.tokens`` tokens; with ``root``, every position
+    reachable from that one) and return its table, stored under ``db``.
 
+    ``settings`` (:class:`SolveSettings`) says how: the method, the limit on
+    positions, and a dense solve's symmetry, threads, backend and memory.
     An existing complete table is returned as it is (``force`` solves again);
     an interrupted solve resumes where it stopped. ``interrupt(phase, index)``
     is called after each saved step (tests use it to stop a solve midway).
-    A solve that finds more than ``max_positions`` positions (default: what
-    half the machine's memory holds) stops with :class:`SolveError`.
-    ``method``: ``"auto"`` (dense where the game ranks its positions, see
-    :mod:`boomboard.solver.dense_driver`; else in memory, or by tiers when
-    too big), ``"dense"``, ``"memory"`` or ``"tiers"``; a dense solve stores
-    one of each pair of mirror images unless ``symmetry`` is false, and scans
-    with ``threads`` threads (default: every core).
-    ``backend="ray"`` scores a dense solve's levels on a Ray cluster (at
-    ``ray_address``, else a local instance): :mod:`boomboard.solver.dense_ray`.
-    ``memory``: the bytes of memory a dense solve plans with (default: the
-    machine's, each Ray node's); the levels a level reads go through a mapped
-    window file (:mod:`boomboard.solver.dense_window`) when they need more
-    than 80% of it.
+    A solve that finds more than ``settings.max_positions`` positions stops
+    with :class:`SolveError`. A dense solve
+    (:mod:`boomboard.solver.dense_driver`) reads the levels it needs through
+    a mapped window file (:mod:`boomboard.solver.dense_window`) when they need
+    more than 80% of its memory; ``backend="ray"`` scores its levels on a Ray
+    cluster (:mod:`boomboard.solver.dense_ray`).
     """
+    settings = settings or SolveSettings()
     if root is not None:
         if root.game != game:
             raise SolveError(f"the root position belongs to {root.game}, not {game}")
         if root.is_terminal():
             raise SolveError("the root position is already finished; there is nothing to solve")
-    solver = _Solver(game, db, tokens, root, progress, interrupt, max_positions, method, symmetry, threads,
-                     backend, ray_address, memory)
+    solver = _Solver(game, db, settings, root, progress, interrupt)
     try:
         return solver.run(force)
     except OSError as problem:  # a folder that cannot be written, a full disk

@@ -125,7 +125,7 @@ def _largest(game: Game, tokens: int, db: str) -> Table | None:
 
 def _build(game: Game, tokens: int, db: str, progress: bool | None) -> Table:
     """Solve the endgames of ``tokens`` tokens, once across processes (a file lock)."""
-    from .driver import solve
+    from .driver import SolveSettings, solve
 
     folder = game_folder(game, db)
     folder.mkdir(parents=True, exist_ok=True)
@@ -141,7 +141,7 @@ def _build(game: Game, tokens: int, db: str, progress: bool | None) -> Table:
                   file=sys.stderr, flush=True)
         if progress is None:  # the solver's bars go to standard output: never into a protocol's pipe
             progress = sys.stdout.isatty() and sys.stderr.isatty()
-        return solve(game, db, progress=progress, tokens=tokens, force=bool(again))
+        return solve(game, db, progress=progress, force=bool(again), settings=SolveSettings(tokens=tokens))
 
 
 @contextmanager

@@ -68,7 +68,7 @@ def hash_and_layer(spec, params, s, keys, hashes, layers):
 
 # -- enumeration in memory -------------------------------------------------------------
 @njit(cache=True)
-def expand(spec, params, s, child, actions, frontier, start, table, known, room,
+def expand(spec, params, s, child, actions, frontier, start, table, known, room,  # noqa: PLR0913 (a kernel's arrays, one by one)
            new_keys, child_keys, edges, degrees, opens, seeds):
     """Expand ``frontier[start:]``: number each child position (new ones from
     ``known`` on, written to ``new_keys``), write the numbers to ``edges``,

@@ -1,4 +1,5 @@
-"""What every way of solving shares: its error and its progress bar.
+"""What every way of solving shares: its settings, the job a driver is given,
+its error and its progress bar.
 
 Both drivers (:mod:`boomboard.solver.driver` for hashed tables,
 :mod:`boomboard.solver.dense_driver` for dense ones) and the checks of
@@ -7,10 +8,18 @@ Both drivers (:mod:`boomboard.solver.driver` for hashed tables,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
 from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
 from ..core.errors import BoomboardError
+from ..core.game import Game
+
+METHODS = ("auto", "memory", "tiers", "dense")
+BACKENDS = ("local", "ray")  # where a dense solve's levels are scored: here, or as Ray tasks
 
 
 class SolveError(BoomboardError):
@@ -19,6 +28,53 @@ class SolveError(BoomboardError):
 
 class TooManyPositions(SolveError):
     """The game has more positions than the solve may hold (its limit, or what its lists can count)."""
+
+
+@dataclass(frozen=True)
+class SolveSettings:
+    """How to solve (``boomboard solve``'s options; :func:`boomboard.solver.solve` takes one).
+
+    ``tokens``: for a game solved as endgames, the most tokens on the board.
+    ``method``: ``"auto"`` (dense where the game ranks its positions; else in
+    memory, or by tiers when too big), ``"dense"``, ``"memory"`` or
+    ``"tiers"``. ``max_positions``: stop (resumably) beyond this many
+    positions (default: what half the machine's memory holds). A dense solve
+    stores one of each pair of mirror images unless ``symmetry`` is false,
+    scans with ``threads`` threads (default: every core), scores its levels
+    here or (``backend="ray"``) on a Ray cluster at ``ray_address`` (default:
+    a local instance), and plans with ``memory`` bytes (default: the
+    machine's, each Ray node's).
+    """
+
+    tokens: int = 0
+    method: str = "auto"
+    max_positions: int | None = None
+    symmetry: bool = True
+    threads: int | None = None
+    backend: str = "local"
+    ray_address: str | None = None
+    memory: int | None = None
+
+    def __post_init__(self):
+        if self.method not in METHODS:
+            raise SolveError(f"unknown method {self.method!r}: choose one of {', '.join(METHODS)}")
+        if self.backend not in BACKENDS:
+            raise SolveError(f"unknown backend {self.backend!r}: choose one of {', '.join(BACKENDS)}")
+
+
+@dataclass(frozen=True)
+class SolveJob:
+    """What a driver is given to solve: the game, the table's folder and the
+    folder its work in progress lives in (renamed into place when done), the
+    variant's name for the table's record, whether to show progress, and
+    ``interrupt(phase, index)``, called after each saved step."""
+
+    game: Game
+    folder: Path
+    work: Path
+    variant: str
+    progress: bool
+    interrupt: Callable[[str, int], None] | None
 
 
 class _Rate(ProgressColumn):

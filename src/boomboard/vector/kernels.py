@@ -76,7 +76,7 @@ def first_illegal(actions, legal, n_legal):
 
 
 @njit(cache=True)
-def step_all(states, params, initial, initial_key, keys, n_keys, legal, n_legal, scratch, actions,
+def step_all(states, params, initial, initial_key, keys, n_keys, legal, n_legal, scratch, actions,  # noqa: PLR0913 (a kernel's arrays, one by one)
              repetition_limit, action_limit, rewards, terminated, movers, final_status, lengths):
     """Play ``actions[i]`` in every environment ``i`` and reset the finished ones.
 

@@ -115,6 +115,7 @@ class ExpendibotsGame(Game):
     name = "expendibots"
     capabilities = ("search", "play", "learning")
     analysis_model = "analysis-expendibots.json"  # fitted by benchmarks/analysis_quality.py
+    course_protocol = "notation"  # its encode_action and decode_action are the course's tuples
     # measured: docs/results/expendibots-course.md
     ai_settings = ("alphabeta", {"contempt": 50, "reductions": 1, "variety_plies": 20, "learned": 1})
     opening_book = "book.json"  # built by benchmarks/opening_book.py: docs/results/strength.md

@@ -1,7 +1,12 @@
 """Jump61 (the seed's CS61B game): add spots to your squares; a square with more
-spots than neighbours jumps, one spot to each neighbour, taking them all."""
+spots than neighbours jumps, one spot to each neighbour, taking them all.
 
-from .game import Jump61Game, Jump61State
-from .notation import parse_dump, parse_move, write_dump, write_move
+Names are imported on first use, so that the command line can load the
+game's course program (:mod:`.course`) without loading the game."""
 
-__all__ = ["Jump61Game", "Jump61State", "parse_dump", "parse_move", "write_dump", "write_move"]
+from ...core.lazy import lazy_names
+
+_LAZY = {"Jump61Game": ".game", "Jump61State": ".game", "parse_dump": ".notation", "parse_move": ".notation",
+         "write_dump": ".notation", "write_move": ".notation"}
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
+__all__ = list(_LAZY)

@@ -34,11 +34,11 @@ from __future__ import annotations
 
 from typing import IO
 
-from ..agents import Agent
-from ..core.errors import BoomboardError
-from ..games.jump61.notation import neighbour_count, parse_dump, write_dump
-from ..registry import load_game
-from .specs import build_agent, check_spec
+from ....agents import Agent
+from ....arena.specs import build_agent, check_spec
+from ....core.errors import BoomboardError
+from ....registry import load_game
+from ..notation import neighbour_count, parse_dump, write_dump
 
 COMMANDS = ("new", "size", "set", "auto", "manual", "dump", "seed", "verbose", "quiet", "help", "quit")
 # Commands matched only as whole words, so the course's prefixes keep their meaning.

@@ -18,11 +18,11 @@ import time
 from pathlib import Path
 from typing import IO
 
-from ..agents import agent_kinds
-from ..games.expendibots.game import END_REASONS
-from ..registry import load_game
-from .referee import Limits, play_game
-from .specs import EXTRA_KINDS, split_kind
+from ....agents import agent_kinds
+from ....arena.referee import Limits, play_game
+from ....arena.specs import EXTRA_KINDS, split_kind
+from ....registry import load_game
+from ..game import END_REASONS
 
 DRAW_REASONS = {
     END_REASONS.BOTH_NO_TOKENS: "no tokens remaining",

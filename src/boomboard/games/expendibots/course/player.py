@@ -3,19 +3,19 @@
 The course's referee imports a module and plays its ``Player`` class; this
 module is one, so our agents run unchanged under the course's own referee::
 
-    BOOMBOARD_AGENT=ai:game_time=45 python -m referee boomboard.arena.course_player other_player
+    BOOMBOARD_AGENT=ai:game_time=45 python -m referee boomboard.games.expendibots.course.player other_player
 
 ``BOOMBOARD_AGENT`` names the agent (any arena agent spec; default
 :data:`DEFAULT_AGENT`, the strongest setting sharing out 58 of the course's
 60 CPU seconds), ``BOOMBOARD_SEED`` seeds it. A module of one's own can fix
 both instead, for two differently set players in one referee::
 
-    from boomboard.arena import course_player
+    from boomboard.games.expendibots.course import player
 
-    class Player(course_player.Player):
+    class Player(player.Player):
         agent_spec, seed = "alphabeta:depth=2", None
 
-    course_player.prepare(Player)  # built at import, before the referee's clock
+    player.prepare(Player)  # built at import, before the referee's clock
 
 The course's referee charges a player's construction and every ``action()``
 and ``update()`` (CPU time, measured around each call), not its import. So
@@ -29,9 +29,9 @@ from __future__ import annotations
 import os
 from time import process_time
 
-from ..registry import load_game
-from .course import COLOURS
-from .specs import build_agent
+from ....arena.specs import build_agent
+from ....registry import load_game
+from ..notation import COLOURS
 
 # 58 of the course's 60 CPU seconds: the agent plans with everything the
 # referee charges, and keeps a reserve besides (docs/results/time.md: under the

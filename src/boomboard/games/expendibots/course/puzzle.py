@@ -23,10 +23,10 @@ from contextlib import ExitStack
 
 import numpy as np
 
-from ..core.errors import BoomboardError
-from ..core.layout import PLAYER, STATUS
-from ..jit import interpreted
-from ..registry import load_game
+from ....core.errors import BoomboardError
+from ....core.layout import PLAYER, STATUS
+from ....jit import interpreted
+from ....registry import load_game
 
 _BOARD_SIZE = 8
 
@@ -97,7 +97,7 @@ def solve_puzzle(position: str, max_nodes: int = 2_000_000) -> list[str]:
 def _search(position: str, max_nodes: int, small: ExitStack) -> list[str]:
     game = load_game("expendibots")
     start = game.state_from_notation(position)
-    from ..games.expendibots.rules import BOARD, TOKENS
+    from ..rules import BOARD, TOKENS
 
     root = start.array.copy()
     root[PLAYER], root[STATUS] = 0, 0
