@@ -243,7 +243,7 @@ FOLDERS = r"""
 import gc, importlib, json, re
 from pathlib import Path
 import boomboard
-from boomboard.jit import Kernel, kernels_folder, specialized_folder
+from boomboard.jit import Kernel, kernels_folder, specialize, specialized_folder
 
 package = Path(boomboard.__file__).parent
 templates = sorted(".".join(("boomboard", *path.relative_to(package).with_suffix("").parts))
@@ -255,21 +255,26 @@ for module in kernels + templates:
 modules = sorted({value.__module__ for value in gc.get_objects() if isinstance(value, Kernel)})
 print(json.dumps({"modules": {module: kernels_folder(module).name for module in modules},
                   "copies": {f"{template} {game}": specialized_folder(template, game).name
-                             for template in templates for game in kernels}}))
+                             for template in templates for game in kernels},
+                  # the prover's search compiled against each game's copy of the evaluation's ordering
+                  "composed": {game: specialized_folder("boomboard.search.proof_search",
+                                                        specialize("boomboard.search.proof_order", game).__name__).name
+                               for game in kernels}}))
 """
 
 
 def changed(before: dict, after: dict) -> dict[str, set[str]]:
     return {kind: {name for name, folder in before[kind].items() if after[kind][name] != folder}
-            for kind in ("modules", "copies")}
+            for kind in ("modules", "copies", "composed")}
 
 
 def test_an_edit_changes_the_cache_folders_of_what_is_built_from_it_and_of_nothing_else(tmp_path):
     """A kernel's cache folder is named after the sources it is built from,
     transitively: a comment in the web pages moves none; one in Kaboom's
-    rules moves Kaboom's modules and every template's copy for Kaboom, no
-    other game's; one in the alpha-beta template moves its copy for every
-    game and no game's own modules."""
+    rules moves Kaboom's modules and every template's copy for Kaboom (a
+    copy compiled against another copy for Kaboom too), no other game's;
+    one in the alpha-beta template moves its copy for every game and no
+    game's own modules."""
     copy, env = package_copy(tmp_path)
     before = run(FOLDERS, **env)
     kaboom = boomboard.load_game("kaboom").kernels_module
@@ -281,7 +286,7 @@ def test_an_edit_changes_the_cache_folders_of_what_is_built_from_it_and_of_nothi
 
     add_comment(copy / "web" / "pages.py")
     after = run(FOLDERS, **env)
-    assert changed(before, after) == {"modules": set(), "copies": set()}
+    assert changed(before, after) == {"modules": set(), "copies": set(), "composed": set()}
 
     add_comment(copy / "games" / "kaboom" / "rules.py")
     before, after = after, run(FOLDERS, **env)
@@ -289,10 +294,11 @@ def test_an_edit_changes_the_cache_folders_of_what_is_built_from_it_and_of_nothi
     assert "boomboard.games.kaboom.rules" in moved["modules"]
     assert all(module.startswith("boomboard.games.kaboom.") for module in moved["modules"]), moved["modules"]
     assert moved["copies"] == {pair for pair in before["copies"] if pair.endswith(f" {kaboom}")}
+    assert moved["composed"] == {kaboom}
 
     add_comment(copy / "search" / "negamax.py")
     before, after = after, run(FOLDERS, **env)
-    assert changed(before, after) == {"modules": {"boomboard.search.negamax"}, "copies": negamax}
+    assert changed(before, after) == {"modules": {"boomboard.search.negamax"}, "copies": negamax, "composed": set()}
 
 
 # What numba compiles for two games' rules and random playouts (a small template).

@@ -48,8 +48,14 @@ def db(tmp_path_factory):
     return tmp_path_factory.mktemp("solved")
 
 
+# Kaboom's variants, its moves ordered by threats (games/kaboom/threats.py), and a
+# game that gives no ordering of its own (its evaluation orders, search/proof_order.py).
 @pytest.mark.parametrize("name", ["kaboom(rows=3,cols=3,connect=3)", "kaboom(rows=3,cols=3,connect=3,misere=true)",
-                                  "kaboom(rows=4,cols=4,bombs=0)", "kaboom(rows=3,cols=4,connect=3,bombs=2)"])
+                                  "kaboom(rows=4,cols=4,bombs=0)", "kaboom(rows=3,cols=4,connect=3,bombs=2)",
+                                  "kaboom(rows=3,cols=4,connect=3,bombs=1,superbomb=true)",
+                                  "kaboom(rows=4,cols=4,connect=3,bombs=1,misere=true)",
+                                  "kaboom(rows=3,cols=4,connect=3,bombs=1,misere=true,superbomb=true)",
+                                  "jump61(size=3)"])
 def test_the_proof_is_the_tables_value_and_remoteness(db, name):
     table = solver.solve(boomboard.load_game(name), db=db, progress=False, settings=solver.SolveSettings(method="memory"))
     prover = Prover(table.game, table_bits=16)

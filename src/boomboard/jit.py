@@ -114,10 +114,18 @@ def _follow_package_of(module: str) -> None:
             _module_path.cache_clear()
 
 
+# The specialized copies (:func:`specialize`) by name, and the file each runs
+# from: a copy may serve as another template's game kernels, so templates compose.
+_copies: dict[str, Path] = {}
+
+
 @functools.cache  # the followed packages' modules: a bounded set
 def _module_path(module: str) -> Path | None:
     """The source file of ``module``, a module of boomboard or of another
-    package followed (:func:`_follow_package_of`); None for any other."""
+    package followed (:func:`_follow_package_of`) or a specialized copy;
+    None for any other."""
+    if module in _copies:
+        return _copies[module]
     parts = module.split(".")
     if parts[0] not in _roots:
         return None
@@ -426,7 +434,8 @@ def specialize(template: str, kernels: str) -> ModuleType:
     ``from boomboard.kernel_interface import ...`` statement, and imports
     everything else by absolute names (:class:`TemplateError` says so
     otherwise). Its specialized copy imports the same names from the module
-    ``kernels`` (a game's ``kernels.py``) instead. numba caches a function by
+    ``kernels`` (a game's ``kernels.py``, or another template's copy for a
+    game that gives it those names) instead. numba caches a function by
     its file, so the copy is written once into its own cache folder
     (:func:`specialized_folder`) and runs from there; with numba's compiler
     off (``NUMBA_DISABLE_JIT=1``) it runs as the template's own file instead,
@@ -452,6 +461,8 @@ def specialize(template: str, kernels: str) -> ModuleType:
         module = ModuleType(name)
         module.__file__ = str(path)
         sys.modules[name] = module
+        _copies[name] = path
+        _module_path.cache_clear()
         try:
             exec(compile(source, str(path), "exec", dont_inherit=True), vars(module))
         except BaseException:

@@ -53,6 +53,31 @@ def is_explosive(s, params, action):
     raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
 
 
+# -- the prover's move ordering (optional) ---------------------------------------------
+# The prover (:mod:`boomboard.search.prover`) orders moves by the game's
+# evaluation of each child unless the game gives these two, which come
+# together; a game that knows its threats (cells that would complete a line)
+# gives them cheaply, as Pascal Pons' Connect-4 solver orders its moves.
+def proof_moves(s, params, out):
+    """Write the actions worth searching from the ongoing position ``s`` to
+    ``out[:n]``, best first, and return ``n`` (at least 1). If an action wins
+    at once for the player to move, one such action alone (``n`` is 1). An action
+    may be left out only where it surely lets the opponent win with their
+    very next action and a listed action does not lose at once itself (its
+    value is then no better than a listed one's); every other legal action is
+    listed."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
+def mirror_key(s, params):
+    """A 64-bit key (``uint64``) of the position that its mirror image (the
+    same value and remoteness, each action mirrored) shares, but for the
+    lowest bit, which tells the two images apart: 0 for one, 1 for the other
+    (0 for a position that is its own image). A game without symmetry
+    returns its ``position_key`` with the lowest bit cleared."""
+    raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
+
+
 # -- the strong solver's codec -----------------------------------------------------
 def encode(spec, s, params):
     """The position ``s``'s perfect key (``uint64``): two positions never share

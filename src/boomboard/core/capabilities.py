@@ -34,7 +34,8 @@ DECLARED = (SEARCH, PLAY, LEARNING)  # declared in ``capabilities``; the solver'
 
 # The kernels of kernels.py that belong to a capability other than the engine.
 KERNELS = {
-    "evaluate": SEARCH, "is_explosive": SEARCH, "apply_action_steps": PLAY, "encode_observation": LEARNING,
+    "evaluate": SEARCH, "is_explosive": SEARCH, "proof_moves": SEARCH, "mirror_key": SEARCH,
+    "apply_action_steps": PLAY, "encode_observation": LEARNING,
     "encode": SOLVER, "decode": SOLVER, "layer_of": SOLVER,
     **{name: SOLVER for name in ("dense_tier_count", "dense_level_count", "dense_tier_size", "dense_tier_level",
                                  "dense_child_levels", "dense_locate", "dense_unrank", "dense_unrank_next",

@@ -11,7 +11,8 @@ of :mod:`boomboard.kernel_interface`), the functions and tables of its
 item belongs to a capability (:mod:`boomboard.core.capabilities`): the
 engine's required items are required of every game, another capability's
 only of a game that declares it. Items of one ``group`` come all together
-or not at all (the solver's codec, the dense solver's ranking, endgames).
+or not at all (the solver's codec, the dense solver's ranking, endgames,
+the prover's move ordering).
 
 :func:`check_game` compares a game class with the contract and
 :func:`require_game` raises one :class:`~boomboard.core.errors.GameContractError`
@@ -86,6 +87,7 @@ def _method(name: str, need: str, purpose: str, group: str | None = None, capabi
 
 
 CODEC = "solver codec"
+PROOF_ORDER = "proof ordering"
 DENSE = "dense solver"
 ENDGAMES = "endgames"
 DENSE_KERNELS = {
@@ -170,6 +172,10 @@ CONTRACT: tuple[Item, ...] = (
     _kernel("is_explosive", REQUIRED, "whether an action blows something up (quiescence)"),
     _kernel("apply_action_steps", REQUIRED, "`apply_action`, recording each step for the web animation"),
     _kernel("encode_observation", REQUIRED, "the observation tensor for learning"),
+    _kernel("proof_moves", OPTIONAL, "the moves the prover searches, best first, sure losses left out",
+            PROOF_ORDER),
+    _kernel("mirror_key", OPTIONAL, "one key for a position and its mirror image, and which image it is",
+            PROOF_ORDER),
     _kernel("encode", OPTIONAL, "a position's perfect key", CODEC),
     _kernel("decode", OPTIONAL, "the position of a perfect key", CODEC),
     _kernel("layer_of", OPTIONAL, "a position's solver layer", CODEC),

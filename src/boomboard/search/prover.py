@@ -8,6 +8,9 @@ default) more of them find how many plies the game lasts with perfect play
 (the winner winning as soon as it can, the loser holding out as long as it
 can: the remoteness of the solver's tables). All of them share one
 transposition table, so each starts from what the previous ones learnt.
+Moves are searched in the order the game's optional *proof ordering*
+kernels give (Kaboom's threats, and one table entry for a position and its
+mirror image), or else by the game's evaluation (:func:`proof_kernels`).
 
 It needs no table and no codec, so it works for positions of boards far
 beyond the solver's (Connect-4 on 7x6, Kaboom with bombs), but it proves
@@ -33,6 +36,7 @@ from ..core.errors import BoomboardError, GameOverError
 from ..core.layout import PLAYER, PLY, STATUS, STATUS_TIE
 from ..core.state import State
 from ..core.threads import one_thread_at_a_time
+from ..jit import specialize, template_kernels
 from .clock import CLOCK_ADDRESS, CLOCK_ID, cpu_nanoseconds, new_timespec
 from .interruptible import run_interruptibly
 from .proof_search import (ABORTED, CLOCK_FUNCTION, CLOCK_KIND, DEADLINE_NS, NODE_LIMIT, NODES,
@@ -42,8 +46,10 @@ from .proof_search import (ABORTED, CLOCK_FUNCTION, CLOCK_KIND, DEADLINE_NS, NOD
 MAX_TABLE_BITS = 26  # 2**26 entries of 16 bytes: 1 GiB
 MAX_NODES = 2**62  # within the int64 node counter
 MAX_SECONDS = 3.0e9  # about a century: longer budgets are clamped to it
-# The most memory the search's own arrays (a position per ply and move) may take.
-MAX_STACK_BYTES = 1 << 30
+# The kernel template of the search, and the one that orders moves for a game
+# without the proof ordering items of its own (by its evaluation).
+PROOF_SEARCH = "boomboard.search.proof_search"
+EVALUATION_ORDER = "boomboard.search.proof_order"
 
 
 class NotProvedError(BoomboardError):
@@ -90,16 +96,11 @@ class Prover:
         if self.longest >= WIN // 2:
             raise BoomboardError(f"{game} may last {self.longest} plies, more than the search counts")
         size = game.new_initial_state().array.size
-        actions = game.max_legal_actions()
         plies = self.longest + 3  # the root's parent, the root, and every ply to the end
-        if plies * actions * size * 4 > MAX_STACK_BYTES:
-            raise BoomboardError(f"{game} has too many moves and plies for this search's memory")
-        self.kernels = game.compiled("boomboard.search.proof_search")
+        self.kernels = proof_kernels(game)
         self.params = game.params_array
         self.stack = np.zeros((plies, size), np.int32)
-        self.children = np.zeros((plies, actions, size), np.int32)
-        self.moves = np.zeros((plies, 2 * actions), np.int32)
-        self.order = np.zeros((plies, actions), np.int64)
+        self.moves = np.zeros((plies, game.max_legal_actions()), np.int32)
         self.tt_keys = np.zeros(1 << table_bits, np.uint64)
         self.tt_data = np.zeros(1 << table_bits, np.int64)
         self.stats = np.zeros(STATS_SIZE, np.int64)
@@ -136,8 +137,8 @@ class Prover:
         budget.arm()
         self.stack[root_ply] = position
         value = run_interruptibly(self.kernels.prove_window, self.stats, NODE_LIMIT,
-                                  (self.params, self.stack, root_ply, alpha, beta, self.children, self.moves,
-                                   self.order, (self.tt_keys, self.tt_data), self.stats))
+                                  (self.params, self.stack, root_ply, alpha, beta, self.moves,
+                                   (self.tt_keys, self.tt_data), self.stats))
         if self.stats[ABORTED]:
             budget.fail()
         return int(value)
@@ -186,6 +187,15 @@ class Prover:
             if -child_score >= score:
                 best.append(int(action))
         return best
+
+
+def proof_kernels(game):
+    """The search compiled for ``game``: ordered by the game's own proof
+    ordering kernels (``proof_moves``, ``mirror_key``) where its kernels.py
+    gives them, else by its evaluation (:mod:`boomboard.search.proof_order`)."""
+    if all(hasattr(game.kernels, name) for name in template_kernels(PROOF_SEARCH)):
+        return game.compiled(PROOF_SEARCH)
+    return specialize(PROOF_SEARCH, game.compiled(EVALUATION_ORDER).__name__)
 
 
 # The score a move must reach to keep a value, when only the value is proved.
