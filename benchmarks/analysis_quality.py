@@ -184,10 +184,11 @@ def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
         with tempfile.TemporaryDirectory() as db:
             through = (analysis.analyse(game, None, [], db)["score"], start_score)
     intercept, slope = fit_logistic(x[~held], y[~held], through)
-    model = AnalysisModel(analysis_model(boomboard.load_game(game)).depth, intercept, slope)
+    current = analysis_model(boomboard.load_game(game))
+    model = AnalysisModel(current.depth, current.nodes, intercept, slope)
     fitted = np.array([model.first_player_score(value, 0) for value in x[held]])
     today = 0.5 + 0.5 * np.tanh(x[held] / 300)
-    return {"game": game, "depth": model.depth, "intercept": round(intercept, 4), "slope": round(slope, 6),
+    return {"game": game, "depth": model.depth, "nodes": model.nodes, "intercept": round(intercept, 4), "slope": round(slope, 6),
             "positions": int(len(rows)), "games": len({r["seed"] for r in rows}),
             "held_positions": int(held.sum()), "held_games": len({r["seed"] for r in rows if r["seed"] % 2}),
             "brier_fitted": float(np.mean((fitted - y[held]) ** 2)),
@@ -230,7 +231,7 @@ def run_fit(args) -> None:
         if args.write:
             loaded = boomboard.load_game(game)
             path = Path(inspect.getfile(type(loaded))).parent / loaded.analysis_model
-            model = {k: fit[k] for k in ("depth", "intercept", "slope", "positions", "games")}
+            model = {k: fit[k] for k in ("depth", "nodes", "intercept", "slope", "positions", "games")}
             path.write_text(json.dumps(model) + "\n")
 
 

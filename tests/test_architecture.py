@@ -31,17 +31,19 @@ ALLOWED = {
     "ratings": {"core"},
     "search": BASE | {"core", "registry"},
     "solver": BASE | {"core", "registry", "search"},
-    "agents": BASE | {"core", "registry", "search", "solver"},
+    # A position's analysis stands on the solver's tables and the search; the analysis agent plays it.
+    "analysis": BASE | {"core", "registry", "search", "solver"},
+    "agents": BASE | {"core", "registry", "search", "solver", "analysis"},
     "observation": BASE | {"core", "registry", "search"},
     "vector": BASE | {"core", "registry", "search", "observation"},
-    "learn": BASE | {"core", "registry", "search", "solver", "agents", "observation", "vector", "ratings"},
-    "openspiel": BASE | {"core", "registry", "search", "agents", "observation", "vector", "learn"},
+    "learn": BASE | {"core", "registry", "search", "solver", "analysis", "agents", "observation", "vector", "ratings"},
+    "openspiel": BASE | {"core", "registry", "search", "analysis", "agents", "observation", "vector", "learn"},
     "pettingzoo": BASE | {"core", "registry", "observation"},
     "records": {"core", "registry"},
-    "arena": BASE | {"core", "games", "registry", "search", "agents", "learn", "ratings"},
+    "arena": BASE | {"core", "games", "registry", "search", "analysis", "agents", "learn", "ratings"},
     # A game's course programs (games/NAME/course/) speak a course's protocol with the arena's referee
     # and agents: they stand on the arena, and only the command line above them loads them.
-    "courses": BASE | {"core", "games", "registry", "search", "agents", "learn", "ratings", "arena"},
+    "courses": BASE | {"core", "games", "registry", "search", "analysis", "agents", "learn", "ratings", "arena"},
 }
 # A module named in a string: "boomboard.solver.hashed.graph", or "boomboard.games.kaboom.game:Kaboom".
 MODULE_NAME = re.compile(r"boomboard(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?::[A-Za-z_][A-Za-z0-9_]*)?")

@@ -259,7 +259,7 @@ def test_value_history_covers_every_position_and_grows_with_the_game(client):
 
 
 def test_solver_values_where_a_table_exists_and_the_solver_as_a_side(client, monkeypatch):
-    monkeypatch.setattr(analysis, "solver", FakeSolver)
+    monkeypatch.setattr("boomboard.analysis.solver", FakeSolver)
     state = new_game(client, "jump61(size=2)", ("human", "solver"))
     data = client.get(f"/api/games/{state['id']}/analysis").json()
     assert data["source"] == "solver" and (data["value"], data["remoteness"]) == ("win", 3)

@@ -217,7 +217,7 @@ def expected_moves(state, solver_db):
 def test_the_solver_opens_the_game_object_the_web_app_passes(solver_db, tmp_path):
     import boomboard
     from boomboard import solver
-    from boomboard.web import analysis
+    from boomboard import analysis
 
     assert analysis.solver is solver
     assert solver.open_table(boomboard.load_game(SMALL), db=solver_db) is not None

@@ -78,7 +78,7 @@ def test_a_winning_move_that_ends_the_game_is_a_line_of_one(client):
 
 
 def test_solved_and_finished_positions_have_no_search_line(client, monkeypatch):
-    monkeypatch.setattr(analysis, "solver", FakeSolver)
+    monkeypatch.setattr("boomboard.analysis.solver", FakeSolver)
     solved = client.post("/api/analysis", json={"game": "jump61(size=2)", "actions": []}).json()
     assert solved["source"] == "solver" and (solved["pv"], solved["depth"]) == ([], None)
     state = boomboard.load_game("kaboom").new_initial_state()

@@ -132,7 +132,7 @@ def test_a_move_that_throws_the_game_away_is_a_blunder_in_the_history(client):
 
 
 def test_solver_values_are_exact_and_worded_from_the_first_players_side(client, monkeypatch):
-    monkeypatch.setattr(analysis, "solver", FakeSolver)  # Jump61 2x2: the mover wins in 3 with move 0
+    monkeypatch.setattr("boomboard.analysis.solver", FakeSolver)  # Jump61 2x2: the mover wins in 3 with move 0
     line = {"game": "jump61(size=2)", "actions": [0]}
     headline = client.post("/api/analysis", json=line).json()  # blue to move, and winning
     assert headline["eval"] == {"value": -1.0, "exact": True, "text": "Blue wins in 3"}

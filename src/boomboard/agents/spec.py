@@ -20,6 +20,7 @@ import typing
 from collections.abc import Callable
 
 from ..core.errors import ParameterError
+from .analysis_agent import AnalysisAgent
 from .base import Agent, RandomAgent
 from .search_agents import AiAgent, AlphaBetaAgent, AlphaBetaSettings, GreedyAgent, MctsAgent
 from .solver_agent import SolverAgent
@@ -33,6 +34,7 @@ _KINDS: dict[str, Callable[..., Agent]] = {
     "mcts": MctsAgent,
     "ai": AiAgent,
     "solver": SolverAgent,
+    "analysis": AnalysisAgent,
 }
 
 
@@ -55,6 +57,7 @@ _SETTINGS: dict[str, dict[str, type]] = {
     # ai plays its game's own search settings: of alpha-beta's, those of the choice and the budget may be given
     "ai": {name: kind for name, kind in _ALPHABETA.items() if name not in ("table_bits", "quiescence", "contempt")},
     "solver": {"db": str},
+    "analysis": {"db": str},
 }
 
 

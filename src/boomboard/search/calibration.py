@@ -7,9 +7,11 @@ the analysis searches and turns a score into the first player's expected
 score with a logistic curve fitted to the outcomes of self-play games
 (``benchmarks/analysis_quality.py`` fits it)::
 
-    {"depth": 4, "intercept": 0.16, "slope": 0.0071, "positions": 900, "games": 60}
+    {"depth": 4, "nodes": 600000, "intercept": 0.16, "slope": 0.0071, "positions": 900, "games": 60}
 
-The curve is read from the first player's side: a score ``s`` for the
+``depth`` is the depth at which every move is scored, ``nodes`` the budget
+of the deeper search that chooses the best move and scores the position
+(:func:`boomboard.analysis.analyse`). The curve is read from the first player's side: a score ``s`` for the
 player to move is ``x = s`` when the first player moves, ``-s`` otherwise,
 and the first player's expected score is ``1 / (1 + exp(-(intercept + slope * x)))``
 (``intercept``: what moving first is worth; ``positions`` and ``games``: what
@@ -33,6 +35,7 @@ class AnalysisModel:
     """How deep a game's analysis searches, and what its scores mean."""
 
     depth: int  # the deepest of the two iterations whose root scores it averages
+    nodes: int  # the budget of its deeper search for the best move (deterministic: never a clock)
     intercept: float  # the first player's log-odds at a level score
     slope: float  # log-odds per hundredth of the evaluation, from the first player's side
 
@@ -43,7 +46,7 @@ class AnalysisModel:
         return 1.0 / (1.0 + math.exp(-(self.intercept + self.slope * x)))
 
 
-UNFITTED = AnalysisModel(depth=4, intercept=0.0, slope=2 / 300)
+UNFITTED = AnalysisModel(depth=4, nodes=200_000, intercept=0.0, slope=2 / 300)
 
 
 def analysis_model(game) -> AnalysisModel:
@@ -58,7 +61,7 @@ def analysis_model(game) -> AnalysisModel:
 @cache
 def _read(package: str, name: str) -> AnalysisModel:
     data = json.loads((resources.files(package) / name).read_text())
-    return AnalysisModel(int(data["depth"]), float(data["intercept"]), float(data["slope"]))
+    return AnalysisModel(int(data["depth"]), int(data["nodes"]), float(data["intercept"]), float(data["slope"]))
 
 
 def fit_logistic(x: np.ndarray, outcome: np.ndarray, through: tuple[float, float] | None = None,
