@@ -1,14 +1,16 @@
-"""The thousand random games of each differential test: every step of each
-game compared between the engine and the reference engine (tests/reference/).
+"""The thousand random games of each differential test, and Explocus' and
+HExplocus' games to every kind of ending: every step of each game compared
+between the engine and the reference engine (tests/reference/).
 
-The test suite plays a fifth of each (``SUITE_SHARE`` in the tests' files:
-test_chain_reaction_differential, test_expendibots_differential,
+The test suite plays a fifth of each thousand (``SUITE_SHARE`` in the tests'
+files: test_chain_reaction_differential, test_expendibots_differential,
 test_explocus_differential, test_hexplocus_differential,
-test_jump61_differential); this plays them all and prints, for each game,
-the games played, the endings seen and the CPU seconds. A disagreement
-fails with the position where the engines part.
+test_jump61_differential) and a third of the games to every ending
+(``ENDING_SHARE``); this plays them all and prints, for each run, the games
+played, the endings seen and the CPU seconds. A disagreement fails with the
+position where the engines part.
 
-    python benchmarks/differential_games.py [chain_reaction expendibots ...]
+    python benchmarks/differential_games.py ["explocus endings" jump61 ...]
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ RUNS = {
     "chain_reaction": lambda: test_chain_reaction_differential.whole_games_on_many_grids(1),
     "expendibots": lambda: test_expendibots_differential.random_games_from_the_start(1000),
     "explocus": lambda: test_explocus_differential.openings_from_the_standard_start(1000),
+    "explocus endings": lambda: test_explocus_differential.whole_games_to_every_kind_of_ending(1),
     "hexplocus": lambda: test_hexplocus_differential.openings_from_the_standard_start(1000),
+    "hexplocus endings": lambda: test_hexplocus_differential.whole_games_to_every_kind_of_ending(1),
     "jump61": lambda: test_jump61_differential.whole_games_on_every_size(1),
 }
 
