@@ -197,22 +197,35 @@ print(json.dumps(found))
 """
 
 
+TINY = "kaboom(rows=3,cols=3,connect=3)"
+# Each player whose first move once compiled something; the suite checks all
+# but the last (the ai's search compiled for Kaboom costs 35 CPU s more, and
+# the other players compile the same kinds of kernel: the rules, the tables'
+# lookups, the search): benchmarks/first_move_compiles.py checks every one.
+FIRST_MOVE_PLAYERS = [("expendibots", "ai:time=0.2"), ("expendibots", "alphabeta:time=0.2"),
+                      ("expendibots", "mcts:time=0.2"), (TINY, "solver"), (TINY, "ai:time=0.2")]
+
+
+def compiled_on_first_moves(players: list[tuple[str, str]], folder: Path) -> dict[str, list[str]]:
+    """What numba compiled during each player's first move, in one process
+    started with an empty compile cache; the tiny Kaboom board is solved first
+    (here, in this process: the other starts cold)."""
+    from boomboard import solver
+
+    solver.solve(boomboard.load_game(TINY), db=folder / "db", progress=False,
+                 settings=solver.SolveSettings(method="memory"))
+    found = run(FIRST_MOVES.format(players=players), NUMBA_CACHE_DIR=str(folder / "cache"),
+                BOOMBOARD_DB=str(folder / "db"))
+    return {player: compiled for player, compiled in found.items() if player != "stderr"}
+
+
 def test_with_an_empty_compile_cache_nothing_compiles_on_a_first_move_s_clock(tmp_path):
     """Everything a move needs compiles in new_game, before a referee's clock
     runs: the tables' lookups and the rules the expected line is played
     with included (each had cost a first move 0.1 to 5 s). Expendibots' ``ai``
-    has its endgame tables; the small Kaboom board is solved whole (here, in
-    this process: the other starts cold)."""
-    from boomboard import solver
-
-    tiny = "kaboom(rows=3,cols=3,connect=3)"
-    solver.solve(boomboard.load_game(tiny), db=tmp_path / "db", progress=False, settings=solver.SolveSettings(method="memory"))
-    players = [("expendibots", "ai:time=0.2"), ("expendibots", "alphabeta:time=0.2"),
-               ("expendibots", "mcts:time=0.2"), (tiny, "solver"), (tiny, "ai:time=0.2")]
-    found = run(FIRST_MOVES.format(players=players), NUMBA_CACHE_DIR=str(tmp_path / "cache"),
-                BOOMBOARD_DB=str(tmp_path / "db"))
-    assert {player: compiled for player, compiled in found.items() if player != "stderr"} == {
-        f"{name} {spec}": [] for name, spec in players}
+    has its endgame tables; the small Kaboom board is solved whole."""
+    players = FIRST_MOVE_PLAYERS[:-1]
+    assert compiled_on_first_moves(players, tmp_path) == {f"{name} {spec}": [] for name, spec in players}
 
 
 AFTER_COMPILE = WATCH_COMPILES + """

@@ -32,8 +32,6 @@ import :mod:`boomboard.learn`. Playing needs the ``boomboard[learn]`` extra.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from ..agents.base import Agent
@@ -53,21 +51,6 @@ DEFAULT_SIMULATIONS = 64
 GUARD_NODES = 200_000
 DEFAULT_GUARD = 30
 FEATURE = "the learned agent"
-
-
-# Compiled searches kept per process (LRU): a request may name any budget
-# (learned:sims=N), and each compiled search holds its own program.
-SEARCHES_KEPT = 8
-
-
-@lru_cache(maxsize=SEARCHES_KEPT)
-def _search_for(game: Game, net, simulations: int, decisive: bool, mirror: bool):
-    """One compiled search per game, net shape and budget, shared by every
-    agent of the process: compiling it takes seconds, a game of many agents
-    (a tournament's process, a benchmark) should pay once."""
-    from .search import Search
-
-    return Search(game, net, simulations, decisive=decisive, mirror=mirror)
 
 
 class LearnedAgent(Agent):
@@ -109,7 +92,9 @@ class LearnedAgent(Agent):
 
             from ..search.alphabeta import AlphaBeta  # loads numba: with the first game, not with the kind
 
-            self._search = _search_for(game, model.net, self.simulations, self.decisive, self.mirror)
+            from .search import shared_search
+
+            self._search = shared_search(game, model.net, self.simulations, self.decisive, self.mirror)
             self._key = jax.random.PRNGKey(self.seed or 0)
             self._guard = AlphaBeta(game, table_bits=18) if self.guard_plies else None
             start = game.new_initial_state()

@@ -19,6 +19,8 @@ turn passes), 0 once the game is over.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ..core.extras import require_extra
@@ -138,3 +140,18 @@ class Search:
                                  invalid_actions=~mask, dirichlet_fraction=0.0, temperature=0.0)
         return out.action, out.action_weights, out.search_tree.summary().value
 
+
+
+# Compiled searches kept per process (LRU): a request may name any budget
+# (learned:sims=N), and each compiled search holds its own program.
+SEARCHES_KEPT = 8
+
+
+@lru_cache(maxsize=SEARCHES_KEPT)
+def shared_search(game: Game, config: NetConfig, simulations: int, decisive: bool = False,
+                  mirror: bool = False) -> Search:
+    """One compiled search per game, net shape, budget and setting, shared by
+    every agent and training run of the process: compiling it takes seconds,
+    and a process of many agents (a tournament's, a benchmark's) or of
+    several runs should pay once. A search keeps no state between calls."""
+    return Search(game, config, simulations, decisive=decisive, mirror=mirror)

@@ -56,6 +56,7 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, fields
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -76,7 +77,7 @@ from ..ratings import elo_estimate
 from ..registry import load_game
 from .checkpoint import MODEL, CheckpointError, save_model, write_atomically
 from .network import NetConfig, PolicyValueNet, count_parameters, init_params
-from .search import Search
+from .search import shared_search
 from .selfplay import Samples, play_baseline, self_play_batches
 from .truth import Truth, agreement, sample_positions
 
@@ -134,8 +135,40 @@ def step_size_scale(seconds: float, anneal_seconds: float) -> float:
     return ANNEAL_FLOOR + (1 - ANNEAL_FLOOR) * (1 + math.cos(math.pi * done)) / 2
 
 
-def _optimizer(config: TrainConfig):
-    return optax.adamw(config.learning_rate, weight_decay=config.weight_decay)
+# Compiled training steps kept per process (LRU), as the searches are.
+STEPS_KEPT = 8
+
+
+class _Learner:
+    """A net shape's loss and its optimiser's compiled training step."""
+
+    def __init__(self, net_config: NetConfig, learning_rate: float, weight_decay: float):
+        self.net = PolicyValueNet(net_config)
+        self.optimizer = optax.adamw(learning_rate, weight_decay=weight_decay)
+        self.step = jax.jit(self._step)
+
+    def loss(self, params, obs, policies, results):
+        logits, values = self.net.apply(params, obs)
+        policy_loss = optax.softmax_cross_entropy(logits, policies).mean()
+        value_loss = ((values - results) ** 2).mean()
+        return policy_loss + value_loss, (policy_loss, value_loss)
+
+    def _step(self, params, opt_state, obs, policies, results, scale):
+        (loss, parts), grads = jax.value_and_grad(self.loss, has_aux=True)(params, obs, policies, results)
+        updates, opt_state = self.optimizer.update(grads, opt_state, params)
+        # Adam's update (its weight decay included) is proportional to its step size, so scaling
+        # the update scales the step size and keeps the optimiser's state as it is without annealing.
+        updates = jax.tree_util.tree_map(lambda update: update * scale, updates)
+        return optax.apply_updates(params, updates), opt_state, loss, parts
+
+
+@lru_cache(maxsize=STEPS_KEPT)
+def _shared_learner(net_config: NetConfig, learning_rate: float, weight_decay: float) -> _Learner:
+    """One compiled training step per net shape and optimiser, shared by the
+    process's runs (a resumed run, a run beside another): compiling it takes
+    seconds. The step keeps no state: the parameters and the optimiser's
+    state are its arguments."""
+    return _Learner(net_config, learning_rate, weight_decay)
 
 
 class Trainer:
@@ -147,16 +180,15 @@ class Trainer:
         self.game = load_game(config.game)
         layout = observation_layout(self.game)
         self.net_config = NetConfig(*layout.shape, self.game.num_distinct_actions(), config.channels, config.blocks)
-        self.net = PolicyValueNet(self.net_config)
-        self.search = Search(self.game, self.net_config, config.simulations, decisive=config.decisive)
-        self.optimizer = _optimizer(config)
+        learner = _shared_learner(self.net_config, config.learning_rate, config.weight_decay)
+        self.net, self.optimizer, self._loss, self._train_step = learner.net, learner.optimizer, learner.loss, learner.step
+        self.search = shared_search(self.game, self.net_config, config.simulations, config.decisive)
         self.params = init_params(self.net_config, config.seed)
         self.opt_state = self.optimizer.init(self.params)
         self.iteration = self.games = self.moves = 0
         self.seconds = self.cpu_seconds = 0.0
         self.replay = Samples.empty(layout.shape, self.net_config.actions)
         self.truth = self._truth(db)
-        self._train_step = jax.jit(self._step)
         self._workers = ThreadPoolExecutor(config.workers) if config.workers > 1 else None
         self._mirror = layout.mirror if config.mirror else None
 
@@ -222,20 +254,6 @@ class Trainer:
             self._keep_lines(name, lambda line: line["iteration"] <= self.iteration)
 
     # -- one iteration ------------------------------------------------------------------
-    def _loss(self, params, obs, policies, results):
-        logits, values = self.net.apply(params, obs)
-        policy_loss = optax.softmax_cross_entropy(logits, policies).mean()
-        value_loss = ((values - results) ** 2).mean()
-        return policy_loss + value_loss, (policy_loss, value_loss)
-
-    def _step(self, params, opt_state, obs, policies, results, scale):
-        (loss, parts), grads = jax.value_and_grad(self._loss, has_aux=True)(params, obs, policies, results)
-        updates, opt_state = self.optimizer.update(grads, opt_state, params)
-        # Adam's update (its weight decay included) is proportional to its step size, so scaling
-        # the update scales the step size and keeps the optimiser's state as it is without annealing.
-        updates = jax.tree_util.tree_map(lambda update: update * scale, updates)
-        return optax.apply_updates(params, updates), opt_state, loss, parts
-
     def iterate(self) -> dict:
         """Play one batch of self-play games and learn from the buffer; returns the iteration's metrics line."""
         config = self.config
