@@ -284,10 +284,11 @@ def test_the_python_apis_worker_count_is_bounded_like_serve_workers(tmp_path, wo
 
 
 def test_no_workers_plays_the_ai_in_the_servers_threads_as_serve_workers_0_does(tmp_path):
+    before = set(multiprocessing.active_children())  # any an earlier test left
     with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         game = client.post("/api/games", json={"game": "jump61(size=3)", "players": ["random", "human"]}).json()
         assert wait_for(client, game["id"], lambda state: state["ply"] == 1)["error"] == ""
-        assert multiprocessing.active_children() == []  # no worker process was started
+        assert set(multiprocessing.active_children()) <= before  # no worker process was started
 
 
 def test_the_python_apis_default_worker_count_fits_the_machine(tmp_path):
