@@ -24,7 +24,7 @@ import time
 
 from boomboard.core.state import State
 from boomboard.registry import load_game
-from boomboard.web import create_app
+from boomboard.web import WebSettings, create_app
 from boomboard.web.store import GameStore, StoredGame
 
 GAME = "jump61(size=16)"
@@ -59,7 +59,7 @@ def main() -> None:
 
     State._apply_unchecked = counted
     load = os.getloadavg()[0]
-    with TestClient(create_app(db, processes=False), base_url="http://127.0.0.1", headers=OWNER) as client:
+    with TestClient(create_app(db, WebSettings(workers=0)), base_url="http://127.0.0.1", headers=OWNER) as client:
         legal = client.get("/api/games/long").json()["legal"][0]["id"]
         reads, moves = [], []
         applied[0] = 0

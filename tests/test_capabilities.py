@@ -105,9 +105,9 @@ def test_each_consumer_of_a_missing_capability_says_so_in_one_line(popline, cons
 def test_the_web_app_lists_no_engine_only_game_and_refuses_to_start_one(popline, tmp_path):
     from fastapi.testclient import TestClient
 
-    from boomboard.web.app import create_app
+    from boomboard.web import WebSettings, create_app
 
-    with TestClient(create_app(tmp_path / "games.db", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "games.db", WebSettings(workers=0))) as client:
         names = [game["name"] for game in client.get("/api/catalog").json()["games"]]
         assert "popline" not in names and "kaboom" in names
         refused = client.post("/api/games", json={"game": "popline", "players": ["human", "random"]})

@@ -225,13 +225,13 @@ def test_the_web_page_says_a_learned_model_ships_and_which_extra_it_needs(monkey
     from fastapi.testclient import TestClient
 
     from boomboard.learn.checkpoint import packaged_model
-    from boomboard.web import create_app
+    from boomboard.web import WebSettings, create_app
 
     shipped = "kaboom(rows=4,cols=4,connect=4,bombs=1,misere=false,superbomb=false)"
     assert packaged_model(str(boomboard.load_game(shipped))) is not None and packaged_model("jump61") is None
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "jax" else real(name, *a))
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         answer = client.get("/api/learned", params={"game": shipped}).json()
         assert answer["model"] is False and answer["ships"] is True
         assert answer["needs"] == ("the learned player needs the learn extra: pip install 'boomboard[learn]' "

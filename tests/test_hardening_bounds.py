@@ -49,9 +49,9 @@ def client(tmp_path):
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
-    from boomboard.web import create_app
+    from boomboard.web import WebSettings, create_app
 
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         yield client
 
 

@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from boomboard.arena.store import open_store  # noqa: E402
 from boomboard.records import RecordError, read_records, record_of_state, write_records  # noqa: E402
 from boomboard.registry import load_game  # noqa: E402
-from boomboard.web import create_app  # noqa: E402
+from boomboard.web import WebSettings, create_app  # noqa: E402
 from boomboard.web.store import GameStore  # noqa: E402
 from test_hardening_storage import refused_with_one_line, serve, unprivileged  # noqa: E402
 from web_helpers import OWNER, serving, wait_for  # noqa: E402
@@ -189,7 +189,7 @@ def test_one_damaged_row_is_left_out_of_the_list_refused_alone_and_can_be_delete
     games_database(db, 3)
     with sqlite3.connect(db) as connection:
         connection.execute("UPDATE games SET actions = 'xyz' WHERE id = 'g1'")
-    with TestClient(create_app(db, processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:
         listed = client.get("/api/games")
         assert listed.status_code == 200, listed.text
         assert {game["id"] for game in listed.json()["games"]} == {"g0", "g2"}
@@ -228,7 +228,7 @@ def test_an_imported_game_of_unknown_sides_undoes_into_a_game_people_play(tmp_pa
     records.write_text('[Game "kaboom"]\n[Result "1-0"]\n\n1. A\n1... B\n1-0\n')  # sides unknown: "?"
     db = tmp_path / "web.sqlite3"
     assert boomboard("games", "import", str(records), "--db", str(db)).returncode == 0
-    with TestClient(create_app(db, processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:
         game_id = client.get("/api/games").json()["games"][0]["id"]
         undone = client.post(f"/api/games/{game_id}/undo", json={}).json()
         assert undone["players"] == ["human", "human"] and undone["to_move"] == 1 and not undone["thinking"]
@@ -240,7 +240,7 @@ def test_a_stored_game_of_unknown_sides_says_why_nobody_moves(tmp_path):
     with sqlite3.connect(db) as connection:  # as an import before sides were checked stored it
         connection.execute("INSERT INTO games (id, game, position, actions, players, seed, created, updated) "
                            "VALUES ('unknown', 'kaboom', NULL, '[0]', '[\"?\", \"?\"]', 1, 1, ?)", (time.time(),))
-    with TestClient(create_app(db, processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:
         game = wait_for(client, "unknown", lambda state: state["error"], seconds=60)
         assert "unknown agent" in game["error"] and not game["thinking"]
 
@@ -269,7 +269,7 @@ def test_a_refused_learned_side_names_the_model_not_the_servers_path(tmp_path):
     models = tmp_path / "models"
     models.mkdir()
     (models / "mine.msgpack").write_bytes(b"not a model")
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False, models=models)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, models=models))) as client:
         for side in ("learned:mine", "learned:mine,sims=abc"):
             answer = client.post("/api/games", json={"game": "kaboom", "players": ["human", side]})
             assert answer.status_code == 400, answer.text

@@ -173,10 +173,10 @@ def test_damaged_lab_stores_are_a_503_on_the_lab_page_that_names_no_file(tmp_pat
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
-    from boomboard.web.app import create_app
+    from boomboard.web import WebSettings, create_app
 
     for damage, path in damaged_stores(tmp_path).items():
-        app = create_app(tmp_path / f"web-{path.stem}.sqlite3", processes=False, lab_store=path)
+        app = create_app(tmp_path / f"web-{path.stem}.sqlite3", WebSettings(workers=0, lab_store=path))
         with TestClient(app, raise_server_exceptions=False) as client:
             response = client.get("/api/lab/kaboom")
         assert response.status_code == 503, (damage, response.text)

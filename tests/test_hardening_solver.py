@@ -17,6 +17,7 @@ from boomboard import solver
 from boomboard.cli.main import main
 from boomboard.solver.format.blockstore import HEADER_SIZE, BlockFile, write_blocks
 from boomboard.solver.hashed.table import HashedTable
+from solve_helpers import steps_saved, stop_after, watch_steps
 
 GAME = "jump61(size=2)"
 
@@ -131,20 +132,13 @@ def test_force_solves_a_damaged_table_again(solved, tmp_path):
     assert len(table) == json.loads((table.folder / "meta.json").read_text())["positions"]
 
 
-class _Stop(Exception):
-    pass
-
-
-def _interrupted(db: Path, method: str, when: tuple[str, int]) -> Path:
-    """The work folder of a jump61(size=3) solve stopped after step ``when``."""
-
-    def stop(phase, i):
-        if (phase, i) == when:
-            raise _Stop
-
-    with pytest.raises(_Stop):
-        solver.solve(boomboard.load_game("jump61(size=3)"), db=db, progress=False, interrupt=stop,
+def _interrupted(db: Path, monkeypatch, method: str, when: tuple[str, int]) -> Path:
+    """The work folder of a jump61(size=3) solve stopped after step ``when`` (:mod:`solve_helpers`)."""
+    stop_after(monkeypatch, when)
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve(boomboard.load_game("jump61(size=3)"), db=db, progress=False,
                      settings=solver.SolveSettings(method=method))
+    watch_steps(monkeypatch, lambda step: None)
     (work,) = db.glob("*/*.work")
     return work
 
@@ -179,7 +173,7 @@ def test_damaged_saved_work_is_refused_with_one_line_and_force_starts_over(how, 
     tiered = how in ("tiers progress damaged", "pending file garbage", "layer truncated")
     if tiered:
         monkeypatch.setattr(solver.hashed.tiers, "buffer_budget", lambda: 1 << 12)  # children written to disk early
-    work = _interrupted(tmp_path, "tiers" if tiered else "memory", ("layer", 3) if tiered else ("level", 3))
+    work = _interrupted(tmp_path, monkeypatch, "tiers" if tiered else "memory", ("durable", 3) if tiered else ("level", 3))
     _damage_work(work, how)
     code, out = _run(monkeypatch, capsys, "solve", "jump61(size=3)", "--db", str(tmp_path), "--quiet",
                      "--method", "tiers" if tiered else "memory")
@@ -190,14 +184,14 @@ def test_damaged_saved_work_is_refused_with_one_line_and_force_starts_over(how, 
     assert len(table) == 288293 and solver.verify(table) is None
 
 
-def test_a_solve_stopped_before_its_rename_finishes_the_rename(solved, tmp_path):
+def test_a_solve_stopped_before_its_rename_finishes_the_rename(solved, tmp_path, monkeypatch):
     db, folder = solved
     copy = tmp_path / "db"
     shutil.copytree(db, copy)
     finished = copy / folder.relative_to(db)
     finished.rename(finished.with_name(finished.name + ".work"))  # as a solve killed just before os.replace leaves it
-    steps = []
-    table = solver.solve(boomboard.load_game(GAME), db=copy, progress=False, interrupt=lambda *step: steps.append(step))
+    steps = steps_saved(monkeypatch)
+    table = solver.solve(boomboard.load_game(GAME), db=copy, progress=False)
     assert steps == [] and table.folder == finished and not finished.with_name(finished.name + ".work").exists()
     assert np.array_equal(table.entries, solver.open_table(boomboard.load_game(GAME), db=db).entries)
 

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 import boomboard  # noqa: E402
 from boomboard.arena.store import StoreError, open_store  # noqa: E402
 from boomboard.web import app as web_app  # noqa: E402
-from boomboard.web import create_app  # noqa: E402
+from boomboard.web import WebSettings, create_app  # noqa: E402
 from boomboard.web.analysis import rebuild  # noqa: E402
 from boomboard.web import service  # noqa: E402
 from boomboard.web.service import Conflict, GameService  # noqa: E402
@@ -59,7 +59,7 @@ def stored_moves(db, game_id) -> list[str]:
 def test_two_servers_on_one_database_keep_every_acknowledged_move(tmp_path):
     db = tmp_path / "web.sqlite3"
     first, second, third = opening_moves(3)
-    with TestClient(create_app(db, processes=False)) as a, TestClient(create_app(db, processes=False)) as b:
+    with TestClient(create_app(db, WebSettings(workers=0))) as a, TestClient(create_app(db, WebSettings(workers=0))) as b:
         game_id = a.post("/api/games", json={"game": "kaboom", "players": ["human", "human"]}).json()["id"]
         assert b.get(f"/api/games/{game_id}").json()["ply"] == 0  # B holds the game as it was
         for move in (first, second):
@@ -114,7 +114,7 @@ def test_a_database_from_before_versions_is_read_and_played_on(tmp_path):
     """)
     old.commit()
     old.close()
-    with TestClient(create_app(db, processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:
         assert client.get("/api/games/old").json()["ply"] == 1
         assert client.post("/api/games/old/moves", json={"move": 1}).status_code == 200
     assert stored_actions(db, "old") == [0, 1]
@@ -161,7 +161,7 @@ def full_disk(monkeypatch):
 def test_moves_the_disk_cannot_take_are_refused_with_503_and_not_played(tmp_path, full_disk):
     db = tmp_path / "web.sqlite3"
     first, second = opening_moves(2)
-    with TestClient(create_app(db, processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:
         disk = full_disk[0]
         game_id = client.post("/api/games", json={"game": "kaboom", "players": ["human", "human"]}).json()["id"]
         assert client.post(f"/api/games/{game_id}/moves", json={"move": first}).status_code == 200
@@ -182,7 +182,7 @@ def test_moves_the_disk_cannot_take_are_refused_with_503_and_not_played(tmp_path
 
 def test_an_ai_move_the_disk_cannot_take_waits_shown_as_such_and_is_played_once_stored(tmp_path, full_disk):
     db = tmp_path / "web.sqlite3"
-    with TestClient(create_app(db, processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:
         disk = full_disk[0]
         disk.room = 1  # the new game is stored; the AI's first move is not
         game = client.post("/api/games", json={"game": "kaboom", "players": ["random", "human"], "pace": 0})

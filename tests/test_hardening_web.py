@@ -23,7 +23,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from boomboard.arena.store import open_store  # noqa: E402
-from boomboard.web import create_app  # noqa: E402
+from boomboard.web import WebSettings, create_app  # noqa: E402
 from boomboard.web.service import AgentLimits, GameService  # noqa: E402
 from boomboard.web.store import GameStore  # noqa: E402
 from web_helpers import OWNER, assert_error  # noqa: E402
@@ -32,7 +32,7 @@ from web_helpers import OWNER, assert_error  # noqa: E402
 @pytest.fixture
 def client(tmp_path):
     arena = open_store(tmp_path / "arena.sqlite3")
-    with TestClient(create_app(tmp_path / "web.sqlite3", arena=arena, processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0), arena=arena)) as client:
         yield client
 
 
@@ -58,7 +58,7 @@ def test_agent_settings_past_the_servers_limits_are_a_400_naming_the_limit(clien
 
 def test_the_limits_are_the_serve_options(tmp_path):
     limits = AgentLimits(depth=3, time=0.5)
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False, limits=limits)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, limits=limits))) as client:
         assert_error(client.post("/api/games", json={"game": "kaboom", "players": ["human", "alphabeta:depth=4"]}),
                      400, "depth <= 3")
         assert client.post("/api/games", json={"game": "kaboom", "players": ["human", "alphabeta:depth=3"]}

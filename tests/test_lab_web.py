@@ -11,7 +11,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from boomboard.lab import Settings, Store, explore, parse_grid  # noqa: E402
-from boomboard.web.app import create_app  # noqa: E402
+from boomboard.web import WebSettings, create_app  # noqa: E402
 from browser_helpers import requires_chromium  # noqa: E402
 from web_helpers import assert_error, serving  # noqa: E402
 
@@ -36,7 +36,7 @@ def explored(tmp_path_factory):
 
 def test_the_lab_answer_holds_a_heat_map_a_family_with_every_variant(explored, tmp_path):
     folder, rows = explored
-    app = create_app(tmp_path / "web.sqlite3", processes=False, lab_store=folder / "boomboard" / "lab.sqlite")
+    app = create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, lab_store=folder / "boomboard" / "lab.sqlite"))
     with TestClient(app) as client:
         answer = client.get("/api/lab/kaboom").json()
         assert answer["axes"][:2] == ["rows", "cols"]
@@ -55,7 +55,7 @@ def test_the_lab_answer_holds_a_heat_map_a_family_with_every_variant(explored, t
 
 
 def test_a_game_not_explored_yet_has_no_families(tmp_path):
-    app = create_app(tmp_path / "web.sqlite3", processes=False, lab_store=tmp_path / "none.sqlite")
+    app = create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, lab_store=tmp_path / "none.sqlite"))
     with TestClient(app) as client:
         answer = client.get("/api/lab/jump61").json()
     assert answer == {"name": "jump61", "title": "Jump61", "axes": ["size"], "families": [],
@@ -94,7 +94,7 @@ def one_board_explored(tmp_path_factory):
 
 def test_a_game_with_no_parameters_has_its_one_board_as_one_cell(one_board_explored, tmp_path):
     folder, rows = one_board_explored
-    app = create_app(tmp_path / "web.sqlite3", processes=False, lab_store=folder / "boomboard" / "lab.sqlite")
+    app = create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, lab_store=folder / "boomboard" / "lab.sqlite"))
     with TestClient(app) as client:
         answer = client.get("/api/lab/expendibots").json()
     assert answer["axes"] == [] and len(rows) == 1

@@ -250,9 +250,9 @@ def test_the_web_app_offers_the_learned_player_where_a_model_ships(tmp_path):
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
-    from boomboard.web import create_app
+    from boomboard.web import WebSettings, create_app
 
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         assert "learned" in {level["spec"] for level in client.get("/api/catalog").json()["levels"]}
         full = "kaboom(rows=4,cols=4,connect=4,bombs=1,misere=false,superbomb=false)"
         assert client.get("/api/learned", params={"game": full}).json() == {"model": True, "ships": True,

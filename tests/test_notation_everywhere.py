@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 import boomboard  # noqa: E402
-from boomboard.web import create_app  # noqa: E402
+from boomboard.web import WebSettings, create_app  # noqa: E402
 from boomboard.web.geometry import layout, move_gestures  # noqa: E402
 
 # Each game at its defaults, and a variant where its parameters change the board.
@@ -26,7 +26,7 @@ CLOSE = 1e-6
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    with TestClient(create_app(tmp_path_factory.mktemp("web") / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path_factory.mktemp("web") / "web.sqlite3", WebSettings(workers=0))) as client:
         yield client
 
 

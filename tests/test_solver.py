@@ -12,6 +12,7 @@ from boomboard import solver
 from boomboard.agents import make_agent
 from boomboard.solver.hashed import graph
 from boomboard.solver.analysis import search_disagreements
+from solve_helpers import steps_saved, stop_after, stop_before_scoring
 
 # Reachable non-terminal positions of the small tables: regression figures.
 COUNTS = {
@@ -172,31 +173,31 @@ def test_missing_tables_and_positions_raise_clear_errors(tmp_path, kaboom3):
         solver.solve(boomboard.load_game("expendibots"), db=tmp_path, progress=False)
 
 
-def stop_at(stop_phase, stop_index):
-    def hook(phase, index):
-        if (phase, index) == (stop_phase, stop_index):
-            raise KeyboardInterrupt
-    return hook
-
-
-@pytest.mark.parametrize("method, stop", [("memory", ("level", 6)), ("memory", ("enumerated", 0)),
-                                          ("tiers", ("layer", 101)), ("tiers", ("enumerated", 0)),
+@pytest.mark.parametrize("method, stop", [("memory", ("level", 6)), ("memory", "scoring"),
+                                          ("tiers", ("durable", 100)), ("tiers", ("enumerated", 0)),
                                           ("tiers", ("solved layer", 100))])
 def test_a_killed_solve_resumes_to_the_same_table(tmp_path, monkeypatch, kaboom3, method, stop):
     monkeypatch.setattr(solver.hashed.tiers, "buffer_budget", lambda: 1 << 14)  # children go to disk often
     game = kaboom3.game
+    if stop == "scoring":
+        stop_before_scoring(monkeypatch)
+    elif stop[0] == "durable":  # the first save of every layer's children up to layer 100 or later
+        stop_after(monkeypatch, lambda step: step[0] == "durable" and step[1] >= stop[1])
+    else:
+        stop_after(monkeypatch, stop)
     with pytest.raises(KeyboardInterrupt):
-        solver.solve(game, db=tmp_path, progress=False, interrupt=stop_at(*stop), settings=solver.SolveSettings(method=method))
+        solver.solve(game, db=tmp_path, progress=False, settings=solver.SolveSettings(method=method))
     assert solver.open_table(game, db=tmp_path) is None  # nothing half-written is taken for a table
-    resumed = []
-    table = solver.solve(game, db=tmp_path, progress=False, interrupt=lambda p, i: resumed.append((p, i)),
-                         settings=solver.SolveSettings(method=method))
+    resumed = steps_saved(monkeypatch)
+    table = solver.solve(game, db=tmp_path, progress=False, settings=solver.SolveSettings(method=method))
     if stop == ("level", 6):
         assert resumed[0] == ("level", 7)  # it went on from the next level
+    if stop == "scoring":
+        assert not any(phase == "level" for phase, _ in resumed)  # no level found again
     if stop[0] == "solved layer":
-        assert ("layer", 0) not in resumed and resumed[1] == ("solved layer", 99)  # nothing done again
-    if stop[0] == "layer":
-        assert ("layer", 0) not in resumed  # it went back only to the last layer whose children are saved
+        assert resumed[0] == ("solved layer", 99) and ("enumerated", 0) not in resumed  # nothing done again
+    if stop[0] == "durable":  # it went back only to the last layer whose children are saved
+        assert all(index >= stop[1] for phase, index in resumed if phase == "durable")
     assert np.array_equal(table.keys, kaboom3.keys)
     assert np.array_equal(table.entries, kaboom3.entries)
     assert not list(tmp_path.rglob("*.work"))
@@ -218,8 +219,9 @@ def test_in_memory_and_layer_by_layer_solves_write_the_same_table(tmp_path, monk
 def test_a_game_too_big_for_memory_is_solved_layer_by_layer(tmp_path, monkeypatch, kaboom3):
     monkeypatch.setattr(solver.hashed.driver, "memory_limit_positions", lambda: 5000)
     monkeypatch.setattr(type(kaboom3.game), "solver_dense_spec", lambda game: None)  # auto would solve it densely
-    seen = []
-    table = solver.solve(kaboom3.game, db=tmp_path, progress=False, interrupt=lambda p, i: seen.append(p))
+    saved = steps_saved(monkeypatch)
+    table = solver.solve(kaboom3.game, db=tmp_path, progress=False)
+    seen = [phase for phase, _ in saved]
     assert "level" in seen and "solved layer" in seen  # it began in memory, then went layer by layer
     assert np.array_equal(table.entries, kaboom3.entries)
     with pytest.raises(solver.SolveError, match="no layers"):

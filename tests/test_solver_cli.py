@@ -18,6 +18,8 @@ import boomboard
 from boomboard import solver
 from boomboard.agents import agent_kinds, make_agent
 from boomboard.core import ParameterError
+from process_helpers import as_from_a_terminal
+from solve_helpers import steps_saved
 
 POSITION_14 = "(x 0 0 xoxx o@*o -ooo -xxx)"
 
@@ -129,26 +131,55 @@ def kill_jump61_solve_when(tmp_path, ready, *options) -> dict:
     return json.loads(progress.read_text())
 
 
-def test_a_solve_killed_midway_resumes_from_its_saved_levels(tmp_path):
+def test_a_solve_killed_midway_resumes_from_its_saved_levels(tmp_path, monkeypatch):
     game = boomboard.load_game("jump61(size=3)")
     saved = kill_jump61_solve_when(tmp_path, lambda record: record.get("expanded", 0) >= 3)["expanded"]
     assert solver.open_table(game, db=tmp_path) is None
-    resumed = []
-    table = solver.solve(game, db=tmp_path, progress=False, interrupt=lambda phase, i: resumed.append(i))
-    assert resumed[0] == saved  # the next level, not the first
+    resumed = steps_saved(monkeypatch)
+    table = solver.solve(game, db=tmp_path, progress=False)
+    assert resumed[0] == ("level", saved)  # the next level, not the first
     fresh = solver.solve(game, db=tmp_path / "fresh", progress=False)
     assert len(table) == 288293
     assert np.array_equal(table.keys, fresh.keys) and np.array_equal(table.entries, fresh.entries)
 
 
-def test_a_layer_by_layer_solve_killed_while_scoring_resumes_at_its_last_layer(tmp_path):
+def test_ctrl_c_stops_a_solve_after_a_saved_level_and_the_next_solve_resumes_there(tmp_path, monkeypatch):
+    """Ctrl-C, as a terminal sends it, once the solve has saved a few levels: it stops (130, no
+    traceback) with its levels kept, and the next solve goes on from the last one saved."""
+    progress = tmp_path / "jump61(size=3)" / "start.work" / "progress.json"
+    process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "jump61", "--size", "3", "--db",
+                                str(tmp_path), "--quiet"], preexec_fn=as_from_a_terminal, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        while process.poll() is None and json.loads(_text_or(progress, "{}")).get("expanded", 0) < 3:
+            time.sleep(0.002)
+        process.send_signal(signal.SIGINT)
+        output = process.communicate(timeout=120)[0]
+    finally:
+        process.kill()
+    assert process.returncode == 130 and "Traceback" not in output, output  # not finished first: stopped
+    saved = json.loads(progress.read_text())["expanded"]
+    resumed = steps_saved(monkeypatch)
+    table = solver.solve(boomboard.load_game("jump61(size=3)"), db=tmp_path, progress=False)
+    assert resumed[0] == ("level", saved) and len(table) == 288293
+
+
+def _text_or(path, default: str) -> str:
+    """The file's text; ``default`` while it is not there or is being replaced."""
+    try:
+        return path.read_text() or default
+    except OSError:
+        return default
+
+
+def test_a_layer_by_layer_solve_killed_while_scoring_resumes_at_its_last_layer(tmp_path, monkeypatch):
     game = boomboard.load_game("jump61(size=3)")
     saved = kill_jump61_solve_when(tmp_path, lambda record: record.get("solved_from") is not None,
                                    "--method", "tiers")["solved_from"]
     assert solver.open_table(game, db=tmp_path) is None
-    resumed = []
-    table = solver.solve(game, db=tmp_path, progress=False, interrupt=lambda phase, i: resumed.append((phase, i)))
-    assert resumed[:2] == [("enumerated", 0), ("solved layer", saved - 1)]  # no layer found or scored again
+    resumed = steps_saved(monkeypatch)
+    table = solver.solve(game, db=tmp_path, progress=False)
+    assert resumed[0] == ("solved layer", saved - 1)  # no layer found or scored again
     fresh = solver.solve(game, db=tmp_path / "fresh", progress=False, settings=solver.SolveSettings(method="memory"))
     assert np.array_equal(table.keys, fresh.keys) and np.array_equal(table.entries, fresh.entries)
 

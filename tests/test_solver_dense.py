@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from no_jit import run_json_script
+from solve_helpers import steps_saved, stop_after, watch_steps
 
 import boomboard
 from boomboard import solver
@@ -141,19 +142,16 @@ def test_analysis_and_the_agent_read_dense_tables(db, kaboom3):
 
 
 @pytest.mark.parametrize("stops", [(20,), (35, 12), (0,)])
-def test_a_killed_dense_solve_resumes_to_the_same_bytes(tmp_path, kaboom3, stops):
+def test_a_killed_dense_solve_resumes_to_the_same_bytes(tmp_path, monkeypatch, kaboom3, stops):
     game = kaboom3.game
     for stop in stops:
-        def hook(phase, level, stop=stop):
-            if level == stop:
-                raise KeyboardInterrupt
+        stop_after(monkeypatch, ("dense level", stop))
         with pytest.raises(KeyboardInterrupt):
-            solver.solve(game, db=tmp_path, progress=False, interrupt=hook, settings=solver.SolveSettings(method="dense"))
+            solver.solve(game, db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
         assert solver.open_table(game, db=tmp_path) is None
-    resumed = []
-    table = solver.solve(game, db=tmp_path, progress=False, interrupt=lambda p, i: resumed.append(i),
-                         settings=solver.SolveSettings(method="dense"))
-    assert resumed[:1] == ([min(stops) - 1] if min(stops) else [])  # nothing solved again
+    resumed = steps_saved(monkeypatch)
+    table = solver.solve(game, db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
+    assert resumed[:1] == ([("dense level", min(stops) - 1)] if min(stops) else [])  # nothing solved again
     assert_same_files(table.folder, kaboom3.folder)
 
 
@@ -267,26 +265,27 @@ def test_levels_read_through_a_mapped_window_give_the_same_bytes_and_free_its_di
     window = tmp_path / str(game) / "start.work" / "window.raw"
     allocated = []
 
-    def stop_once(phase, level):
+    def stop_once(step):
         allocated.append(window.stat().st_blocks * 512)
-        if level == 50 and len(allocated) < 100:
+        if step == ("dense level", 50) and len(allocated) < 100:
             raise KeyboardInterrupt
 
+    watch_steps(monkeypatch, stop_once)
     with pytest.raises(KeyboardInterrupt):
-        solver.solve(game, db=tmp_path, progress=False, interrupt=stop_once, settings=solver.SolveSettings(method="dense"))
-    table = solver.solve(game, db=tmp_path, progress=False, interrupt=stop_once, settings=solver.SolveSettings(method="dense"))
+        solver.solve(game, db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
+    table = solver.solve(game, db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
     assert_same_files(table.folder, fresh.folder)
     assert not list(table.folder.glob("window*"))
     raw = counted.records * 2
     assert 0 < max(allocated) <= counted.memory_bytes() + 4096 * counted.levels < raw
 
 
-def test_memory_to_plan_with_can_be_given(tmp_path, kaboom3):
+def test_memory_to_plan_with_can_be_given(tmp_path, monkeypatch, kaboom3):
     """``memory=`` (``--memory``) makes a solve that fits read through the window all the same."""
     window = tmp_path / str(kaboom3.game) / "start.work" / "window.raw"
     seen = []
+    watch_steps(monkeypatch, lambda step: seen.append(window.exists()))
     table = solver.solve(kaboom3.game, db=tmp_path, progress=False,
-                         interrupt=lambda phase, level: seen.append(window.exists()),
                          settings=solver.SolveSettings(method="dense", memory=1000))
     assert seen and all(seen) and not window.exists()
     assert_same_files(table.folder, kaboom3.folder)

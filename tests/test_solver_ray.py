@@ -9,6 +9,7 @@ import pytest
 import boomboard
 from boomboard import solver
 from boomboard.solver.dense import ray as dense_ray
+from solve_helpers import steps_saved, stop_after
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'boomboard[ray]')")
 
@@ -63,17 +64,13 @@ def test_a_ray_solve_writes_the_local_solve_bytes_even_when_a_worker_dies(tmp_pa
     assert table.lookup(state) == local_table.lookup(state)
 
 
-def test_a_ray_solve_stopped_midway_resumes_here_to_the_same_bytes(tmp_path, local_ray, local_table):
-    def stop_at_level_20(phase, level):
-        if level == 20:
-            raise KeyboardInterrupt
-
+def test_a_ray_solve_stopped_midway_resumes_here_to_the_same_bytes(tmp_path, monkeypatch, local_ray, local_table):
+    stop_after(monkeypatch, ("dense level", 20))
     with pytest.raises(KeyboardInterrupt):
-        solver.solve(local_table.game, db=tmp_path, progress=False, interrupt=stop_at_level_20,
-                     settings=solver.SolveSettings(backend="ray"))
-    resumed = []
-    table = solver.solve(local_table.game, db=tmp_path, progress=False, interrupt=lambda p, i: resumed.append(i))
-    assert resumed[0] == 19
+        solver.solve(local_table.game, db=tmp_path, progress=False, settings=solver.SolveSettings(backend="ray"))
+    resumed = steps_saved(monkeypatch)
+    table = solver.solve(local_table.game, db=tmp_path, progress=False)
+    assert resumed[0] == ("dense level", 19)
     assert same_files(table.folder, local_table.folder)
 
 

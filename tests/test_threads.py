@@ -141,7 +141,7 @@ def test_the_web_app_serves_threads_on_one_variant_as_it_serves_one(tmp_path):
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
-    from boomboard.web import create_app
+    from boomboard.web import WebSettings, create_app
     from test_web_api import new_game, wait_for
 
     seeds = list(range(4))
@@ -163,7 +163,7 @@ def test_the_web_app_serves_threads_on_one_variant_as_it_serves_one(tmp_path):
             assert client.post(f"/api/games/{game_id}/moves", json={"move": action}).status_code == 200
         return wrong
 
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         alone = {seed: finished_moves(client, ai_game(client, seed)) for seed in seeds}  # one game at a time
 
         def both(seed: int) -> tuple[list[str], int]:  # AI moves in the service's threads, a human's in this one

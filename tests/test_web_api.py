@@ -10,7 +10,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 import boomboard  # noqa: E402
-from boomboard.web import analysis, create_app  # noqa: E402
+from boomboard.web import WebSettings, analysis, create_app  # noqa: E402
 from boomboard.web.geometry import cell_contents  # noqa: E402
 from web_fakes import FakeArena, FakeSolver  # noqa: E402
 from web_helpers import assert_error, wait_for  # noqa: E402
@@ -23,7 +23,7 @@ def db(tmp_path):
 
 @pytest.fixture
 def client(db):
-    with TestClient(create_app(db, processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:
         yield client
 
 
@@ -114,6 +114,13 @@ def test_a_body_that_is_not_json_gets_a_json_error(client):
 
 def test_a_wrong_method_is_405_json(client):
     assert_error(client.delete("/api/games"), 405, "Method Not Allowed")
+
+
+def test_a_wrong_method_is_told_every_method_of_its_path(client):
+    # the path's routes, the app's own (its schema) included, whichever router holds them
+    assert client.delete("/api/games").headers["allow"] == "GET, POST"
+    assert client.put("/api/games/nope").headers["allow"] == "DELETE, GET"
+    assert client.post("/openapi.json").headers["allow"] == "GET, HEAD"
 
 
 def test_unknown_ids_and_routes_are_404_json(client):
@@ -210,13 +217,13 @@ def test_watching_ai_against_ai_reaches_the_end(client):
 
 
 def test_a_restart_loses_no_game_and_the_ai_carries_on(db):
-    with TestClient(create_app(db, processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:
         human = new_game(client, "kaboom", ("human", "random"))
         client.post(f"/api/games/{human['id']}/moves", json={"move": "A"})
         before = wait_for(client, human["id"], lambda s: s["ply"] == 2 and human_turn(s))
         watched = new_game(client, "jump61(size=3)", ("random", "random"), pace=0.3)
         wait_for(client, watched["id"], lambda s: s["ply"] >= 1)
-    with TestClient(create_app(db, processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:
         again = client.get(f"/api/games/{human['id']}").json()
         assert (again["ply"], again["position"], again["moves"]) == (before["ply"], before["position"],
                                                                       before["moves"])
@@ -287,7 +294,7 @@ def test_any_line_of_play_can_be_analysed(client):
 
 @pytest.fixture
 def arena_client(db):
-    with TestClient(create_app(db, arena=FakeArena(), processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0), arena=FakeArena())) as client:
         yield client
 
 
@@ -352,7 +359,7 @@ def test_tournaments_and_standings(arena_client, client):
 # -- games kept in memory ----------------------------------------------------------------------
 
 def test_games_past_the_memory_bound_are_read_back_from_the_store(db):
-    app = create_app(db, processes=False, sessions_kept=2)
+    app = create_app(db, WebSettings(workers=0, sessions_kept=2))
     service = app.state.service
     with TestClient(app) as client:
         games = [new_game(client, players=("human", "human")) for _ in range(4)]
@@ -368,7 +375,7 @@ def test_games_past_the_memory_bound_are_read_back_from_the_store(db):
         for game in games[1:3]:  # forgotten by now, and each still answers from the store
             assert game["id"] not in service.sessions
             assert client.get(f"/api/games/{game['id']}").json()["ply"] == 1
-    with TestClient(create_app(db, processes=False)) as restarted:
+    with TestClient(create_app(db, WebSettings(workers=0))) as restarted:
         assert restarted.get(f"/api/games/{first}").json()["actions"] == second["actions"]
 
 
@@ -383,7 +390,7 @@ def test_a_game_whose_ai_is_thinking_stays_in_memory_past_the_bound(db, monkeypa
         return choose(*args)
 
     monkeypatch.setattr(analysis, "choose_action", held)
-    app = create_app(db, processes=False, sessions_kept=1)
+    app = create_app(db, WebSettings(workers=0, sessions_kept=1))
     service = app.state.service
     with TestClient(app) as client:
         thinking = new_game(client, players=("random", "human"))
@@ -413,7 +420,7 @@ def test_a_games_cached_analyses_are_bounded():
 def test_sessions_kept_must_be_a_positive_integer(db):
     for bad in (0, -3, 1.5, True):
         with pytest.raises(boomboard.BoomboardError, match="sessions_kept"):
-            create_app(db, processes=False, sessions_kept=bad)
+            create_app(db, WebSettings(workers=0, sessions_kept=bad))
 
 
 # -- the serve command ------------------------------------------------------------------------

@@ -232,10 +232,10 @@ def arena_server(tmp_path_factory):
 
     import uvicorn
 
-    from boomboard.web import create_app
+    from boomboard.web import WebSettings, create_app
     from web_fakes import FakeArena
 
-    app = create_app(tmp_path_factory.mktemp("arena") / "web.sqlite3", arena=FakeArena(), processes=False)
+    app = create_app(tmp_path_factory.mktemp("arena") / "web.sqlite3", WebSettings(workers=0), arena=FakeArena())
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

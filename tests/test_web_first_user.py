@@ -8,6 +8,7 @@ count is bounded like ``boomboard serve --workers``."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import subprocess
 import sys
 import threading
@@ -19,7 +20,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from boomboard.core.errors import ParameterError  # noqa: E402
-from boomboard.web import analysis, create_app  # noqa: E402
+from boomboard.web import WebSettings, analysis, create_app  # noqa: E402
 from boomboard.web.service import AgentLimits, Busy, GameService, Overloaded  # noqa: E402
 from boomboard.web.store import GameStore  # noqa: E402
 from boomboard.web.workers import BACKGROUND, FOREGROUND, WorkerPool, workers_limit  # noqa: E402
@@ -30,7 +31,7 @@ WATCHED = {"game": "kaboom", "players": ["random", "random"], "pace": 0.3}
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app(tmp_path / "web.sqlite3", processes=False)
+    return create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))
 
 
 @pytest.fixture
@@ -190,7 +191,7 @@ def test_a_refused_or_shed_analysis_says_when_to_retry(client, app, monkeypatch)
 
 def test_stop_ends_an_ai_game_without_a_result_and_it_stays_stopped_after_a_restart(tmp_path):
     db = tmp_path / "web.sqlite3"
-    with TestClient(create_app(db, processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:
         game = client.post("/api/games", json=WATCHED).json()
         assert game["watched"] and not game["stopped"]
         stopped = client.post(f"/api/games/{game['id']}/stop", json={})
@@ -200,7 +201,7 @@ def test_stop_ends_an_ai_game_without_a_result_and_it_stays_stopped_after_a_rest
         assert state["to_move"] is None and state["legal"] == [] and not state["thinking"]
         assert_error(client.post(f"/api/games/{game['id']}/stop", json={}), 409, "over")
         ply = state["ply"]
-    with TestClient(create_app(db, processes=False)) as client:  # not resumed at the next start
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:  # not resumed at the next start
         state = client.get(f"/api/games/{game['id']}").json()
         assert state["stopped"] and state["ply"] == ply and not state["thinking"]
 
@@ -223,7 +224,7 @@ def test_stop_and_pause_are_for_ai_games_only(client, action, body):
 
 
 def test_a_game_nobody_watches_is_stopped_after_the_grace_period(tmp_path):
-    app = create_app(tmp_path / "web.sqlite3", processes=False, watch_grace=1)
+    app = create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, watch_grace=1))
     with TestClient(app) as client:
         slow = {**WATCHED, "players": ["alphabeta:depth=1", "alphabeta:depth=1"], "pace": 2.0}
         unwatched = client.post("/api/games", json=slow).json()["id"]
@@ -253,7 +254,7 @@ def test_only_ai_games_unseen_for_the_grace_period_are_ended(tmp_path):
 @pytest.mark.parametrize("grace", [0, 0.5, 3601, float("nan"), True, "60"])
 def test_the_watch_grace_is_bounded(tmp_path, grace):
     with pytest.raises(ParameterError, match="--watch-grace"):
-        create_app(tmp_path / "web.sqlite3", processes=False, watch_grace=grace)
+        create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, watch_grace=grace))
 
 
 def test_serve_refuses_a_watch_grace_out_of_range(tmp_path):
@@ -269,17 +270,25 @@ def test_serve_refuses_a_watch_grace_out_of_range(tmp_path):
 @pytest.mark.parametrize("host, status", [("http://127.0.0.1", 200), ("http://localhost:8000", 200),
                                           ("http://evil.example", 400), ("http://testserver", 400)])
 def test_the_app_answers_only_the_loopback_names_unless_given_a_guard(tmp_path, host, status):
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False), base_url=host) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0)), base_url=host) as client:
         assert client.get("/api/catalog").status_code == status
 
 
-@pytest.mark.parametrize("workers", [0, -1, True, 2.0, "2", 10**6])
+@pytest.mark.parametrize("workers", [-1, True, False, 2.0, "2", 10**6])
 def test_the_python_apis_worker_count_is_bounded_like_serve_workers(tmp_path, workers):
     with pytest.raises(ParameterError, match="workers") as refused:
-        create_app(tmp_path / "web.sqlite3", workers=workers)
+        create_app(tmp_path / "web.sqlite3", WebSettings(workers=workers))
     if workers == 10**6:
         most, why = workers_limit()
         assert f"limit of {most} ({why})" in str(refused.value)
+
+
+def test_no_workers_plays_the_ai_in_the_servers_threads_as_serve_workers_0_does(tmp_path):
+    before = set(multiprocessing.active_children())  # any an earlier test left
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
+        game = client.post("/api/games", json={"game": "jump61(size=3)", "players": ["random", "human"]}).json()
+        assert wait_for(client, game["id"], lambda state: state["ply"] == 1)["error"] == ""
+        assert set(multiprocessing.active_children()) <= before  # no worker process was started
 
 
 def test_the_python_apis_default_worker_count_fits_the_machine(tmp_path):

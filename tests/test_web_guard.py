@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from boomboard.core.errors import ParameterError  # noqa: E402
 from boomboard.learn.checkpoint import PACKAGED  # noqa: E402
-from boomboard.web import create_app  # noqa: E402
+from boomboard.web import WebSettings, create_app  # noqa: E402
 from boomboard.web.guard import RequestGuard, served_hosts  # noqa: E402
 from web_helpers import assert_error, serving  # noqa: E402
 
@@ -30,7 +30,7 @@ ADDRESS = "http://127.0.0.1:8000"
 @pytest.fixture
 def client(tmp_path):
     """The app as ``boomboard serve`` (on 127.0.0.1:8000) builds it, in process."""
-    app = create_app(tmp_path / "web.sqlite3", processes=False, guard=RequestGuard.for_server("127.0.0.1"))
+    app = create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, guard=RequestGuard.for_server("127.0.0.1")))
     with TestClient(app, base_url=ADDRESS) as client:
         yield client
 
@@ -65,7 +65,7 @@ def test_allowed_hosts_add_names_and_a_server_on_every_address_answers_any_addre
     assert served_hosts("127.0.0.1") == {"localhost", "127.0.0.1", "::1"}
     assert served_hosts("192.0.2.5", ["Games.Example"]) == {"192.0.2.5", "games.example"}
     guard = RequestGuard.for_server("0.0.0.0", ["games.example"])
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False, guard=guard)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, guard=guard))) as client:
         for host in ["192.0.2.5:8000", "[2001:db8::1]", "games.example", "localhost"]:
             assert client.get("/api/catalog", headers={"Host": host}).status_code == 200, host
         assert_error(client.get("/api/catalog", headers={"Host": "evil.example"}), 400, "evil.example")
@@ -208,7 +208,7 @@ def test_a_models_folder_offers_its_models_by_name_and_they_play(tmp_path):
     for target in [folder / "mine.msgpack", folder / "run" / "model.msgpack"]:
         target.write_bytes(PACKAGED.joinpath("kaboom.msgpack").read_bytes())
     (folder / "notes.txt").write_text("not a model")
-    app = create_app(tmp_path / "web.sqlite3", processes=False, models=folder)
+    app = create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, models=folder))
     with TestClient(app) as client:
         assert client.get("/api/catalog").json()["models"] == ["kaboom", "mine", "run"]
         for name in ["mine", "run"]:
@@ -222,7 +222,7 @@ def test_a_models_folder_offers_its_models_by_name_and_they_play(tmp_path):
         assert_error(client.post("/api/games", json={"game": "kaboom", "players": ["human", "learned:notes"]}),
                      400, "one of: kaboom, mine, run")
     with pytest.raises(ParameterError, match="--models"):
-        create_app(tmp_path / "other.sqlite3", processes=False, models=tmp_path / "missing")
+        create_app(tmp_path / "other.sqlite3", WebSettings(workers=0, models=tmp_path / "missing"))
 
 
 # -- who a client is -----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from boomboard.arena.referee import Limits  # noqa: E402
 from boomboard.arena.store import open_store  # noqa: E402
 from boomboard.arena.tournament import create_tournament, run_tournament  # noqa: E402
 from boomboard.core.errors import ParameterError  # noqa: E402
-from boomboard.web import archive, create_app  # noqa: E402
+from boomboard.web import WebSettings, archive, create_app  # noqa: E402
 
 GAMES = 3  # an odd number: greedy moves first twice, random once
 
@@ -40,7 +40,7 @@ def arena_db(tmp_path_factory):
 @pytest.fixture(scope="module")
 def client(arena_db, tmp_path_factory):
     web_db = tmp_path_factory.mktemp("web") / "web.sqlite3"
-    with TestClient(create_app(web_db, arena=open_store(arena_db), processes=False)) as client:
+    with TestClient(create_app(web_db, WebSettings(workers=0), arena=open_store(arena_db))) as client:
         yield client
 
 
@@ -150,12 +150,12 @@ def test_the_default_arena_store_is_the_arenas_own_file(tmp_path, monkeypatch):
 
 
 def test_the_app_opens_the_arena_file_it_is_given(tmp_path, arena_db):
-    with TestClient(create_app(tmp_path / "web.sqlite3", arena_db=arena_db, processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, arena_db=arena_db))) as client:
         assert client.get("/api/catalog").json()["arena"] is True
         assert len(client.get("/api/tournaments").json()["tournaments"]) == 1
     (tmp_path / "junk.sqlite3").write_text("not a database " * 100)
     with pytest.raises(ParameterError, match="junk.sqlite3"):  # a file the user named is never ignored
-        create_app(tmp_path / "web2.sqlite3", arena_db=tmp_path / "junk.sqlite3", processes=False)
+        create_app(tmp_path / "web2.sqlite3", WebSettings(workers=0, arena_db=tmp_path / "junk.sqlite3"))
 
 
 def test_an_agent_that_won_every_game_has_an_unbounded_elo_sent_as_null(tmp_path):
@@ -167,7 +167,7 @@ def test_an_agent_that_won_every_game_has_an_unbounded_elo_sent_as_null(tmp_path
         store.add_action(game_id, 0, 3, 0.01)
         store.finish_game(game_id, winner, "greedy won")
     assert math.isinf(store.standings(tournament_id)[0].elo)  # what the arena itself reports
-    with TestClient(create_app(tmp_path / "web.sqlite3", arena=store, processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0), arena=store)) as client:
         standings = client.get(f"/api/tournaments/{tournament_id}").json()["standings"]
         assert [(s["agent"], s["wins"], s["score"], s["elo"], s["elo_error"]) for s in standings] == [
             ("greedy", 2, 2.0, None, None), ("random", 0, 0.0, None, None)]
@@ -196,8 +196,7 @@ def solver_db(tmp_path_factory):
 @pytest.fixture(scope="module")
 def solver_client(solver_db, tmp_path_factory):
     web_db = tmp_path_factory.mktemp("web-solver") / "web.sqlite3"
-    with TestClient(create_app(web_db, arena=open_store(":memory:"), solver_db=solver_db,
-                               processes=False)) as client:
+    with TestClient(create_app(web_db, WebSettings(workers=0, solver_db=solver_db), arena=open_store(":memory:"))) as client:
         yield client
 
 
@@ -289,19 +288,19 @@ def test_the_solver_side_needs_a_table(solver_client, tmp_path):
     for side in ("solver", "solver:seed=3"):
         refused = solver_client.post("/api/games", json={"game": "kaboom(rows=4,cols=4)", "players": ["human", side]})
         assert refused.status_code == 400 and "table" in refused.json()["error"]
-    with TestClient(create_app(tmp_path / "web.sqlite3", arena=open_store(":memory:"), solver_db=tmp_path,
-                               processes=False)) as empty:  # a folder without this game's table
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, solver_db=tmp_path),
+                               arena=open_store(":memory:"))) as empty:  # a folder without this game's table
         refused = empty.post("/api/games", json={"game": SMALL, "players": ["human", "solver"]})
         assert refused.status_code == 400 and "table" in refused.json()["error"]
         assert empty.post("/api/analysis", json={"game": SMALL}).json()["source"] == "search"
     with pytest.raises(ParameterError, match="not a folder"):
-        create_app(tmp_path / "web2.sqlite3", solver_db=tmp_path / "missing", processes=False)
+        create_app(tmp_path / "web2.sqlite3", WebSettings(workers=0, solver_db=tmp_path / "missing"))
 
 
 def test_worker_processes_read_the_same_tables(solver_db, tmp_path):
     """Analyses and the solver's moves run in other processes: the folder travels with each request."""
-    with TestClient(create_app(tmp_path / "web.sqlite3", arena=open_store(":memory:"), solver_db=solver_db,
-                               workers=1, processes=True)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(solver_db=solver_db, workers=1),
+                               arena=open_store(":memory:"))) as client:
         game = client.post("/api/games", json={"game": SMALL, "players": ["solver", "human"]}).json()
         deadline = time.monotonic() + 120  # returns at once when done; room for a loaded machine
         while (state := client.get(f"/api/games/{game['id']}").json())["ply"] < 1 and not state["error"]:

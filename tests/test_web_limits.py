@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from boomboard.cli.serve import register  # noqa: E402
 from boomboard.core.errors import ParameterError  # noqa: E402
-from boomboard.web import analysis, create_app  # noqa: E402
+from boomboard.web import WebSettings, analysis, create_app  # noqa: E402
 from boomboard.web.limits import ARRIVED, RequestLimits, ServerLimits, uvicorn_options  # noqa: E402
 from boomboard.web.service import AgentLimits  # noqa: E402
 from web_helpers import assert_error  # noqa: E402
@@ -40,7 +40,7 @@ NEW_GAME = {"game": "kaboom", "players": ["human", "human"]}
 
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False, server_limits=SMALL)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, server_limits=SMALL))) as client:
         yield client
 
 
@@ -62,7 +62,7 @@ def test_a_body_past_the_limit_is_a_413_from_its_length_or_as_it_streams(client)
 
 def test_a_fifty_megabyte_body_is_refused_by_the_default_limit(tmp_path):
     body = b'{"game": "kaboom", "position": "' + b"x" * 50_000_000 + b'"}'
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         assert_error(client.post("/api/games", content=body, headers={"content-type": "application/json"}),
                        413, "65,536 bytes", "--max-body")
 
@@ -78,7 +78,7 @@ def test_too_many_query_parameters_or_json_members_are_a_400_naming_the_limit(cl
 
 def test_json_nested_too_deeply_is_a_400(tmp_path):
     body = "[" * 30_000 + "]" * 30_000  # under the size limit, past Python's recursion limit
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         assert_error(client.post("/api/analysis", content=body, headers={"content-type": "application/json"}),
                        400, "nested too deeply")
 
@@ -195,8 +195,7 @@ def live(tmp_path):
     servers = []
 
     def start(server_limits: ServerLimits = SMALL, **options) -> LiveServer:
-        app = create_app(tmp_path / f"web{len(servers)}.sqlite3", processes=False, server_limits=server_limits,
-                         **options)
+        app = create_app(tmp_path / f"web{len(servers)}.sqlite3", WebSettings(workers=0, server_limits=server_limits, **options))
         servers.append(LiveServer(app, server_limits))
         return servers[-1]
 

@@ -10,13 +10,13 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 import boomboard  # noqa: E402
 from boomboard.registry import game_names  # noqa: E402
-from boomboard.web import create_app  # noqa: E402
+from boomboard.web import WebSettings, create_app  # noqa: E402
 
 
 @pytest.fixture
 def client(tmp_path):
     (tmp_path / "tables").mkdir()  # an empty folder of tables: the solver has none
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False, solver_db=tmp_path / "tables")) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0, solver_db=tmp_path / "tables"))) as client:
         yield client
 
 

@@ -13,7 +13,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from boomboard.records import read_record, write_record  # noqa: E402
-from boomboard.web import create_app  # noqa: E402
+from boomboard.web import WebSettings, create_app  # noqa: E402
 from boomboard.web.store import ABANDONED_AFTER_SECONDS  # noqa: E402
 from web_fakes import FakeArena  # noqa: E402
 from web_helpers import assert_error  # noqa: E402
@@ -26,7 +26,7 @@ def db(tmp_path):
 
 @pytest.fixture
 def client(db):
-    with TestClient(create_app(db, arena=FakeArena(), processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0), arena=FakeArena())) as client:
         yield client
 
 
@@ -150,11 +150,11 @@ def test_records_written_by_the_web_app_are_the_records_module_s(client):
 
 
 def test_a_restarted_server_resumes_games_in_progress_but_not_abandoned_ones(db):
-    with TestClient(create_app(db, processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:
         recent = played(client, "kaboom", [], players=("human", "human"))
         old = played(client, "kaboom", [], players=("human", "human"))
     _age(db, old["id"], ABANDONED_AFTER_SECONDS + 60)
-    with TestClient(create_app(db, processes=False)) as client:
+    with TestClient(create_app(db, WebSettings(workers=0))) as client:
         assert recent["id"] in client.app.state.service.sessions
         assert old["id"] not in client.app.state.service.sessions
         assert client.get(f"/api/games/{old['id']}").json()["id"] == old["id"]  # opened, it is played on

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from schemathesis.specs.openapi.checks import positive_data_acceptance  # noqa: E402
 
-from boomboard.web import create_app  # noqa: E402
+from boomboard.web import WebSettings, create_app  # noqa: E402
 from boomboard.web.guard import RequestGuard  # noqa: E402
 from boomboard.web.service import AgentLimits  # noqa: E402
 from web_fakes import FakeArena  # noqa: E402
@@ -30,9 +30,11 @@ _FOLDER = Path(tempfile.mkdtemp(prefix="boomboard-schemathesis-"))
 atexit.register(shutil.rmtree, _FOLDER, True)  # made at import, so no fixture removes it
 # small limits: AIs that the fuzzer starts answer at once (threads, no worker processes); Schemathesis's
 # in-process client names the host "testserver", which the app answers only when told to
-APP = create_app(_FOLDER / "web.sqlite3", arena=FakeArena(), processes=False,
-                 limits=AgentLimits(time=0.05, game_time=0.5, depth=2, simulations=50, table_bits=12,
-                                    per_client=2), guard=RequestGuard.for_server("127.0.0.1", ["testserver"]))
+APP = create_app(_FOLDER / "web.sqlite3",
+                 WebSettings(workers=0, limits=AgentLimits(time=0.05, game_time=0.5, depth=2, simulations=50,
+                                                           table_bits=12, per_client=2),
+                             guard=RequestGuard.for_server("127.0.0.1", ["testserver"])),
+                 arena=FakeArena())
 
 
 async def without_lifespan(scope, receive, send):

@@ -18,7 +18,7 @@ import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 import boomboard  # noqa: E402
-from boomboard.web import analysis, create_app  # noqa: E402
+from boomboard.web import WebSettings, analysis, create_app  # noqa: E402
 from web_fakes import FakeSolver  # noqa: E402
 from browser_helpers import requires_chromium  # noqa: E402
 from web_helpers import OWNER, serving, wait_for  # noqa: E402
@@ -29,7 +29,7 @@ SEARCHED = [("jump61(size=3)", None, [0, 8]), ("expendibots", None, []), ("chain
 
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         yield client
 
 

@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from boomboard.core.state import State  # noqa: E402
 from boomboard.registry import load_game  # noqa: E402
-from boomboard.web import create_app  # noqa: E402
+from boomboard.web import WebSettings, create_app  # noqa: E402
 from boomboard.web.service import GameService  # noqa: E402
 from boomboard.web.store import GameStore, StoredGame, owner_hash  # noqa: E402
 from web_helpers import OWNER, OWNER_TOKEN, serving, wait_for  # noqa: E402
@@ -66,7 +66,7 @@ def test_reading_and_playing_a_long_game_does_not_replay_it(tmp_path, applied):
     actions = long_line()
     assert len(actions) > 200
     game_id = stored_game(tmp_path / "web.sqlite3", actions, ["human", "human"])
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         first = client.get(f"/api/games/{game_id}").json()  # read from the store: replayed once, here
         assert first["ply"] == len(actions)
         replay = load_game(LONG).new_initial_state()
@@ -91,7 +91,7 @@ def test_an_ai_move_in_a_long_game_replays_nothing(tmp_path, applied):
     actions = long_line(seed=2)
     actions = actions[:len(actions) // 2 * 2 - 2]  # an even number of plies: the person (first) is to move
     game_id = stored_game(tmp_path / "web.sqlite3", actions, ["human", "random"])
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         before = client.get(f"/api/games/{game_id}").json()  # read from the store: replayed once, here
         assert before["players"][before["to_move"]] == "human"
         applied[0] = 0
@@ -143,7 +143,7 @@ def test_a_games_reads_and_changes_run_off_the_event_loop(tmp_path, monkeypatch)
         monkeypatch.setattr(GameStore, name, watched(name, getattr(GameStore, name)))
     monkeypatch.setattr(GameService, "describe", watched("describe", GameService.describe))
     game_id = stored_game(tmp_path / "web.sqlite3", long_line(), ["human", "human"])
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         started.set()
         path = f"/api/games/{game_id}"
         legal = client.get(path).json()["legal"][0]["id"]
@@ -251,7 +251,7 @@ def test_an_analysis_stopped_for_a_client_gone_logs_no_unretrieved_exception(tmp
 
 def test_a_game_says_whether_the_caller_may_change_it(tmp_path):
     other = {"X-Boomboard-Owner": "another-clients-token-123"}
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         made = client.post("/api/games", json={"game": "jump61(size=4)", "players": ["human", "human"]}).json()
         assert made["owned"] is True
         path = f"/api/games/{made['id']}"
@@ -276,7 +276,7 @@ def test_a_games_answer_is_encoded_once_per_version_and_caller(tmp_path, monkeyp
     monkeypatch.setattr(GameService, "describe_copy", counted)
     other = {"X-Boomboard-Owner": "another-clients-token-123"}
     game_id = stored_game(tmp_path / "web.sqlite3", long_line(), ["human", "human"])
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         path = f"/api/games/{game_id}"
         first = client.get(path).json()
         assert client.get(path).json() == first and len(described) == 1  # unchanged: the same answer, kept

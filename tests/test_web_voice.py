@@ -13,7 +13,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 import boomboard  # noqa: E402
-from boomboard.web import analysis, create_app  # noqa: E402
+from boomboard.web import WebSettings, analysis, create_app  # noqa: E402
 from web_fakes import FakeSolver  # noqa: E402
 
 # A small variant of each game (a short line of each is analysed ply by ply).
@@ -25,7 +25,7 @@ PLIES = 2
 
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(create_app(tmp_path / "web.sqlite3", processes=False)) as client:
+    with TestClient(create_app(tmp_path / "web.sqlite3", WebSettings(workers=0))) as client:
         yield client
 
 

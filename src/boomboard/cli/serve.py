@@ -132,7 +132,7 @@ def register(app: typer.Typer) -> None:
         require_extra("web", "boomboard serve")
         import uvicorn  # imported here: the other commands start faster without the web stack
 
-        from ..web import create_app
+        from ..web import WebSettings, create_app
         from ..web.guard import RequestGuard
         from ..web.limits import ServerLimits, uvicorn_options
         from ..web.service import AgentLimits
@@ -154,9 +154,9 @@ def register(app: typer.Typer) -> None:
         except OSError as problem:
             raise ParameterError(f"cannot listen on {host}:{port}: {problem.strerror or problem}") from None
         url = f"http://{host}:{listener.getsockname()[1]}/"
-        web_app = create_app(path, arena_db=arena_db, solver_db=solver_db, workers=max(workers, 1),
-                             processes=workers > 0, limits=limits, guard=guard, models=models,
-                             server_limits=server_limits, watch_grace=watch_grace)
+        settings = WebSettings(arena_db=arena_db, solver_db=solver_db, workers=workers, limits=limits, guard=guard,
+                               models=models, server_limits=server_limits, watch_grace=watch_grace)
+        web_app = create_app(path, settings)
         # proxy_headers off: uvicorn would take X-Forwarded-For from any local client; the guard reads it
         server = _Server(uvicorn.Config(web_app, log_level="warning", timeout_graceful_shutdown=1,
                                         proxy_headers=False, **uvicorn_options(server_limits)))

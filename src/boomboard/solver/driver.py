@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-from collections.abc import Callable
 
 from ..core.game import Game
 from ..core.state import State
@@ -35,8 +34,7 @@ def variant_name(game: Game, tokens: int = 0, root: State | None = None) -> str:
 
 
 def solve(game: Game, db=None, *, settings: SolveSettings | None = None, progress: bool = True,
-          root: State | None = None, force: bool = False,
-          interrupt: Callable[[str, int], None] | None = None) -> Table:
+          root: State | None = None, force: bool = False) -> Table:
     """Solve ``game`` (every position reachable from its start; for a game
     solved as endgames, ``game.solver_min_tokens`` > 0, every position with
     at most ``settings.tokens`` tokens; with ``root``, every position
@@ -45,8 +43,7 @@ def solve(game: Game, db=None, *, settings: SolveSettings | None = None, progres
     ``settings`` (:class:`SolveSettings`) says how: the method, the limit on
     positions, and a dense solve's symmetry, threads, backend and memory.
     An existing complete table is returned as it is (``force`` solves again);
-    an interrupted solve resumes where it stopped. ``interrupt(phase, index)``
-    is called after each saved step (tests use it to stop a solve midway).
+    an interrupted solve (Ctrl-C, a kill) resumes from its last saved step.
     A solve that finds more than ``settings.max_positions`` positions stops
     with :class:`SolveError`. A dense solve
     (:mod:`boomboard.solver.dense.driver`) reads the levels it needs through
@@ -63,7 +60,7 @@ def solve(game: Game, db=None, *, settings: SolveSettings | None = None, progres
     method = _method(game, settings, root)
     variant = variant_name(game, settings.tokens, root)
     folder = table_dir(game, variant, db)
-    job = SolveJob(game, folder, folder.with_name(folder.name + ".work"), variant, progress, interrupt)
+    job = SolveJob(game, folder, folder.with_name(folder.name + ".work"), variant, progress)
     try:
         return _solved(job, settings, method, root, force)
     except OSError as problem:  # a folder that cannot be written, a full disk

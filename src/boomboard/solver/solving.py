@@ -8,7 +8,6 @@ Both drivers (:mod:`boomboard.solver.hashed.driver` for hashed tables,
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,15 +65,13 @@ class SolveSettings:
 class SolveJob:
     """What a driver is given to solve: the game, the table's folder and the
     folder its work in progress lives in (renamed into place when done), the
-    variant's name for the table's record, whether to show progress, and
-    ``interrupt(phase, index)``, called after each saved step."""
+    variant's name for the table's record, and whether to show progress."""
 
     game: Game
     folder: Path
     work: Path
     variant: str
     progress: bool
-    interrupt: Callable[[str, int], None] | None
 
 
 class _Rate(ProgressColumn):

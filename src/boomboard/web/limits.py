@@ -414,6 +414,16 @@ def _raw_refusal(status: int, reason: str, message: str) -> bytes:
             f"connection: close\r\n\r\n").encode() + body
 
 
+def _send_at_once(transport) -> None:
+    """Turn Nagle's algorithm off on a TCP connection: asyncio does it only on
+    sockets made with proto=IPPROTO_TCP, which the listener of
+    socket.create_server is not, and without it each answer on a kept
+    connection waited about 40 ms for the client's delayed ACK."""
+    connection = transport.get_extra_info("socket")
+    if connection is not None and connection.family in (socket.AF_INET, socket.AF_INET6):
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 def _limited_protocol(limits: ServerLimits):
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -435,12 +445,7 @@ def _limited_protocol(limits: ServerLimits):
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
             lag.watch(self.loop)
-            connection = transport.get_extra_info("socket")
-            if connection is not None and connection.family in (socket.AF_INET, socket.AF_INET6):
-                # asyncio sets this only on sockets made with proto=IPPROTO_TCP, which the listener
-                # of socket.create_server is not: without it each answer on a kept connection
-                # waited about 40 ms for the client's delayed ACK (Nagle's algorithm)
-                connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            _send_at_once(transport)
             self.head_timer = self.loop.call_later(limits.idle_timeout, self.head_too_slow)
 
         def data_received(self, data: bytes) -> None:

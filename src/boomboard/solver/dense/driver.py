@@ -78,8 +78,6 @@ def solve_dense(job: SolveJob, settings: SolveSettings):
                 record["max_remoteness"] = max(record["max_remoteness"], largest)
                 record["next"] = level - 1
                 write_json_atomic(record_path, record)
-                if job.interrupt is not None:
-                    job.interrupt("dense level", level)
     finally:
         numba_threads.restore()
         if children is not None:

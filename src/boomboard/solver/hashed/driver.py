@@ -70,7 +70,6 @@ class _Solver:
         self.child = self.s.copy()
         self.actions = np.empty(game.num_distinct_actions(), dtype=np.int32)
         self.show = job.progress
-        self.interrupt = job.interrupt
         self.timings: dict[str, float] = {}
 
     # -- phase 1: the positions ------------------------------------------------------
@@ -154,8 +153,6 @@ class _Solver:
         os.replace(temporary, path)
         save_atomic(self.work / f"keys-{expanded:05d}.npy", levels[expanded])
         write_json_atomic(self.work / "progress.json", {"expanded": expanded})
-        if self.interrupt is not None:
-            self.interrupt("level", expanded - 1)
 
     @staticmethod
     def reindex(table: np.ndarray, parts: list[np.ndarray]) -> None:
@@ -285,8 +282,6 @@ class _Solver:
                 tiers.enumerate(self.start_keys(), bar, task)
                 tiers.index()
                 self.timings["enumerate"] = time.perf_counter() - began
-            if self.interrupt is not None:
-                self.interrupt("enumerated", 0)
             solving = time.perf_counter()
             task = bar.add_task("solving layers", total=None)
             keys, entries, offsets = tiers.solve(bar, task)
@@ -307,8 +302,6 @@ class _Solver:
             shutil.rmtree(self.work)
             self.work.mkdir(parents=True)
             return self.solve_in_tiers()
-        if self.interrupt is not None:
-            self.interrupt("enumerated", 0)
         entries = self.retrograde(len(found), expansions)
         return self.write(found, entries, time.perf_counter() - began)
 

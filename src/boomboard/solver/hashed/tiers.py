@@ -76,8 +76,7 @@ def buffer_budget() -> int:
 
 class TieredSolve:
     """One solve's work folder and steps; ``owner`` is the driver's solver
-    (game, codec, the passes compiled for the game, progress display,
-    interruption hook)."""
+    (game, codec, the passes compiled for the game, progress display)."""
 
     def __init__(self, owner, budget: int | None = None):
         self.owner = owner
@@ -140,8 +139,6 @@ class TieredSolve:
                     buffered = 0
                 bar.update(task, completed=found)
             buffered = sum(a.nbytes for parts in buffers.values() for a in parts)
-            if self.owner.interrupt is not None:
-                self.owner.interrupt("layer", layer)
         self._flush(buffers, pending, self.layers - 1)
 
     def _start_layers(self, start_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -252,6 +249,4 @@ class TieredSolve:
             entries.flush()
             record["solved_from"] = layer
             write_json_atomic(self.record_path, record)
-            if self.owner.interrupt is not None:
-                self.owner.interrupt("solved layer", layer)
         return keys, entries, offsets
