@@ -235,22 +235,27 @@ def _mirrored(word, params):
 
 
 @njit(**BORROWING)
-def _key(x, o, bombs, rest):
-    """A position's key: ``x + (x | o)`` is its board exactly (Pons' key: the
-    cells of each column are a run from the bottom, which the sum marks one
-    bit above), and ``mix64``, a bijection, keeps it so for the same bombs,
-    hands and player to move. (The salt keeps an empty board off key 0,
-    which ``mix64`` keeps and which the table's empty slots hold.)"""
-    return mix64((x + (x | o)) ^ mix64(mix64(bombs) ^ rest ^ _SALT))
+def _rest(bombs, rest):
+    """The key's part for the bombs on the board, the hands and the player to
+    move (the salt keeps an empty board off key 0, which ``mix64`` keeps
+    and which the table's empty slots hold)."""
+    return mix64(mix64(bombs) ^ rest ^ _SALT)
 
 
 @njit(**BORROWING)
 def mirror_key(s, params):
     """The smaller of the keys of the position and of its mirror image, the
-    lowest bit saying which image this is: 0 where its own is the smaller."""
+    lowest bit saying which image this is: 0 where its own is the smaller.
+    A key is ``mix64`` (a bijection) of the board exactly, ``x + (x | o)``
+    (Pons' key: the cells of each column are a run from the bottom, which
+    the sum marks one bit above), XORed with :func:`_rest`: no two boards
+    with the same bombs, hands and player share one. The sum mirrors
+    column by column as its words do (no carry crosses a column)."""
     rest = s[HAND] | (s[HAND + 1] << np.uint64(16)) | (s[PLAYER] << np.uint64(32))
-    x, o, bombs = s[X_CELLS], s[O_CELLS], s[BOMB_CELLS]
-    key = _key(x, o, bombs, rest)
-    image_bombs = _mirrored(bombs, params) if bombs != ZERO else ZERO
-    image = _key(_mirrored(x, params), _mirrored(o, params), image_bombs, rest)
+    x, bombs = s[X_CELLS], s[BOMB_CELLS]
+    board = x + (x | s[O_CELLS])
+    own_rest = _rest(bombs, rest)
+    key = mix64(board ^ own_rest)
+    image_rest = _rest(_mirrored(bombs, params), rest) if bombs != ZERO else own_rest
+    image = mix64(_mirrored(board, params) ^ image_rest)
     return (key & ~ONE) if key <= image else (image & ~ONE) | ONE
