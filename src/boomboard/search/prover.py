@@ -130,7 +130,11 @@ class Prover:
         if state.is_terminal():
             raise GameOverError("the game is over; there is nothing to prove")
         budget = _Budget(self, nodes, seconds)
-        root = state.array
+        # All the proof's searches in one call, which Ctrl-C stops at once from the main thread (each of
+        # them a call of its own started a thread each: more than a short proof's whole search).
+        return run_interruptibly(self._prove, self.stats, NODE_LIMIT, (state.array, budget, exact, best_moves))
+
+    def _prove(self, root: np.ndarray, budget: _Budget, exact: bool, best_moves: bool) -> Proof:
         value, score = self._value(root, budget)
         plies = None
         if exact and value != "tie":
@@ -144,9 +148,8 @@ class Prover:
         """One null-window (or any-window) search of the state array ``position`` at ``root_ply``."""
         budget.arm()
         self.engine.load(position, self.stack[root_ply])
-        value = run_interruptibly(self.engine.search.prove_window, self.stats, NODE_LIMIT,
-                                  (self.params, self.stack, root_ply, alpha, beta, self.moves,
-                                   (self.tt_keys, self.tt_data), self.stats))
+        value = self.engine.search.prove_window(self.params, self.stack, root_ply, alpha, beta, self.moves,
+                                                (self.tt_keys, self.tt_data), self.stats)
         if self.stats[ABORTED]:
             budget.fail()
         return int(value)
