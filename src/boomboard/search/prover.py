@@ -31,6 +31,7 @@ or CPU-time budget bounds it; at the budget it raises
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -52,6 +53,10 @@ from .proof_search import (ABORTED, CLOCK_FUNCTION, CLOCK_KIND, DEADLINE_NS, NOD
 MAX_TABLE_BITS = 26  # 2**26 entries of 16 bytes: 1 GiB
 MAX_NODES = 2**62  # within the int64 node counter
 MAX_SECONDS = 3.0e9  # about a century: longer budgets are clamped to it
+# A proof from the main thread first runs there for up to this many nodes (tens of milliseconds,
+# which Ctrl-C waits at most): most proofs end within it, and starting the helper thread that
+# lets Ctrl-C stop a search at once (run_interruptibly) costs more than a short proof's search.
+MAIN_THREAD_NODES = 100_000
 # The kernel template of the search, and the one that orders moves for a game
 # without the proof ordering items of its own (by its evaluation).
 PROOF_SEARCH = "boomboard.search.proof_search"
@@ -130,9 +135,15 @@ class Prover:
         if state.is_terminal():
             raise GameOverError("the game is over; there is nothing to prove")
         budget = _Budget(self, nodes, seconds)
-        # All the proof's searches in one call, which Ctrl-C stops at once from the main thread (each of
-        # them a call of its own started a thread each: more than a short proof's whole search).
-        return run_interruptibly(self._prove, self.stats, NODE_LIMIT, (state.array, budget, exact, best_moves))
+        args = (state.array, budget, exact, best_moves)
+        if threading.current_thread() is threading.main_thread():
+            budget.slice(MAIN_THREAD_NODES)
+            try:
+                return self._prove(*args)
+            except _SliceSpent:
+                budget.slice(None)
+        # The rest of a long proof (its table keeps what the slice learnt) in one interruptible call.
+        return run_interruptibly(self._prove, self.stats, NODE_LIMIT, args)
 
     def _prove(self, root: np.ndarray, budget: _Budget, exact: bool, best_moves: bool) -> Proof:
         value, score = self._value(root, budget)
@@ -250,6 +261,10 @@ def _finished_score(s: np.ndarray, ply: int) -> int:
     return WIN - ply if s[STATUS] == 1 + s[PLAYER] else ply - WIN
 
 
+class _SliceSpent(Exception):
+    """The first slice of a proof's nodes is spent (not its budget)."""
+
+
 class _Budget:
     """The nodes and CPU time one proof may spend over all its searches."""
 
@@ -257,7 +272,9 @@ class _Budget:
         self.stats = prover.stats
         self.started = time.process_time()
         self.stats[:] = 0
-        self.stats[NODE_LIMIT] = MAX_NODES if nodes is None else max(1, min(int(nodes), MAX_NODES))
+        self.node_limit = MAX_NODES if nodes is None else max(1, min(int(nodes), MAX_NODES))
+        self.stats[NODE_LIMIT] = self.node_limit
+        self.sliced = False
         self.seconds_limit = None if seconds is None or not seconds < MAX_SECONDS else max(0.0, float(seconds))
         if seconds is not None and seconds != seconds:  # NaN: no budget at all
             raise BoomboardError("a proof's time limit must be a number of seconds")
@@ -265,6 +282,12 @@ class _Budget:
         if self.seconds_limit is not None and CLOCK_ADDRESS:
             now = cpu_nanoseconds(CLOCK_ADDRESS, CLOCK_ID, new_timespec())
             self.stats[DEADLINE_NS] = now + int(self.seconds_limit * 1e9)
+
+    def slice(self, nodes: int | None) -> None:
+        """Let the searches stop after ``nodes`` nodes in all (:class:`_SliceSpent`
+        then, where the budget goes on), or at the budget only (``None``)."""
+        self.sliced = nodes is not None and nodes < self.node_limit
+        self.stats[NODE_LIMIT] = nodes if self.sliced else self.node_limit
 
     def nodes(self) -> int:
         return int(self.stats[NODES])
@@ -280,9 +303,12 @@ class _Budget:
             self.fail()
 
     def fail(self) -> None:
+        out_of_time = self.seconds_limit is not None and self.seconds() >= self.seconds_limit
+        if self.sliced and not out_of_time:
+            raise _SliceSpent
         limit = []
-        if self.stats[NODE_LIMIT] < MAX_NODES:
-            limit.append(f"{int(self.stats[NODE_LIMIT]):,} nodes")
+        if self.node_limit < MAX_NODES:
+            limit.append(f"{self.node_limit:,} nodes")
         if self.seconds_limit is not None:
             limit.append(f"{self.seconds_limit:g} CPU seconds")
         raise NotProvedError(f"not proved within the limit ({' or '.join(limit)}): searched "
