@@ -5,8 +5,11 @@ Pascal Pons' Connect-4 solver is the model: alpha-beta to the end of the game
 driver (:mod:`boomboard.search.prover`) moves by bisection over the score, a
 transposition table of bounds shared by those searches, and good move
 ordering. Everything it knows of a game comes from the game kernel interface:
-legal actions, playing one, the position key, and the static evaluation,
-which only orders moves.
+playing an action (``apply_action``), the moves worth searching
+(``proof_moves``) and the table's key (``mirror_key``). Its positions are
+the game's state arrays, or those of the game's *proof engine* where it has
+one (the driver chooses): any integer array whose first words are the state
+array's header, of which it reads ``PLAYER`` and ``STATUS``.
 
 Scores, for the player to move at ``ply`` plies below the search's root: a
 win whose last action is the ``d``-th ply from the root scores ``WIN - d``,
