@@ -12,11 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import boomboard
 from boomboard import solver
 from boomboard.core.errors import BoomboardError, GameOverError
+from boomboard.games.kaboom import bitboard
 from boomboard.search.alphabeta import AlphaBeta
 from boomboard.search.prover import NotProvedError, Prover
 from no_jit import run_json_script
@@ -75,6 +77,56 @@ def test_the_proof_is_the_tables_value_and_remoteness(db, name):
     assert seen["win"] and seen["lose"]  # the sample tried both results
 
 
+# Kaboom's variants on the bitboards of its proof engine (games/kaboom/proof_engine.py), each
+# against the same prover on state arrays: bombs or none, misère, super-bombs, 3 or 4 in a row.
+BITBOARD_VARIANTS = ["kaboom(rows=4,cols=4,bombs=0)", "kaboom(rows=4,cols=5,connect=3,bombs=0)",
+                     "kaboom(rows=4,cols=4,connect=3,bombs=1)", "kaboom(rows=3,cols=4,connect=3,bombs=2,misere=true)",
+                     "kaboom(rows=4,cols=4,connect=3,bombs=1,superbomb=true)",
+                     "kaboom(rows=4,cols=4,bombs=1,misere=true,superbomb=true)", "kaboom(rows=5,cols=5,bombs=1)"]
+
+
+def random_positions(name: str, count: int, seed: int = 0) -> list:
+    """Ongoing positions of seeded random games, at least a third of the way in (quick to prove)."""
+    game = boomboard.load_game(name)
+    rng = random.Random(f"{name}-{seed}")
+    found = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(game["rows"] * game["cols"] // 3, game.max_game_length())):
+            state.apply_action(rng.choice(state.legal_actions()))
+            if state.is_terminal():
+                break
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("name", BITBOARD_VARIANTS)
+def test_the_bitboard_prover_proves_what_the_array_prover_proves(name):
+    game = boomboard.load_game(name)
+    bitboards, arrays = Prover(game, table_bits=16), Prover(game, table_bits=16, own_engine=False)
+    assert bitboards.stack.dtype == np.uint64 and bitboards.stack.shape[1] == bitboard.WORDS
+    assert arrays.stack.dtype == np.int32
+    seen = set()
+    for state in random_positions(name, 12):
+        first, second = (prover.prove(state, best_moves=True) for prover in (bitboards, arrays))
+        assert (first.value, first.plies, first.best_moves) == (second.value, second.plies, second.best_moves), \
+            state.to_notation()
+        seen.add(first.value)
+    assert len(seen) >= 2  # the sample is not all one result
+
+
+def test_a_board_larger_than_the_bitboards_is_proved_on_state_arrays():
+    game = boomboard.load_game("kaboom(rows=12,cols=5,connect=3,bombs=0)")  # 13 * 5 bits: one too many
+    prover = Prover(game, table_bits=12)
+    assert prover.stack.dtype == np.int32
+    state = game.new_initial_state()
+    for action in (0, 1, 0, 1):
+        state.apply_action(action)
+    proof = prover.prove(state, best_moves=True)
+    assert (proof.value, proof.plies, proof.best_moves) == ("win", 1, [0])
+
+
 def test_the_proof_is_full_depth_alphabetas_on_connect4_endgames():
     game = boomboard.load_game(CONNECT4)
     prover, searcher = Prover(game, table_bits=18), AlphaBeta(game, table_bits=18)
@@ -90,8 +142,9 @@ def test_the_proof_is_full_depth_alphabetas_on_connect4_endgames():
 
 @pytest.mark.parametrize("test_set", sorted(PONS["sets"]))
 def test_the_proof_gives_pons_scores(test_set):
-    """Pons' exact score: the value, and how early the win comes."""
+    """Pons' exact score: the value, and how early the win comes (searched on bitboards)."""
     prover = Prover(boomboard.load_game(CONNECT4), table_bits=20)
+    assert prover.stack.dtype == np.uint64
     for moves, score in PONS["sets"][test_set]["positions"]:
         proof = prover.prove(connect4_position(moves), seconds=120)
         assert pons_score(len(moves), proof.value, proof.plies) == score, moves

@@ -12,7 +12,7 @@ item belongs to a capability (:mod:`boomboard.core.capabilities`): the
 engine's required items are required of every game, another capability's
 only of a game that declares it. Items of one ``group`` come all together
 or not at all (the solver's codec, the dense solver's ranking, endgames,
-the prover's move ordering).
+the prover's move ordering, the prover's own engine).
 
 :func:`check_game` compares a game class with the contract and
 :func:`require_game` raises one :class:`~boomboard.core.errors.GameContractError`
@@ -48,6 +48,8 @@ ATTRIBUTE = "class attribute"
 METHOD = "method"
 KERNEL = "kernel in kernels.py"
 GEOMETRY = "function in geometry.py"
+PROOF_ENGINE_KERNEL = "kernel in proof_engine.py"
+PROOF_ENGINE_FUNCTION = "function in proof_engine.py"
 OBSERVATION = "in observation.py"
 FILE = "file in the folder"
 
@@ -80,6 +82,13 @@ def _kernel(name: str, need: str, purpose: str, group: str | None = None) -> Ite
     return Item(name, KERNEL, need, purpose, params, group=group, capability=KERNELS.get(name, ENGINE))
 
 
+def _engine_kernel(name: str, purpose: str) -> Item:
+    """A kernel of the proof engine that the prover's search calls under the
+    kernel interface's name, with its parameters, over the engine's positions."""
+    params = tuple(inspect.signature(getattr(kernel_interface, name)).parameters)
+    return Item(name, PROOF_ENGINE_KERNEL, OPTIONAL, purpose, params, group=PROOF_ENGINE, capability=SEARCH)
+
+
 def _method(name: str, need: str, purpose: str, group: str | None = None, capability: str = ENGINE) -> Item:
     """A method item, with the parameters of :class:`Game`'s own (which documents it)."""
     params = tuple(inspect.signature(getattr(Game, name)).parameters)[1:]
@@ -88,6 +97,7 @@ def _method(name: str, need: str, purpose: str, group: str | None = None, capabi
 
 CODEC = "solver codec"
 PROOF_ORDER = "proof ordering"
+PROOF_ENGINE = "proof engine"
 DENSE = "dense solver"
 ENDGAMES = "endgames"
 DENSE_KERNELS = {
@@ -164,6 +174,8 @@ CONTRACT: tuple[Item, ...] = (
     _method("solver_dense_spec", OPTIONAL, "the dense spec the `dense_*` kernels read", DENSE, SOLVER),
     _method("solver_start_keys", OPTIONAL, "the keys of every endgame position the solver starts from",
             ENDGAMES, SOLVER),
+    _method("proof_engine_params", OPTIONAL, "the `params` of its proof engine's kernels, or None where the "
+            "parameters do not fit that engine", PROOF_ENGINE, SEARCH),
     # -- its compiled kernels ---------------------------------------------------------------
     _kernel("legal_actions", REQUIRED, "the sorted legal action ids"),
     _kernel("apply_action", REQUIRED, "play an action in place, and record a result the rules reach"),
@@ -180,6 +192,14 @@ CONTRACT: tuple[Item, ...] = (
     _kernel("decode", OPTIONAL, "the position of a perfect key", CODEC),
     _kernel("layer_of", OPTIONAL, "a position's solver layer", CODEC),
     *(_kernel(name, OPTIONAL, purpose, DENSE) for name, purpose in DENSE_KERNELS.items()),
+    # -- its proof engine: positions of its own that the prover searches ----------------------
+    Item("new_position", PROOF_ENGINE_FUNCTION, OPTIONAL, "an empty position of the engine: an integer array "
+         "that begins with the state array's header", ("params",), group=PROOF_ENGINE, capability=SEARCH),
+    Item("load_position", PROOF_ENGINE_KERNEL, OPTIONAL, "write the position of a state array into an engine "
+         "position", ("state", "params", "s"), group=PROOF_ENGINE, capability=SEARCH),
+    _engine_kernel("apply_action", "`apply_action` on an engine position, with the same action ids"),
+    _engine_kernel("proof_moves", "`proof_moves` on an engine position"),
+    _engine_kernel("mirror_key", "`mirror_key` on an engine position"),
     # -- what the web page draws ------------------------------------------------------------
     Item("layout", GEOMETRY, REQUIRED, "the board's cells, names, centres and labels (`Layout`)", ("game",),
          capability=PLAY),
@@ -212,6 +232,8 @@ CONTRACT: tuple[Item, ...] = (
     Item("evaluation.py", FILE, OPTIONAL, "`evaluate` and `is_explosive` (by convention)", capability=SEARCH),
     Item("codec.py", FILE, OPTIONAL, "the solver codec's kernels (by convention)", capability=SOLVER),
     Item("ranking.py", FILE, OPTIONAL, "the dense solver's kernels (by convention)", capability=SOLVER),
+    Item("proof_engine.py", FILE, OPTIONAL, "the proof engine's kernels, for the prover", group=PROOF_ENGINE,
+         capability=SEARCH),
 )
 
 
@@ -233,10 +255,10 @@ def check_game(cls: type) -> list[str]:
         return [f"{cls!r:.60} is not a subclass of boomboard.Game"]
     folder, problems = _folder_modules(getattr(cls, "rules", None))
     declared = capabilities_of(cls)
-    present: dict[str, bool] = {}
+    present: dict[Item, bool] = {}
     for item in CONTRACT:
         found, wrong = _look_up(cls, item, folder)
-        present[item.name] = found
+        present[item] = found
         # a missing folder or module is said once, not once for each thing it should hold
         unreadable = folder["path"] is None if item.where == FILE else folder.get(item.where, True) is None
         if wrong:
@@ -261,13 +283,15 @@ def require_game(cls: type, registered_as: str) -> None:
 def _folder_modules(rules: Any) -> tuple[dict[str, Any], list[str]]:
     """The game folder's path and the modules of it the contract reads (``None``
     where absent), and the problems of those that cannot be imported."""
-    folder: dict[str, Any] = {"path": None, KERNEL: None, GEOMETRY: None, OBSERVATION: None}
+    folder: dict[str, Any] = {"path": None, KERNEL: None, GEOMETRY: None, OBSERVATION: None,
+                              PROOF_ENGINE_KERNEL: None, PROOF_ENGINE_FUNCTION: None}
     problems = []
     if not isinstance(rules, ModuleType) or not getattr(rules, "__file__", None):
         return folder, problems
     folder["path"] = Path(rules.__file__).parent
     package = rules.__name__.rpartition(".")[0]
-    for where, part in ((KERNEL, "kernels"), (GEOMETRY, "geometry"), (OBSERVATION, "observation")):
+    for where, part in ((KERNEL, "kernels"), (GEOMETRY, "geometry"), (OBSERVATION, "observation"),
+                        (PROOF_ENGINE_KERNEL, "proof_engine"), (PROOF_ENGINE_FUNCTION, "proof_engine")):
         if (folder["path"] / f"{part}.py").exists():
             try:
                 folder[where] = importlib.import_module(f"{package}.{part}")
@@ -297,7 +321,7 @@ def _look_up(cls: type, item: Item, folder: dict[str, Any]) -> tuple[bool, str]:
     value = getattr(module, item.name)
     if item.params is None:
         return True, "" if isinstance(value, item.kind) else f"is a {type(value).__name__}"
-    if item.where == KERNEL and not hasattr(value, "py_func"):
+    if item.where in (KERNEL, PROOF_ENGINE_KERNEL) and not hasattr(value, "py_func"):
         return True, "is not compiled: declare it with boomboard.jit.njit"
     function = getattr(value, "py_func", value)
     if not callable(function):
@@ -323,11 +347,11 @@ def _signature_problem(signature: inspect.Signature, expected: tuple[str, ...], 
     return f"takes ({', '.join(shown)}), the contract says ({', '.join(wanted)})"
 
 
-def _group_problems(present: dict[str, bool]) -> list[str]:
+def _group_problems(present: dict[Item, bool]) -> list[str]:
     problems = []
     for group in dict.fromkeys(item.group for item in CONTRACT if item.group):
         members = [item.signature() for item in CONTRACT if item.group == group]
-        missing = [item.signature() for item in CONTRACT if item.group == group and not present[item.name]]
+        missing = [item.signature() for item in CONTRACT if item.group == group and not present[item]]
         if missing and len(missing) < len(members):
             problems.append(f"the {group} items come all together or not at all; missing: {', '.join(missing)}")
     return problems

@@ -271,6 +271,16 @@ class Game:
         with at most ``tokens`` tokens. Games solved from their start need not
         define it."""
         raise NotImplementedError(f"{self.title} is solved from its start, not as endgames")
+
+    # -- the prover's own engine (boomboard.search.prover) ----------------------------
+    def proof_engine_params(self) -> np.ndarray | None:
+        """The ``params`` array of the game's proof engine (the kernels of its
+        folder's ``proof_engine.py``, over positions of its own that the prover
+        searches instead of state arrays) for this game's parameters; ``None``
+        (the default) where the game has none or these parameters do not
+        fit it: the prover then searches state arrays."""
+        return None
+
     # -- the game's folder ----------------------------------------------------------
     def folder_module(self, part: str) -> ModuleType:
         """The module ``part`` of the game's folder (``"geometry"`` ->

@@ -5,8 +5,11 @@ Pascal Pons' Connect-4 solver is the model: alpha-beta to the end of the game
 driver (:mod:`boomboard.search.prover`) moves by bisection over the score, a
 transposition table of bounds shared by those searches, and good move
 ordering. Everything it knows of a game comes from the game kernel interface:
-legal actions, playing one, the position key, and the static evaluation,
-which only orders moves.
+playing an action (``apply_action``), the moves worth searching
+(``proof_moves``) and the table's key (``mirror_key``). Its positions are
+the game's state arrays, or those of the game's *proof engine* where it has
+one (the driver chooses): any integer array whose first words are the state
+array's header, of which it reads ``PLAYER`` and ``STATUS``.
 
 Scores, for the player to move at ``ply`` plies below the search's root: a
 win whose last action is the ``d``-th ply from the root scores ``WIN - d``,
@@ -44,6 +47,8 @@ import numpy as np
 from boomboard.core.layout import PLAYER, STATUS, STATUS_TIE
 from boomboard.jit import njit
 from boomboard.search.clock import cpu_nanoseconds
+from boomboard.search.memory import prefetch
+from boomboard.search.tree import BORROWING, ProofTree
 from boomboard.kernel_interface import apply_action, mirror_key, proof_moves
 
 # A win or loss scores WIN less the plies to it; the driver refuses games that
@@ -74,7 +79,7 @@ _ALPHA, _BETA, _ORIGINAL_ALPHA, _BEST, _BEST_MOVE, _INDEX, _COUNT, _KEY = 0, 1, 
 _FRAME_COLUMNS = 8
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def to_table(score, ply):
     """A score at ``ply`` as the table keeps it: forced results as distances from the node."""
     if score > 0:
@@ -84,7 +89,7 @@ def to_table(score, ply):
     return 0
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def from_table(score, ply):
     if score > 0:
         return score - ply
@@ -93,13 +98,13 @@ def from_table(score, ply):
     return 0
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def pack(lower, upper, move, image):
     return ((lower + BOUND_OFFSET) | ((upper + BOUND_OFFSET) << _BOUND_BITS)
             | ((move + 1) << _MOVE_SHIFT) | (image << _IMAGE_SHIFT))
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def unpack(entry, image):
     """``(lower, upper, move)`` of a table entry, read by the mirror ``image``
     (move -1: none, or stored by the other image)."""
@@ -109,7 +114,7 @@ def unpack(entry, image):
     return lower, upper, move if (entry >> _IMAGE_SHIFT) & 1 == image else -1
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _slot(tt_keys, key):
     """The table slot of a ``mirror_key`` and the key as the table holds it
     (both images alike)."""
@@ -117,98 +122,150 @@ def _slot(tt_keys, key):
     return shared & np.uint64(tt_keys.shape[0] - 1), shared
 
 
-@njit(cache=True)
-def _store(tt_keys, tt_data, key, ply, best, best_move, original_alpha, beta):
-    """Keep what the finished node learnt: ``best`` bounds its value from above
-    (all moves failed low), from below (a cut-off) or both; bounds already
-    known for the same position are kept where they are tighter."""
-    slot, shared = _slot(tt_keys, key)
+# The functions below keep the books: they call none of the game's kernels
+# (the loop of prove_window does) and allocate nothing, so they are compiled
+# without reference counting (boomboard.search.tree.BORROWING), which at
+# every node cost more than the bitboard engine's whole move.
+@njit(**BORROWING)
+def _store(tree, ply):
+    """Keep what the finished node at ``ply`` learnt: its best score bounds
+    its value from above (all moves failed low), from below (a cut-off) or
+    both; bounds already known for the same position are kept where they
+    are tighter."""
+    frame = tree.frames[ply]
+    key, best = np.uint64(frame[_KEY]), frame[_BEST]
+    slot, shared = _slot(tree.tt_keys, key)
     image = np.int64(key & np.uint64(1))
     lower, upper = -WIN, WIN
-    if tt_keys[slot] == shared:
-        lower, upper, _ = unpack(tt_data[slot], image)
+    if tree.tt_keys[slot] == shared:
+        lower, upper, _ = unpack(tree.tt_data[slot], image)
     stored = to_table(best, ply)
-    if best < beta:
+    if best < frame[_BETA]:
         upper = min(upper, stored)
-    if best > original_alpha:
+    if best > frame[_ORIGINAL_ALPHA]:
         lower = max(lower, stored)
-    tt_keys[slot] = shared
-    tt_data[slot] = pack(lower, upper, best_move, image)
+    tree.tt_keys[slot] = shared
+    tree.tt_data[slot] = pack(lower, upper, frame[_BEST_MOVE], image)
 
 
-@njit(cache=True)
-def _out_of_budget(stats, timespec):
+@njit(**BORROWING)
+def _out_of_budget(tree):
     """Count a node; whether the budget is spent (then ``stats[ABORTED]``)."""
+    stats = tree.stats
     stats[NODES] += 1
     deadline = stats[DEADLINE_NS]
     if stats[NODES] >= stats[NODE_LIMIT] or (
             deadline > 0 and stats[NODES] & 1023 == 0
-            and cpu_nanoseconds(stats[CLOCK_FUNCTION], stats[CLOCK_KIND], timespec) >= deadline):
+            and cpu_nanoseconds(stats[CLOCK_FUNCTION], stats[CLOCK_KIND], tree.timespec) >= deadline):
         stats[ABORTED] = 1
         return True
     return False
 
 
-@njit(cache=True)
-def _play_child(params, stack, moves, ply, i):
-    """Play the ``i``-th move of the node at ``ply`` into ``stack[ply + 1]``."""
-    stack[ply + 1, :] = stack[ply]
-    apply_action(stack[ply + 1], params, moves[ply, i])
+@njit(**BORROWING)
+def _finished_score(tree, ply):
+    """Whether the position at ``ply`` is finished, and its score if so."""
+    status = np.int64(tree.stack[ply, STATUS])  # the header's words, whatever the position's integer type
+    if status == 0:
+        return False, 0
+    if status == STATUS_TIE:
+        return True, 0
+    return True, (WIN - ply) if status == 1 + np.int64(tree.stack[ply, PLAYER]) else (ply - WIN)
 
 
-@njit(cache=True)
-def _set_up_children(params, stack, moves, ply, table_move):
-    """List the moves of the node at ``ply`` (``proof_moves``) with the
-    table's move first, and play the first into ``stack[ply + 1]``. Returns
-    how many there are, or -1 if the move wins at once (the game lists
-    such a move alone)."""
-    n = proof_moves(stack[ply], params, moves[ply])
+@njit(**BORROWING)
+def _probe(tree, ply, key):
+    """Look the node at ``ply`` up in the table: ``(True, value)`` if that
+    settles it, else ``(False, table's move or -1)``, its window narrowed
+    by the table's bounds."""
+    slot, shared = _slot(tree.tt_keys, key)
+    frame = tree.frames[ply]
+    if tree.tt_keys[slot] != shared:
+        return False, -1
+    lower, upper, table_move = unpack(tree.tt_data[slot], np.int64(key & np.uint64(1)))
+    lower, upper = from_table(lower, ply), from_table(upper, ply)
+    if lower >= frame[_BETA]:
+        return True, lower
+    if upper <= frame[_ALPHA]:
+        return True, upper
+    if lower == upper:
+        return True, lower
+    frame[_ALPHA], frame[_BETA] = max(frame[_ALPHA], lower), min(frame[_BETA], upper)
+    return False, table_move
+
+
+@njit(**BORROWING)
+def _prefetch_slot(tree, key):
+    slot, _ = _slot(tree.tt_keys, key)
+    prefetch(tree.tt_keys.ctypes.data + np.int64(slot) * tree.tt_keys.strides[0])
+
+
+@njit(**BORROWING)
+def _table_move_first(tree, ply, n, table_move):
+    """Move the table's move, if listed, to the front of the node's moves."""
+    moves = tree.moves[ply]
     for i in range(1, n):
-        if moves[ply, i] == table_move:
-            moves[ply, 1:i + 1] = moves[ply, 0:i].copy()
-            moves[ply, 0] = table_move
-            break
-    _play_child(params, stack, moves, ply, 0)
-    if n == 1 and stack[ply + 1, STATUS] == 1 + stack[ply, PLAYER]:
-        return -1
-    return n
+        if moves[i] == table_move:
+            for j in range(i, 0, -1):
+                moves[j] = moves[j - 1]
+            moves[0] = table_move
+            return
 
 
-@njit(cache=True)
-def _enter(params, stack, moves, frames, ply, tt_keys, tt_data):
-    """Score the node at ``ply`` at once if it can be (returns ``True, value``),
-    or set up its children and play the first (``False, 0``)."""
-    s = stack[ply]
-    if s[STATUS] != 0:
-        if s[STATUS] == STATUS_TIE:
-            return True, 0
-        return True, (WIN - ply) if s[STATUS] == 1 + s[PLAYER] else (ply - WIN)
-    key = mirror_key(s, params)
-    slot, shared = _slot(tt_keys, key)
-    table_move = -1
-    alpha, beta = frames[ply, _ALPHA], frames[ply, _BETA]
-    if tt_keys[slot] == shared:
-        lower, upper, table_move = unpack(tt_data[slot], np.int64(key & np.uint64(1)))
-        lower, upper = from_table(lower, ply), from_table(upper, ply)
-        if lower >= beta:
-            return True, lower
-        if upper <= alpha:
-            return True, upper
-        if lower == upper:
-            return True, lower
-        alpha, beta = max(alpha, lower), min(beta, upper)
-    n = _set_up_children(params, stack, moves, ply, table_move)
-    if n < 0:
+@njit(**BORROWING)
+def _copy_down(tree, ply):
+    """Copy the position at ``ply`` to ``ply + 1``, for its child to be played there."""
+    stack = tree.stack
+    for word in range(stack.shape[1]):
+        stack[ply + 1, word] = stack[ply, word]
+
+
+@njit(**BORROWING)
+def _open(tree, ply, n, key):
+    """Set up the node at ``ply``, whose first child is played at ``ply + 1``:
+    ``(True, value)`` where that settles it (its one move wins at once, or
+    its window is empty below the best it can still reach), else ``(False, 0)``
+    with the child's window set."""
+    frame = tree.frames[ply]
+    if n == 1 and np.int64(tree.stack[ply + 1, STATUS]) == 1 + np.int64(tree.stack[ply, PLAYER]):
         return True, WIN - ply - 1
     top = WIN - ply - 2  # no win at once: none before two more plies
-    if beta > top:
-        beta = top
-        if alpha >= beta:
+    if frame[_BETA] > top:
+        frame[_BETA] = top
+        if frame[_ALPHA] >= top:
             return True, top
-    frames[ply, _ALPHA], frames[ply, _BETA], frames[ply, _ORIGINAL_ALPHA] = alpha, beta, alpha
-    frames[ply, _BEST], frames[ply, _BEST_MOVE] = -WIN, moves[ply, 0]
-    frames[ply, _INDEX], frames[ply, _COUNT], frames[ply, _KEY] = 0, n, np.int64(key)
+    frame[_ORIGINAL_ALPHA] = frame[_ALPHA]
+    frame[_BEST], frame[_BEST_MOVE] = -WIN, tree.moves[ply, 0]
+    frame[_INDEX], frame[_COUNT], frame[_KEY] = 0, n, np.int64(key)
+    _child_window(tree, ply)
     return False, 0
+
+
+@njit(**BORROWING)
+def _child_window(tree, ply):
+    frames = tree.frames
+    frames[ply + 1, _ALPHA], frames[ply + 1, _BETA] = -frames[ply, _BETA], -frames[ply, _ALPHA]
+
+
+@njit(**BORROWING)
+def _take_back(tree, ply, value):
+    """Take the value of the child of the node at ``ply`` back: ``(True,
+    best)`` if that finishes the node (a cut-off, or its last move; the
+    table keeps it), else ``(False, next move)`` with the next child's
+    position copied to ``ply + 1`` and its window set."""
+    frame = tree.frames[ply]
+    score = -value
+    if score > frame[_BEST]:
+        frame[_BEST], frame[_BEST_MOVE] = score, tree.moves[ply, frame[_INDEX]]
+    if score > frame[_ALPHA]:
+        frame[_ALPHA] = score
+    frame[_INDEX] += 1
+    if frame[_ALPHA] >= frame[_BETA] or frame[_INDEX] == frame[_COUNT]:
+        _store(tree, ply)
+        return True, frame[_BEST]
+    _copy_down(tree, ply)
+    _child_window(tree, ply)
+    return False, tree.moves[ply, frame[_INDEX]]
 
 
 @njit(cache=True, nogil=True)  # without the interpreter's lock: see boomboard.search.interruptible
@@ -218,21 +275,32 @@ def prove_window(params, stack, root_ply, alpha, beta, moves, table, stats):
     bound, at or above ``beta`` a lower bound, between them exact). Scores
     count plies from ``root_ply``'s parent as ply 0, so a search of one root
     move's child (``root_ply`` 1) returns the move's value negated. Returns
-    the value; meaningless once ``stats[ABORTED]`` is set."""
-    tt_keys, tt_data = table
-    timespec = np.zeros(2, np.int64)
+    the value; meaningless once ``stats[ABORTED]`` is set. The loop makes
+    every call into the game's kernels; the functions above keep the books."""
     frames = np.zeros((stack.shape[0], _FRAME_COLUMNS), np.int64)
+    tree = ProofTree(stack, moves, frames, table[0], table[1], stats, np.zeros(2, np.int64))
     frames[root_ply, _ALPHA], frames[root_ply, _BETA] = alpha, beta
     ply = root_ply
     entering = True
     value = 0
     while True:
         if entering:
-            if _out_of_budget(stats, timespec):
+            if _out_of_budget(tree):
                 return 0
-            done, value = _enter(params, stack, moves, frames, ply, tt_keys, tt_data)
+            done, value = _finished_score(tree, ply)
+            key, table_move, n = np.uint64(0), -1, 0
+            if not done:
+                key = mirror_key(stack[ply], params)
+                _prefetch_slot(tree, key)  # the table's line loads while the moves are listed
+                n = proof_moves(stack[ply], params, moves[ply])
+                done, table_move = _probe(tree, ply, key)
+                value = table_move  # the node's value where the table settles it
+            if not done:
+                _table_move_first(tree, ply, n, table_move)
+                _copy_down(tree, ply)
+                apply_action(stack[ply + 1], params, moves[ply, 0])
+                done, value = _open(tree, ply, n, key)
             if not done:  # its first child is in place
-                frames[ply + 1, _ALPHA], frames[ply + 1, _BETA] = -frames[ply, _BETA], -frames[ply, _ALPHA]
                 ply += 1
                 continue
             entering = False
@@ -242,20 +310,8 @@ def prove_window(params, stack, root_ply, alpha, beta, moves, table, stats):
         if stats[ABORTED]:
             return 0
         ply -= 1
-        n = frames[ply, _COUNT]
-        action = moves[ply, frames[ply, _INDEX]]
-        score = -value
-        if score > frames[ply, _BEST]:
-            frames[ply, _BEST], frames[ply, _BEST_MOVE] = score, action
-        if score > frames[ply, _ALPHA]:
-            frames[ply, _ALPHA] = score
-        frames[ply, _INDEX] += 1
-        if frames[ply, _ALPHA] >= frames[ply, _BETA] or frames[ply, _INDEX] == n:
-            value = frames[ply, _BEST]
-            _store(tt_keys, tt_data, np.uint64(frames[ply, _KEY]), ply, value, frames[ply, _BEST_MOVE],
-                   frames[ply, _ORIGINAL_ALPHA], frames[ply, _BETA])
-            continue
-        _play_child(params, stack, moves, ply, frames[ply, _INDEX])
-        frames[ply + 1, _ALPHA], frames[ply + 1, _BETA] = -frames[ply, _BETA], -frames[ply, _ALPHA]
-        ply += 1
-        entering = True
+        finished, value = _take_back(tree, ply, value)
+        if not finished:  # ``value`` is the next move, its position in place to be played
+            apply_action(stack[ply + 1], params, value)
+            ply += 1
+            entering = True

@@ -51,5 +51,17 @@ UctTree = namedtuple("UctTree", [
     "values",       # values[node]: their results summed, for the player whose move led to it
 ])
 
+# The prover's search (boomboard.search.proof_search): its arrays, as the driver
+# (boomboard.search.prover) and prove_window allocate them.
+ProofTree = namedtuple("ProofTree", [
+    "stack",     # stack[ply]: the position at each ply of the current path
+    "moves",     # moves[ply, i]: the node's moves, best first
+    "frames",    # frames[ply, column]: the node's window, best so far, ...
+    "tt_keys",   # the transposition table: per slot, a key ...
+    "tt_data",   # ... and its packed entry
+    "stats",     # what the search reports, and its budget
+    "timespec",  # what the CPU clock writes into (see clock.new_timespec)
+])
+
 # The settings of one batch of simulations (see :class:`boomboard.search.mcts.Mcts`).
 UctSettings = namedtuple("UctSettings", ["exploration", "playout_plies", "evaluation_scale", "action_limit"])

@@ -173,8 +173,21 @@ def to_array(pos, geo, s):
 @njit(**BORROWING)
 def has_line(bits, rows, connect):
     """Whether ``bits`` holds ``connect`` cells in a row on a board of ``rows``
-    rows. For each direction (a bit step), ``starts`` is the cells that begin
-    a run of ``length`` set cells; runs double in length a shift at a time,
+    rows (:func:`_has_line`). The common lengths reach it as constants, so
+    that each compiles to straight code, without the loops' branches."""
+    if connect == 4:
+        return _has_line(bits, rows, 4)
+    if connect == 3:
+        return _has_line(bits, rows, 3)
+    if connect == 5:
+        return _has_line(bits, rows, 5)
+    return _has_line(bits, rows, connect)
+
+
+@njit(**BORROWING)
+def _has_line(bits, rows, connect):
+    """Whether ``bits`` holds ``connect`` cells in a row. For each direction
+    (a bit step), ``starts`` is the cells that begin a run of ``length`` set cells; runs double in length a shift at a time,
     and a last shift by less than ``length`` (the windows overlap) reaches
     ``connect`` exactly, so any ``connect`` takes about log2(connect) shifts
     a direction. (Scalars only: every drop calls it, and numba counts

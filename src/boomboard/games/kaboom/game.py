@@ -185,6 +185,10 @@ class KaboomGame(Game):
         ``ParameterError`` where the board does not fit."""
         return bitboard.geometry(self.params_array)
 
+    def proof_engine_params(self) -> np.ndarray | None:
+        """The prover searches bitboards (``proof_engine.py``) where the board fits them."""
+        return self.bitboard_geometry() if self.bitboard_fits else None
+
     # -- sizes --------------------------------------------------------------------
     def num_distinct_actions(self) -> int:
         return 2 * self["cols"] + self["rows"] * self["cols"] + 1
