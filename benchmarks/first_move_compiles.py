@@ -3,8 +3,9 @@ cache: nothing is expected, as ``new_game`` compiles what the move needs
 before a referee's clock runs.
 
 Every player of ``FIRST_MOVE_PLAYERS`` (tests/test_compile_cache.py), in one
-fresh process; the test suite checks all but the last
-(test_with_an_empty_compile_cache_nothing_compiles_on_a_first_move_s_clock).
+fresh process; the test suite checks the same players with the machine's
+compile cache, where a missing kernel is loaded, not compiled
+(test_nothing_compiles_or_loads_on_a_first_move_s_clock).
 Prints each player's compiled functions and the CPU seconds of the whole run;
 exits 1 if any player compiled during its move.
 

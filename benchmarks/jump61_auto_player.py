@@ -5,7 +5,7 @@ Plays ``--pairs`` random 4-move openings, each with both colours, between
 depth so that the games do not depend on the machine's load) and the
 student agent of ``tests/arena_agents/jump61_student.py`` (alpha-beta to 4
 plies, scoring squares), and prints the games won. The test suite plays the
-first 3 pairs (tests/test_jump61_search.py); the full run is 10 pairs, and
+first 2 pairs (tests/test_jump61_search.py); the full run is 10 pairs, and
 was expected to win at least 18 of its 20 games.
 
     python benchmarks/jump61_auto_player.py [--pairs 10]

@@ -102,8 +102,9 @@ def games_won_against_the_student(pairs: int) -> int:
 
 
 def test_the_default_auto_player_beats_the_students_alphabeta_on_square_counts():
-    """The first 3 of the 10 pairs of games benchmarks/jump61_auto_player.py
-    plays (at least 18 of its 20 won): all 6 won."""
+    """The first 2 of the 10 pairs of games benchmarks/jump61_auto_player.py
+    plays (at least 18 of its 20 won): all 4 won (a pair took the suite's
+    idle run 12 s)."""
     kind, settings = parse_spec(AI_SPEC)
     assert kind == "ai" and float(settings["time"]) <= 1.0
-    assert games_won_against_the_student(3) == 6
+    assert games_won_against_the_student(2) == 4

@@ -278,7 +278,8 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.searcher.clear()
         start = game.new_initial_state()
         if not start.is_terminal():
-            self.searcher.search(start, depth=1)
+            # With a time budget, as a move's search has: the clock's reader it starts with loads here too.
+            self.searcher.search(start, depth=1, seconds=1.0)
 
     def _search(self, state: State) -> tuple[int, float]:
         if self.searcher is None or self.searcher.game is not state.game:
