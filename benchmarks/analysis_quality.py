@@ -4,7 +4,7 @@ every game (issue 46); and the fit of each game's analysis model.
 Three steps, each writing JSON lines that the next (or the results page) reads:
 
 ``lines``: seeded lines of strong play (a few random opening plies, then
-the analysis's own best move at every ply); at each ply the value shown
+the analysis's own starred move at every ply); at each ply the value shown
 (the first player's expected score, in points) and the played move's listed
 value. Reports, per game, the median and 90th percentile of the change of
 the shown value from ply to ply (the *swing*) and the median gap between a
@@ -46,6 +46,7 @@ import numpy as np
 
 import boomboard
 from boomboard.agents import make_agent
+from boomboard.analysis import best_moves
 from boomboard.web import analysis
 
 GAMES = ["expendibots", "jump61", "kaboom", "explocus", "hexplocus", "chain_reaction"]
@@ -80,7 +81,8 @@ def play_line(game: str, seed: int, opening: int, plies: int, db: str) -> list[d
         began = time.process_time()
         result = analysis.analyse(game, None, actions, db)
         seconds = time.process_time() - began
-        best = max(result["moves"], key=lambda m: m["eval"]["value"] * (1 if state.current_player() == 0 else -1))
+        star = best_moves(state, result)[0]
+        best = next(move for move in result["moves"] if move["id"] == star)
         rows.append({"game": game, "seed": seed, "ply": len(actions), "shown": shown(result),
                      "exact": result["eval"]["exact"], "move": 50.0 + 50.0 * best["eval"]["value"],
                      "seconds": round(seconds, 3)})

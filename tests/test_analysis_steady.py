@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import boomboard
+from boomboard.analysis import best_moves
 from boomboard.core.contract import check_game
 from boomboard.search.calibration import UNFITTED, analysis_model, fit_logistic
 from boomboard.web import analysis
@@ -48,8 +49,8 @@ def best_line(game: str, seed: int, db) -> list[tuple[float, float]]:
         if state.is_terminal():
             break
         result = analysis.analyse(game, None, actions, db)
-        sign = 1 if state.current_player() == 0 else -1
-        best = max(result["moves"], key=lambda move: sign * move["eval"]["value"])
+        star = best_moves(state, result)[0]
+        best = next(move for move in result["moves"] if move["id"] == star)
         line.append((points(result), points(best)))
         actions.append(best["id"])
         state.apply_action(best["id"])

@@ -2,9 +2,13 @@
 
 Start it with ``boomboard serve``; build it in code with :func:`create_app`
 and its :class:`WebSettings`.
-"""
 
-from .app import create_app
-from .settings import WebSettings
+Names are imported on first use, so that a command that needs one of the
+web's modules (``boomboard games import`` its record formats) does not load
+FastAPI and the whole app."""
 
-__all__ = ["WebSettings", "create_app"]
+from ..core.lazy import lazy_names
+
+_LAZY = {"create_app": ".app", "WebSettings": ".settings"}
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
+__all__ = list(_LAZY)
