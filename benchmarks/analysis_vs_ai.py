@@ -69,7 +69,7 @@ def report(db: Path, games: list[str], players: list[str]) -> None:
     try:
         for game in games:
             record = match_of(store, game, players)
-            if record is None:
+            if record is None or not store.slot_results(record.id):
                 continue
             tally = {0: [0, 0, 0], 1: [0, 0, 0]}
             scores = []
