@@ -18,6 +18,14 @@ depth (seeded random opening plies for variety), each sampled position
 analysed (its search score, for the player to move), labelled with the
 game's outcome for the first player (1, 0.5 for a tie, 0).
 
+``played``: the same rows from games already played and kept in an arena
+database (``benchmarks/analysis_vs_ai.py``'s matches of the analysis
+against ``ai``: strong play on both sides), every ``every``-th position of
+each finished game, the game's id as its seed; resumable (games already in
+``--out`` are skipped)::
+
+    PYTHONPATH=src python benchmarks/analysis_quality.py played --db analysis-vs-ai.sqlite3 --out played.jsonl
+
 ``fit``: per game, a logistic curve from score to outcome, through the
 variant lab's measured first-player score at the start, fitted on the
 even-numbered games, scored on the odd-numbered ones (Brier score,
@@ -36,6 +44,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import math
 import random
 import sys
 import tempfile
@@ -146,6 +155,42 @@ def self_play_game(game: str, seed: int, agent_spec: str, opening: int, every: i
     return [{"game": game, "seed": seed, "plies": len(actions), "outcome": outcome, **s} for s in samples]
 
 
+def played_game(record, every: int, db: str) -> list[dict]:
+    """The rows of one finished arena game: every ``every``-th position the
+    analysis estimates, labelled with the game's outcome."""
+    state = boomboard.load_game(record.game).new_initial_state()
+    samples = []
+    for ply, action in enumerate(record.actions):
+        if ply % every == 0:
+            result = analysis.analyse(record.game, None, record.actions[:ply], db)
+            if result["source"] == "search" and not result["eval"]["exact"]:
+                samples.append({"ply": ply, "mover": state.current_player(), "score": result["score"]})
+        state.apply_action(action)
+    outcome = 0.5 if record.winner is None else float(record.winner == 0)
+    return [{"game": record.game, "seed": record.id, "plies": len(record.actions), "outcome": outcome,
+             "source": "arena", **s} for s in samples]
+
+
+def run_played(args) -> None:
+    from boomboard.arena.store import open_store
+
+    done = set()
+    if args.out.exists():
+        done = {(r["game"], r["seed"]) for r in map(json.loads, open(args.out))}
+    store = open_store(args.db)
+    records = [r for r in store.games(limit=1_000_000) if r.status == "done" and r.game in args.games]
+    store.close()
+    with tempfile.TemporaryDirectory() as db, open(args.out, "a") as out:
+        for game in args.games:
+            began, count = time.process_time(), 0
+            for record in (r for r in records if r.game == game and (game, r.id) not in done):
+                for row in played_game(record, args.every, db):
+                    out.write(json.dumps(row) + "\n")
+                out.flush()
+                count += 1
+            print(game, f"{count} games, {time.process_time() - began:.0f} CPU s", flush=True)
+
+
 def run_selfplay(args) -> None:
     with tempfile.TemporaryDirectory() as db, open(args.out, "a") as out:
         for game in args.games:
@@ -189,13 +234,28 @@ def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
     current = analysis_model(boomboard.load_game(game))
     model = AnalysisModel(current.depth, current.nodes, intercept, slope)
     fitted = np.array([model.first_player_score(value, 0) for value in x[held]])
+    shipped = np.array([current.first_player_score(value, 0) for value in x[held]])
     today = 0.5 + 0.5 * np.tanh(x[held] / 300)
     return {"game": game, "depth": model.depth, "nodes": model.nodes, "intercept": round(intercept, 4), "slope": round(slope, 6),
             "positions": int(len(rows)), "games": len({r["seed"] for r in rows}),
             "held_positions": int(held.sum()), "held_games": len({r["seed"] for r in rows if r["seed"] % 2}),
             "brier_fitted": float(np.mean((fitted - y[held]) ** 2)),
             "brier_today": float(np.mean((today - y[held]) ** 2)),
-            "bins_fitted": reliability(fitted, y[held]), "bins_today": reliability(today, y[held])}
+            "brier_shipped": float(np.mean((shipped - y[held]) ** 2)),
+            "bins_fitted": reliability(fitted, y[held]), "bins_today": reliability(today, y[held]),
+            "worst_bin_fitted": worst_bin(reliability(fitted, y[held]))}
+
+
+# A reliability bin counts toward the calibration error only with this many
+# held-out positions: fewer leave its observed score too uncertain to judge.
+ENOUGH_POSITIONS = 50
+
+
+def worst_bin(bins: list[dict]) -> float | None:
+    """The largest gap, in points, between predicted and observed among the
+    bins with :data:`ENOUGH_POSITIONS` positions (None if there is none)."""
+    gaps = [100 * abs(b["predicted"] - b["observed"]) for b in bins if b["n"] >= ENOUGH_POSITIONS]
+    return round(max(gaps), 1) if gaps else None
 
 
 def draw(fit: dict, folder: Path) -> Path:
@@ -252,12 +312,15 @@ def run_report(args) -> None:
               f"{a['swing_p90']:.1f} | {b['gap_median']:.1f} → {a['gap_median']:.1f} | "
               f"{b['seconds_median']:.2f}, {b['seconds_max']:.2f} → {a['seconds_median']:.2f}, {a['seconds_max']:.2f} |")
     print()
-    print("| game | depth | intercept | slope | games (held out) | positions (held out) | Brier: tanh(s/300) | Brier: fitted |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| game | depth | intercept | slope | games (held out) | positions (held out) | Brier: tanh(s/300) "
+          "| Brier: shipped | Brier: fitted | worst bin (points) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for line in open(args.fits):
         f = json.loads(line)
+        worst = f.get("worst_bin_fitted")
         print(f"| {f['game']} | {f['depth']} | {f['intercept']:+.3f} | {f['slope']:.5f} | {f['games']} ({f['held_games']}) "
-              f"| {f['positions']} ({f['held_positions']}) | {f['brier_today']:.3f} | {f['brier_fitted']:.3f} |")
+              f"| {f['positions']} ({f['held_positions']}) | {f['brier_today']:.3f} | {f.get('brier_shipped', math.nan):.3f} "
+              f"| {f['brier_fitted']:.3f} | {'-' if worst is None else worst} |")
 
 
 def main(argv=None) -> None:
@@ -278,6 +341,10 @@ def main(argv=None) -> None:
     play.add_argument("--opening", type=int, default=4)
     play.add_argument("--every", type=int, default=4)
     play.add_argument("--out", type=Path, required=True)
+    played = steps.add_parser("played", parents=[every_step])
+    played.add_argument("--db", type=Path, required=True, help="an arena database of finished games")
+    played.add_argument("--every", type=int, default=4)
+    played.add_argument("--out", type=Path, required=True)
     fit = steps.add_parser("fit", parents=[every_step])
     fit.add_argument("--data", type=Path, nargs="+", required=True)
     fit.add_argument("--out", type=Path)
@@ -288,7 +355,8 @@ def main(argv=None) -> None:
     report.add_argument("--after", type=Path, required=True)
     report.add_argument("--fits", type=Path, required=True)
     args = parser.parse_args(argv)
-    {"lines": run_lines, "selfplay": run_selfplay, "fit": run_fit, "report": run_report}[args.step](args)
+    {"lines": run_lines, "selfplay": run_selfplay, "played": run_played, "fit": run_fit,
+     "report": run_report}[args.step](args)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ perfect move. Its strength against ``ai`` is measured in
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -14,6 +15,7 @@ import boomboard
 from boomboard.agents import agent_kinds, make_agent
 from boomboard.analysis import analyse_state, best_moves
 from boomboard.core.errors import ParameterError
+from boomboard.search.calibration import analysis_model
 
 
 def seeded_position(game: str, seed: int, plies: int):
@@ -51,5 +53,37 @@ def test_best_moves_from_a_table_are_every_equally_quickest_win_and_no_other():
 def test_the_analysis_agent_is_a_spec_kind_with_a_table_folder(tmp_path):
     assert "analysis" in agent_kinds()
     assert make_agent(f"analysis:db={tmp_path}").db == str(tmp_path)
-    with pytest.raises(ParameterError, match="unknown setting|known settings|depth"):
-        make_agent("analysis:depth=3")
+    with pytest.raises(ParameterError, match="depth=0.*must be positive"):
+        make_agent("analysis:depth=0")
+    with pytest.raises(ParameterError, match="no setting 'time'"):
+        make_agent("analysis:time=1")
+
+
+def test_a_smaller_budget_plays_the_star_of_the_analysis_at_that_budget(tmp_path):
+    state = seeded_position("jump61(size=5)", seed=4, plies=6)
+    model = analysis_model(state.game)
+    small = analyse_state(state, tmp_path, replace(model, depth=2, nodes=3_000))
+    full = analyse_state(state, tmp_path)
+    assert small["depth"] < full["depth"]  # the budget was used, not the game's
+    agent = make_agent(f"analysis:db={tmp_path},depth=2,nodes=3000", seed=1)
+    agent.new_game(state.game, state.current_player())
+    assert agent.choose_action(state) == small["pv"][0]["id"]
+
+
+def test_in_a_game_with_quiescence_the_star_is_the_sharper_searchs_even_when_shallower(tmp_path):
+    """HExplocus's ``ai`` searches pending explosions past its horizon; the
+    analysis's first search does not. With a node budget that leaves the
+    deeper search shallower than the first, the star is still the quiescent
+    search's best move (a depth-4 search blind to explosions lost 7 games of
+    7 to ``ai``; benchmarks/results/2026-11-29-analysis-vs-ai.md)."""
+    from boomboard.analysis import TABLE_BITS, _sharpening
+    from boomboard.search.alphabeta import AlphaBeta
+
+    state = seeded_position("hexplocus", seed=5, plies=12)
+    budget = replace(analysis_model(state.game), depth=3, nodes=4_000)
+    sharp = AlphaBeta(state.game, table_bits=TABLE_BITS, neutral=True, **_sharpening(state.game))
+    assert sharp.quiescence > 0
+    result = sharp.search(state, nodes=budget.nodes)
+    assert result.depth < budget.depth  # the quiescent search is the shallower one here
+    analysis = analyse_state(state, tmp_path, budget)
+    assert analysis["pv"][0]["id"] == result.action and analysis["depth"] == result.depth

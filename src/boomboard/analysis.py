@@ -110,9 +110,25 @@ def analyse(game_string: str, position: str | None, actions: list[int], solver_d
     return analyse_state(rebuild(game_string, position, actions), solver_db)
 
 
-def analyse_state(state: State, solver_db: SolverDb = None) -> dict:
-    """:func:`analyse` of ``state`` itself (it is not changed)."""
-    return _with_one_voice(state, _raw_analysis(state, solver_db))
+def analyse_state(state: State, solver_db: SolverDb = None, budget: AnalysisModel | None = None,
+                  tables: SearchTables | None = None) -> dict:
+    """:func:`analyse` of ``state`` itself (it is not changed); ``budget``, a
+    model whose ``depth`` and ``nodes`` the searches use instead of the
+    game's (its curve is not read: the game's reads the scores); ``tables``,
+    the searches' tables kept from earlier positions of the same game (fresh
+    ones where not given)."""
+    return _with_one_voice(state, _raw_analysis(state, solver_db, budget or analysis_model(state.game), tables))
+
+
+class SearchTables:
+    """The two searches of :func:`_search_analysis` for one game, with what
+    they learnt (transposition tables, move-ordering history), to keep
+    between the positions of one game. Not for two threads at once."""
+
+    def __init__(self, game):
+        self.game = game
+        self.every_move = AlphaBeta(game, table_bits=TABLE_BITS, neutral=True)
+        self.deep = AlphaBeta(game, table_bits=TABLE_BITS, neutral=True, **_sharpening(game))
 
 
 def best_moves(state: State, result: dict) -> list[int]:
@@ -131,7 +147,7 @@ def _ranks(moves: list[dict], mover: int, model: AnalysisModel) -> list[tuple]:
     return [_preference(move, _mover_number(move, mover, model)) for move in moves]
 
 
-def _raw_analysis(state: State, solver_db: SolverDb) -> dict:
+def _raw_analysis(state: State, solver_db: SolverDb, budget: AnalysisModel, tables: SearchTables | None) -> dict:
     """The analysis in the mover's words (win/lose/tie, scores for the mover)."""
     if state.is_terminal():
         return {"source": "rules", "value": _terminal_value(state, state.player_to_move()), "remoteness": 0,
@@ -142,7 +158,7 @@ def _raw_analysis(state: State, solver_db: SolverDb) -> dict:
                   "remoteness": _remoteness(m.value, m.remoteness), "score": None} for m in exact.moves]
         return {"source": "solver", "value": exact.value, "remoteness": _remoteness(exact.value, exact.remoteness),
                 "score": None, "moves": moves, "pv": [], "depth": None}
-    return _search_analysis(state)
+    return _search_analysis(state, budget, tables)
 
 
 def _with_one_voice(state: State, result: dict) -> dict:
@@ -204,7 +220,7 @@ def _terminal_value(state: State, player: int) -> str:
     return "win" if outcome.winner == player else "lose"
 
 
-def _search_analysis(state: State) -> dict:
+def _search_analysis(state: State, budget: AnalysisModel, tables: SearchTables | None) -> dict:
     """Two searches of the position. The first scores every root move
     exactly at the same depths (the model's two deepest): the move list. The second, a principal-variation search to the model's
     node budget, looks deeper for the best move alone and scores the
@@ -212,19 +228,24 @@ def _search_analysis(state: State) -> dict:
     a cascade game's evaluation, which favours whoever moved last, counts
     each side once): the best move takes that value, and no other move is
     listed above it, since the deeper search found none better. Where the
-    deeper search reached less deep than the first, or proved the position
-    lost (every move then loses, but it does not say how soon), the first
-    search's best move and values stand."""
+    deeper search reached less deep than the first in a game where it is
+    no sharper (no quiescence: in a game with it, a shallower quiescent
+    search chooses better than a deeper one blind to pending explosions,
+    as the game's ``ai`` does), or proved the position lost (every move then
+    loses, but it does not say how soon), the first search's best move and
+    values stand. ``budget`` gives the first search's depth and the
+    second's nodes."""
     model = analysis_model(state.game)
     mover = state.current_player()
     legal = state.legal_actions()
-    searcher = AlphaBeta(state.game, table_bits=TABLE_BITS, neutral=True)
-    every_move = _iterations(searcher, state, legal, depth=model.depth, nodes=SEARCH_NODES, margin=EXACT_MARGIN)
-    searcher = AlphaBeta(state.game, table_bits=TABLE_BITS, neutral=True, **_sharpening(state.game))
-    deep = _iterations(searcher, state, legal, depth=None, nodes=model.nodes, margin=0)
+    tables = tables or SearchTables(state.game)
+    every_move = _iterations(tables.every_move, state, legal, depth=budget.depth, nodes=SEARCH_NODES,
+                             margin=EXACT_MARGIN)
+    deep = _iterations(tables.deep, state, legal, depth=None, nodes=budget.nodes, margin=0)
     moves = [_move_entry(state, mover, action, [int(it.scores[index]) for it in every_move[-2:]])
              for index, action in enumerate(legal)]
-    if deep[-1].depth < every_move[-1].depth or deep[-1].score < -MATE_BOUND:
+    shallower = deep[-1].depth < every_move[-1].depth and not tables.deep.quiescence
+    if shallower or deep[-1].score < -MATE_BOUND:
         deep = every_move  # the first search's best stands: see the docstring
     deepest = moves[legal.index(deep[-1].line[0])]
     if deep is not every_move and deepest["value"] is None:

@@ -5,12 +5,15 @@
 the position (the tables in ``db``, default the solver's own), otherwise the
 move the analysis's fixed-depth search values highest, choosing at random
 (seeded) among equally good moves. Its budget is the analysis's own (each
-game's model depth, at most :data:`boomboard.analysis.SEARCH_NODES` nodes),
-not a clock: it shows how strong the advice a person reads is
-(docs/explanation/analysis.md).
+game's model: the depth at which every move is scored and the node budget
+of the deeper search for the best move), not a clock: it shows how strong
+the advice a person reads is (docs/explanation/analysis.md). ``depth`` and
+``nodes`` replace the model's, to scale the budget of a long match.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from ..core.state import State
 from .base import Agent
@@ -21,15 +24,22 @@ class AnalysisAgent(Agent):
 
     name = "analysis"
 
-    def __init__(self, seed: int | None = None, db: str | None = None):
+    def __init__(self, seed: int | None = None, db: str | None = None, depth: int | None = None,
+                 nodes: int | None = None, warm: int = 0):
         super().__init__(seed)
         self.db = db
+        self.warm = warm
+        self.budget = {key: value for key, value in (("depth", depth), ("nodes", nodes)) if value is not None}
         self.last_thinking = ""
+        self.tables = None
 
     def choose_action(self, state: State) -> int:
-        from ..analysis import analyse_state, best_moves
+        from ..analysis import SearchTables, analyse_state, best_moves
+        from ..search.calibration import analysis_model
 
-        result = analyse_state(state, self.db)
+        if self.warm and (self.tables is None or self.tables.game is not state.game):
+            self.tables = SearchTables(state.game)
+        result = analyse_state(state, self.db, replace(analysis_model(state.game), **self.budget), self.tables)
         action = self.rng.choice(best_moves(state, result))
         move = next(m for m in result["moves"] if m["id"] == action)
         self.last_thinking = f"{result['source']}: {move['eval']['text']}"

@@ -57,12 +57,12 @@ _SETTINGS: dict[str, dict[str, type]] = {
     # ai plays its game's own search settings: of alpha-beta's, those of the choice and the budget may be given
     "ai": {name: kind for name, kind in _ALPHABETA.items() if name not in ("table_bits", "quiescence", "contempt")},
     "solver": {"db": str},
-    "analysis": {"db": str},
+    "analysis": {"db": str, "depth": int, "nodes": int, "warm": int},
 }
 
 
 _MAY_BE_ZERO = {"quiescence", "contempt", "margin", "endgames", "traps", "solved", "search", "reductions", "book",
-                "null_move", "variety_plies", "learned", "proofs", "puct", "decisive", "mirror", "guard"}  # 0: off
+                "null_move", "variety_plies", "learned", "proofs", "puct", "decisive", "mirror", "guard", "warm"}  # 0: off
 MAX_TABLE_BITS = 34
 # An alpha-beta table entry: its key (uint64) and its data (int64).
 TABLE_ENTRY_BYTES = 16
