@@ -103,9 +103,12 @@ def main(argv=None) -> None:
     parser.add_argument("--each", type=int, default=40, help="games per game, colours alternating")
     parser.add_argument("--workers", type=int, default=1, help="games played at once")
     parser.add_argument("--opponent", default="ai:time=0.5")
+    parser.add_argument("--player", default="analysis",
+                        help="the analysis's spec: analysis:depth=4,nodes=125000 with --opponent ai:time=0.125 "
+                             "scales both budgets by about a quarter, for a game whose match would take too long")
     parser.add_argument("--report", action="store_true", help="only print the table")
     args = parser.parse_args(argv)
-    players = ["analysis", args.opponent]
+    players = [args.player, args.opponent]
     if not args.report:
         with tempfile.TemporaryDirectory() as tables:
             for game in args.games:

@@ -87,3 +87,16 @@ def test_in_a_game_with_quiescence_the_star_is_the_sharper_searchs_even_when_sha
     assert result.depth < budget.depth  # the quiescent search is the shallower one here
     analysis = analyse_state(state, tmp_path, budget)
     assert analysis["pv"][0]["id"] == result.action and analysis["depth"] == result.depth
+
+
+def test_a_warm_agent_keeps_its_tables_between_moves_and_a_cold_one_does_not(tmp_path):
+    state = seeded_position("jump61(size=4)", seed=2, plies=2)
+    warm, cold = make_agent(f"analysis:db={tmp_path},warm=1"), make_agent(f"analysis:db={tmp_path}")
+    for agent in (warm, cold):
+        agent.new_game(state.game, state.current_player())
+        agent.choose_action(state)
+    tables = warm.tables
+    assert tables is not None and tables.deep.tt_keys.any() and cold.tables is None
+    state.apply_action(warm.choose_action(state))
+    warm.choose_action(state)
+    assert warm.tables is tables

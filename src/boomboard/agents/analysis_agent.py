@@ -31,7 +31,7 @@ class AnalysisAgent(Agent):
         self.warm = warm
         self.budget = {key: value for key, value in (("depth", depth), ("nodes", nodes)) if value is not None}
         self.last_thinking = ""
-        self.tables = None
+        self.tables = None  # the searches kept between moves, when warm
 
     def choose_action(self, state: State) -> int:
         from ..analysis import SearchTables, analyse_state, best_moves
