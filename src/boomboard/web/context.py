@@ -54,8 +54,8 @@ class WebState:
     # by what each says (GameService.mark, and owned): a game read again unchanged is not encoded again
     answers: Recent[tuple, Response] = field(default_factory=lambda: Recent(ANSWERS_KEPT))
     answers_lock: threading.Lock = field(default_factory=threading.Lock)  # the answers are made in request threads
-    # the last event of each game streamed, (its mark, its message): at most one a stream is worth keeping
-    events_sent: OrderedDict[str, tuple[tuple, str]] = field(default_factory=OrderedDict)
+    # the last event of each game streamed, (its mark, its message as it is encoded): at most one a stream
+    events_sent: OrderedDict[str, tuple[tuple, asyncio.Future]] = field(default_factory=OrderedDict)
 
     async def off_loop(self, http: Request, function, *args) -> Response:
         """``function(*args)``, and its answer's JSON, worked out in a request
