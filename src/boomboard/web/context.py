@@ -6,6 +6,7 @@ owner token, whether its client is still there)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import threading
 from collections import OrderedDict
@@ -15,7 +16,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.encoders import jsonable_encoder
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from ..core.errors import ParameterError
 from ..core.recent import Recent
@@ -53,10 +54,10 @@ class WebState:
     # by what each says (GameService.mark, and owned): a game read again unchanged is not encoded again
     answers: Recent[tuple, Response] = field(default_factory=lambda: Recent(ANSWERS_KEPT))
     answers_lock: threading.Lock = field(default_factory=threading.Lock)  # the answers are made in request threads
-    # the last event of each game streamed, (its mark, its message): at most one a stream is worth keeping
-    events_sent: OrderedDict[str, tuple[tuple, str]] = field(default_factory=OrderedDict)
+    # the last event of each game streamed, (its mark, its message as it is encoded): at most one a stream
+    events_sent: OrderedDict[str, tuple[tuple, asyncio.Future]] = field(default_factory=OrderedDict)
 
-    async def off_loop(self, http: Request, function, *args) -> JSONResponse:
+    async def off_loop(self, http: Request, function, *args) -> Response:
         """``function(*args)``, and its answer's JSON, worked out in a request
         thread within the client's share (:class:`ThreadWork`): a long
         replay or list holds no other request up."""
@@ -107,12 +108,38 @@ def hashed(token: str | None) -> str | None:
     return None if token is None else owner_hash(token)
 
 
-def json_response(content) -> JSONResponse:
+def json_response(content) -> Response:
     """``content`` as a JSON answer, encoded where this is called (a request thread)."""
     try:
-        return JSONResponse(content)
+        return Response(json_bytes(content), media_type="application/json")
     except TypeError:  # not plain JSON data (FastAPI's encoder, 15 times slower, turns it into such)
-        return JSONResponse(jsonable_encoder(content))
+        return Response(json_bytes(jsonable_encoder(content)), media_type="application/json")
+
+
+# Items of a long list encoded in one call of json's encoder (see json_bytes).
+ITEMS_A_PIECE = 8
+_encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
+
+
+def json_bytes(content) -> bytes:
+    """``content`` as JSON (as Starlette's ``JSONResponse`` writes it), encoded
+    a piece at a time: json's C encoder holds the interpreter lock for the
+    whole of a call, so one call on a 230 KB answer (a long game with the
+    cascade of its last move) would keep the event loop's thread, and every
+    other request, waiting about 20 ms. The values of a dict and the items
+    of its lists, :data:`ITEMS_A_PIECE` at a time, are encoded each in a call
+    of its own, between which the loop takes its turn."""
+    if not isinstance(content, dict) or not all(isinstance(key, str) for key in content):
+        return _encode(content).encode()
+    parts = []
+    for key, value in content.items():
+        if isinstance(value, list) and len(value) > ITEMS_A_PIECE:
+            runs = (_encode(value[start:start + ITEMS_A_PIECE])[1:-1]
+                    for start in range(0, len(value), ITEMS_A_PIECE))
+            parts.append(f"{_encode(key)}:[{','.join(runs)}]")
+        else:
+            parts.append(f"{_encode(key)}:{_encode(value)}")
+    return ("{" + ",".join(parts) + "}").encode()
 
 
 def page_limit(limit: int) -> int:

@@ -3,9 +3,9 @@ registry and each game's own folder, so nothing here names a game."""
 
 from __future__ import annotations
 
+from ..core.state import action_id
 from ..game_rules import rules_example, rules_html
 from ..registry import game_class, load_game
-from .analysis import rebuild
 from .cascade import cascade_steps
 from .service import describe_state
 
@@ -31,13 +31,18 @@ def rules_page(name: str) -> dict:
 def position_page(game_string: str, position: str | None, actions: list[int]) -> dict:
     """A position anyone can open from a link: the game string, the first
     position (``None``: the start) and the actions since; for analysis, or to
-    start a game from."""
-    state = rebuild(game_string, position, actions)
-    steps = []
-    if actions:
-        before = rebuild(game_string, position, actions[:-1])
-        steps = cascade_steps(state.game, before.array, actions[-1])
+    start a game from. The line is replayed once, wording each move as it goes."""
+    game = load_game(game_string)
+    state = game.new_initial_state() if position is None else game.state_from_notation(position)
+    words, before = [], None
+    for ply, action in enumerate(actions):
+        if action_id(action) not in state.legal_actions():
+            state.apply_action(action)  # raises the error that says why (game over, not a legal move)
+        words.append(state.action_to_string(action))
+        if ply == len(actions) - 1:  # the position the last move's cascade starts from
+            before = state.array.copy()
+        state.apply_action(action)
+    steps = [] if before is None else cascade_steps(game, before, actions[-1])
     extra = {"id": None, "source": "position", "thinking": False, "length": len(actions),
              "all_actions": list(actions)}
-    return describe_state(state, BOTH_HUMAN, state.outcome(), steps, extra=extra)
-
+    return describe_state(state, BOTH_HUMAN, state.outcome(), steps, extra=extra, moves=words)

@@ -223,7 +223,7 @@ class Session:
     # the store's generation when this copy was last known to be the stored game (GameStore.generation)
     checked: int = 0
     paused: bool = False  # an AI-vs-AI game held by its watcher: no AI moves until it is resumed
-    seen: float = field(default_factory=time.monotonic)  # the last look at it (a request, an event stream)
+    seen: float = field(default_factory=time.monotonic)  # the last request about it (an open stream watches it too)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     @property
@@ -355,6 +355,8 @@ class GameService:
         self._processes: WorkerPool | None = None
         # per event loop: the watched games' share of the workers, all of them but one
         self._watched_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # each game's open event streams, an event each, set on the loop when the game changes (see watch)
+        self._streams: dict[str, set[asyncio.Event]] = {}
 
     # -- the pools ---------------------------------------------------------------
     def _pool(self, cheap: bool) -> Executor | WorkerPool:
@@ -562,6 +564,7 @@ class GameService:
         session.record = record
         session.last_steps, session.error = [], ""
         self._on_loop(self._drive, session)
+        self._changed(session.record.id)
 
     def _commit(self, session: Session, record: StoredGame) -> None:
         """Store ``record`` as ``session``'s game, based on the version the
@@ -641,6 +644,7 @@ class GameService:
                 state.clone().apply_action(action)  # raises IllegalActionError with the legal moves
             self._apply(session, action)
         self._on_loop(self._drive, session)
+        self._changed(game_id)
         return session
 
     def undo(self, game_id: str) -> Session:
@@ -659,6 +663,7 @@ class GameService:
             session.moves = session.moves[:len(undone.actions)]
             session.record, session.state, session.last_steps = undone, state, []
         self._on_loop(self._drive, session)
+        self._changed(game_id)
         return session
 
     def stop(self, game_id: str) -> Session:
@@ -670,6 +675,7 @@ class GameService:
             self._commit(session, stopped)
             self._on_loop(self._stop, session)
             session.record, session.paused = stopped, False
+        self._changed(game_id)
         return session
 
     def pause(self, game_id: str, paused: bool) -> Session:
@@ -681,6 +687,7 @@ class GameService:
             self._check_watched(session, "paused")
             session.paused = bool(paused)
         self._on_loop(self._stop if session.paused else self._drive, session)
+        self._changed(game_id)
         return session
 
     @staticmethod
@@ -692,14 +699,14 @@ class GameService:
 
     def end_unwatched(self) -> list[str]:
         """Stop every AI-vs-AI game nobody has looked at for ``watch_grace``
-        seconds (no poll, no open event stream: a stream looks at its game
-        many times a second); returns their ids."""
+        seconds (no poll) and no event stream watches; returns their ids."""
         now = time.monotonic()
         ended = []
         with self._sessions_lock:
             sessions = list(self.sessions.values())
         for session in sessions:
-            if session.watched and not session.over and now - session.seen > self.watch_grace:
+            if session.watched and not session.over and now - session.seen > self.watch_grace \
+                    and not self._streams.get(session.record.id):  # an open event stream watches it
                 try:
                     self.stop(session.record.id)
                 except BoomboardError:  # changed by another server, or the disk refused: looked at next round
@@ -731,6 +738,7 @@ class GameService:
             self._commit(session, resigned)
             self._on_loop(self._stop, session)
             session.record = resigned
+        self._changed(game_id)
         return session
 
     def delete(self, game_id: str) -> None:
@@ -741,6 +749,36 @@ class GameService:
             self._on_loop(self._stop, session)
         if not self.store.delete(game_id):
             raise NotFound(f"no game with id {game_id!r}")
+        self._changed(game_id)
+
+    # -- event streams ---------------------------------------------------------------
+    def watch(self, game_id: str) -> asyncio.Event:
+        """An event set whenever the game ``game_id`` changes (a move, an undo,
+        a resignation, a stop, a pause, its deletion, its AI starting or
+        ending its turns, another server's change read back), for an event
+        stream, which clears it before each look at the game, so that no
+        change between two looks is missed; :meth:`unwatch` when done. On the
+        event loop. One an open stream: bounded per client and in all as the
+        streams are (``ServerLimits``)."""
+        changed = asyncio.Event()
+        self._streams.setdefault(game_id, set()).add(changed)
+        return changed
+
+    def unwatch(self, game_id: str, changed: asyncio.Event) -> None:
+        streams = self._streams.get(game_id)
+        if streams is not None:
+            streams.discard(changed)
+            if not streams:
+                del self._streams[game_id]
+
+    def _changed(self, game_id: str) -> None:
+        """Tell the game's streams it changed (from a request thread: once the loop is free, after the
+        change's own callbacks, such as its AI starting)."""
+        self._on_loop(self._notify, game_id)
+
+    def _notify(self, game_id: str) -> None:
+        for changed in self._streams.get(game_id, ()):
+            changed.set()
 
     # -- moves --------------------------------------------------------------------
     def _apply(self, session: Session, action: int) -> None:
@@ -761,7 +799,8 @@ class GameService:
             if session.record is not based_on:
                 return False
             self._apply(session, action)
-            return True
+        self._changed(session.record.id)
+        return True
 
     def _stop(self, session: Session) -> None:
         if session.task is not None and not session.task.done():
@@ -778,6 +817,9 @@ class GameService:
         except RuntimeError:  # no loop yet (loading at start-up): the lifespan hook drives later
             return
         session.task = asyncio.get_running_loop().create_task(self._ai_turns(session))
+        game_id = session.record.id
+        self._notify(game_id)  # it thinks now, and when its turns end (a move stored, a failure shown), no longer
+        session.task.add_done_callback(lambda _: self._notify(game_id))
 
     async def _ai_turns(self, session: Session) -> None:
         loop = asyncio.get_running_loop()
@@ -823,6 +865,7 @@ class GameService:
             except StoreUnavailable as problem:
                 session.error = (f"{side}'s move waits until it can be stored ({problem}); trying again every "
                                  f"{STORE_RETRY_SECONDS:g} s")
+                self._notify(session.record.id)
                 await asyncio.sleep(STORE_RETRY_SECONDS)
             except Conflict:
                 return False

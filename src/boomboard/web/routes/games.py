@@ -100,7 +100,8 @@ async def get_game(game_id: str, http: Request, web: Web):
     """The game, and whether the caller may change it (``owned``: its
     ``X-Boomboard-Owner`` token is the owner's, or nobody owns the game yet)."""
     token = owner_token(http)
-    return await _describe_game(web, http, await web.game_work.run(client(http), web.service.get, game_id), token)
+    # read and described in one request thread: each hand-over between the loop and a thread waits its turn
+    return await web.game_work.run(client(http), lambda: _described(web, web.service.get(game_id), token))
 
 
 @router.post("/api/games/{game_id}/moves", responses=A_GAME)
@@ -154,21 +155,22 @@ def _claim(web: WebState, game_id: str, token: str | None) -> None:
 
 
 async def _describe_game(web: WebState, http: Request, session, token: str | None) -> Response:
+    """:func:`_described`, in a request thread."""
+    return await web.game_work.run(client(http), _described, web, session, token)
+
+
+def _described(web: WebState, session, token: str | None) -> Response:
     """The game as the page draws it, with whether the caller, by its owner
-    ``token``, may change it (``owned``), worked out in a request thread;
-    an answer made before for the same version of the game is sent again."""
+    ``token``, may change it (``owned``); an answer made before for the
+    same version of the game is sent again."""
     service = web.service
-
-    def described() -> Response:
-        owned = web.store.may_change(session.record.id, hashed(token))
-        version, thinking = service.copy_of(session)
-        key = (*service.mark(version, thinking), owned)
+    owned = web.store.may_change(session.record.id, hashed(token))
+    version, thinking = service.copy_of(session)
+    key = (*service.mark(version, thinking), owned)
+    with web.answers_lock:
+        kept = web.answers.get(key)
+    if kept is None:
+        kept = json_response({**service.describe_copy(version, thinking), "owned": owned})
         with web.answers_lock:
-            kept = web.answers.get(key)
-        if kept is None:
-            kept = json_response({**service.describe_copy(version, thinking), "owned": owned})
-            with web.answers_lock:
-                web.answers[key] = kept
-        return Response(kept.body, media_type="application/json")
-
-    return await web.game_work.run(client(http), described)
+            web.answers[key] = kept
+    return Response(kept.body, media_type="application/json")
