@@ -21,13 +21,11 @@ def test_the_ray_backend_stores_what_the_process_pool_stores(tmp_path, local_ray
     assert len(local) == 2 and all(row[2] is not None for row in local)
 
 
-@pytest.mark.xfail(strict=False, reason="alone it passes in 10 s; in two idle fresh-clone runs of the whole suite the "
-                   "next task was not ready after 30 s and 55 s: not yet explained (see the round's closing note)")
-def test_a_sweep_that_stops_cancels_the_tasks_it_was_waiting_for(local_ray):
-    """Ctrl-C, an error or a caller that stops reading ends the results'
-    generator: the tasks still queued or running are cancelled, where on a
-    cluster they would have played on for nobody. The instance has one CPU,
-    so a task of a minute still running would keep the next one waiting."""
+def stop_a_sweep_after_its_first_result() -> None:
+    """Runs a sweep of a quick task and two long ones on the one-CPU instance,
+    stops it after the quick one's result (as a KeyboardInterrupt raised where
+    it waits would) and checks that a new task then runs at once: a long task
+    still running would keep it waiting 60 or 150 s."""
     import time
 
     from boomboard.lab.sweep import Job, _ray_results, _run_on_ray
@@ -36,8 +34,33 @@ def test_a_sweep_that_stops_cancels_the_tasks_it_was_waiting_for(local_ray):
             Job("v", "longer", time.sleep, (90.0,))]
     results = _ray_results(jobs, Settings(workers=1, backend="ray"))
     assert next(results)[0] is jobs[0]
-    results.close()  # as a KeyboardInterrupt raised where it waits would
+    results.close()
     after = ray.remote(num_cpus=1)(_run_on_ray).remote(time.sleep, 0.0)
-    # Killing the long task's worker and starting a new one took over 30 s once on
-    # an idle CI machine; uncancelled, the next task would wait 150 s.
-    assert ray.get(after, timeout=55) is None
+    # A new worker replaces the killed one in about 1.5 s (20 tries at a load of 3); 45 s is for a loaded machine.
+    assert ray.get(after, timeout=45) is None
+
+
+def test_a_sweep_that_stops_cancels_the_tasks_it_was_waiting_for(local_ray):
+    """Ctrl-C, an error or a caller that stops reading ends the results'
+    generator: the tasks still queued or running are cancelled, where on a
+    cluster they would have played on for nobody."""
+    stop_a_sweep_after_its_first_result()
+
+
+def test_a_cancel_that_ray_loses_is_sent_again(local_ray, monkeypatch):
+    """Ray loses a cancel that reaches a task pushed to its worker but not yet
+    started, and the task runs to its end (a 20 s task in about 1 of 10 tries
+    here: the cause of this file's cancel check failing now and then in whole
+    suite runs). The loss is made certain here by dropping the first cancel of
+    each task; the sweep cancels what has not ended again."""
+    dropped = set()
+    cancel = ray.cancel
+
+    def cancel_but_lose_the_first(ref, **options):
+        if ref in dropped:
+            cancel(ref, **options)
+        dropped.add(ref)
+
+    monkeypatch.setattr(ray, "cancel", cancel_but_lose_the_first)
+    stop_a_sweep_after_its_first_result()
+    assert len(dropped) == 2

@@ -353,13 +353,9 @@ def test_rules_shared_link_chart_and_resign(server, browser, name, game_string, 
 
     shared = _shared_position(game_string, position)
     for size, viewport in SIZES.items():
-        page = browser.new_page(viewport=viewport)
         # the rules page: the game's own rules, and its example's cascade played out
-        page.goto(f"{server}rules/{name}")
-        page.wait_for_selector(".rules-text h3")
+        page = _open_rules_at_step_two(browser, server, name, viewport)
         assert page.locator(".rules-text pre.diagram").count() >= 1
-        page.wait_for_function("() => /step 2 of/.test(document.getElementById('example-caption').textContent)",
-                               timeout=20_000)
         assert page.locator(".example .cell.boom").count() >= 1
         if size == "phone":
             width = page.evaluate("document.documentElement.scrollWidth")
@@ -472,6 +468,27 @@ def _boxes(page, selector: str) -> list[dict]:
         const r = e.getBoundingClientRect();
         return {{ text: e.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom }};
     }})""")
+
+
+# The rules page plays its example out on timers: 1.4 s before step 1, 0.9 s a step after it.
+EXAMPLE_TO_STEP_TWO_MS = 1400 + 900
+
+
+def _open_rules_at_step_two(browser, server: str, game: str, viewport: dict):
+    """A page of ``game``'s rules with its example's cascade at step 2, on the
+    page's own clock (Playwright's, run forward), not 2.3 s of waiting. The
+    clock must be the page's from its start: a page that then watches a game
+    would wait on timers that never run."""
+    page = browser.new_page(viewport=viewport)
+    page.clock.install(time=0)
+    page.clock.pause_at(1000)  # the page's time stands still but for run_for: a loaded machine cannot move it on
+    page.goto(f"{server}rules/{game}")
+    page.wait_for_selector(".rules-text h3")
+    page.wait_for_selector("#example-caption:has-text('Example')")  # the example's loop has begun: its first wait
+    page.clock.run_for(EXAMPLE_TO_STEP_TWO_MS)
+    caption = page.inner_text("#example-caption")
+    assert re.search(r"step 2 of", caption), f"the rules of {game}: {caption!r} after the example's first two steps"
+    return page
 
 
 def _no_sideways_scroll(page, viewport: dict, what: str) -> None:
@@ -628,14 +645,13 @@ def test_every_page_at_phone_and_desktop_sizes(server, browser, size):
     _no_sideways_scroll(page, viewport, "the games page")
     _artifact(page, f"games-{size}")
 
+    page.close()
+
     for game in [g[0] for g in GAMES]:
-        page.goto(f"{server}rules/{game}")
-        page.wait_for_selector(".rules-text h3")
-        page.wait_for_function("() => /step 2 of/.test(document.getElementById('example-caption').textContent)",
-                               timeout=20_000)
+        page = _open_rules_at_step_two(browser, server, game, viewport)
         _no_sideways_scroll(page, viewport, f"the rules of {game}")
         _artifact(page, f"rules-{game}-{size}", docs=size == "desktop" and game == "kaboom")
-    page.close()
+        page.close()
 
 
 def _post(server: str, path: str, body: dict) -> dict:

@@ -40,6 +40,8 @@ MAX_DEPTH = 12  # plies of the self-play search
 # Self-play games a part: on a board where 200 games take an hour, a part is about a minute of
 # work lost to a kill, and a variant's games are parts enough to keep every worker busy.
 GAMES_A_CHUNK = 4
+# Seconds a stopped sweep's Ray tasks are cancelled again until they end (Ray can lose a cancel).
+CANCEL_ROUNDS = 10
 
 
 @dataclass(frozen=True)
@@ -228,8 +230,23 @@ def _ray_results(jobs: list[Job], settings: Settings) -> Iterator[tuple[Job, Any
             for ref in done:
                 yield jobs_of.pop(ref), ray.get(ref)
     finally:  # Ctrl-C, an error, or a caller that stopped reading: a cluster's tasks would play on
-        for ref in waiting:
+        _cancel(ray, waiting)
+
+
+def _cancel(ray, tasks: list) -> None:
+    """Cancels ``tasks`` (their workers killed if they run) and sees that they end.
+
+    Ray loses a cancel that reaches a task pushed to its worker but not yet
+    started: the task then runs to its end (a 20 s task in about 1 of 10
+    tries on a one-CPU local instance, tests/test_lab_ray.py). So the tasks
+    still not ended a second later are cancelled again, for up to
+    :data:`CANCEL_ROUNDS` seconds; then they are left to the cluster."""
+    for _ in range(CANCEL_ROUNDS):
+        if not tasks:
+            return
+        for ref in tasks:
             ray.cancel(ref, force=True)
+        _, tasks = ray.wait(tasks, num_returns=len(tasks), timeout=1.0, fetch_local=False)
 
 
 def _run_on_ray(task: Callable[..., Any], *args) -> Any:
