@@ -8,7 +8,9 @@ move the analysis's fixed-depth search values highest, choosing at random
 game's model: the depth at which every move is scored and the node budget
 of the deeper search for the best move), not a clock: it shows how strong
 the advice a person reads is (docs/explanation/analysis.md). ``depth`` and
-``nodes`` replace the model's, to scale the budget of a long match.
+``nodes`` replace the model's, to scale the budget of a long match;
+``warm=1`` keeps the searches' tables from one of its moves to the next
+(measured no deeper, and it makes a move depend on the positions before it).
 """
 
 from __future__ import annotations
