@@ -223,7 +223,8 @@ def _terminal_value(state: State, player: int) -> str:
 def _search_analysis(state: State, budget: AnalysisModel, tables: SearchTables | None) -> dict:
     """Two searches of the position. The first scores every root move
     exactly at the same depths (the model's two deepest): the move list. The second, a principal-variation search to the model's
-    node budget, looks deeper for the best move alone and scores the
+    node budget, looks deeper for the best move alone (including a move
+    that beat it in the iteration the budget cut short) and scores the
     position (the mean of its scores at its two deepest iterations, so that
     a cascade game's evaluation, which favours whoever moved last, counts
     each side once): the best move takes that value, and no other move is
@@ -239,15 +240,15 @@ def _search_analysis(state: State, budget: AnalysisModel, tables: SearchTables |
     mover = state.current_player()
     legal = state.legal_actions()
     tables = tables or SearchTables(state.game)
-    every_move = _iterations(tables.every_move, state, legal, depth=budget.depth, nodes=SEARCH_NODES,
-                             margin=EXACT_MARGIN)
-    deep = _iterations(tables.deep, state, legal, depth=None, nodes=budget.nodes, margin=0)
+    every_move, first_choice = _iterations(tables.every_move, state, legal, depth=budget.depth,
+                                           nodes=SEARCH_NODES, margin=EXACT_MARGIN)
+    deep, choice = _iterations(tables.deep, state, legal, depth=None, nodes=budget.nodes, margin=0)
     moves = [_move_entry(state, mover, action, [int(it.scores[index]) for it in every_move[-2:]])
              for index, action in enumerate(legal)]
     shallower = deep[-1].depth < every_move[-1].depth and not tables.deep.quiescence
     if shallower or deep[-1].score < -MATE_BOUND:
-        deep = every_move  # the first search's best stands: see the docstring
-    deepest = moves[legal.index(deep[-1].line[0])]
+        deep, choice = every_move, first_choice  # the first search's best stands: see the docstring
+    deepest = moves[legal.index(choice)]
     if deep is not every_move and deepest["value"] is None:
         deepest.update(_scored([it.score for it in deep[-2:]]))
         _cap_at(moves, deepest, mover, model)
@@ -269,16 +270,20 @@ class _Iteration:
 
 
 def _iterations(searcher: AlphaBeta, state: State, legal: list[int], depth: int | None, nodes: int,
-                margin: int) -> list[_Iteration]:
-    """Every iteration one search of ``state`` finishes."""
+                margin: int) -> tuple[list[_Iteration], int]:
+    """Every iteration one search of ``state`` finishes, and the move the
+    search chose: its last finished iteration's best, or the move that beat
+    it in the unfinished iteration its budget ran out in (the previous best
+    is searched first there, so a move that scored above it is better at the
+    new depth; the game's ``ai`` plays it too)."""
     finished: list[_Iteration] = []
 
     def keep(result) -> None:
         line = list(result.principal_variation) or [result.action]
         finished.append(_Iteration(result.depth, line, int(result.score), searcher.root_scores[legal].copy()))
 
-    searcher.search(state, depth=depth, nodes=nodes, on_iteration=keep, margin=margin)
-    return finished
+    chosen = searcher.search(state, depth=depth, nodes=nodes, on_iteration=keep, margin=margin)
+    return finished, int(chosen.action)
 
 
 def _sharpening(game) -> dict:
