@@ -21,6 +21,8 @@ def test_parse_game_string_splits_name_and_values():
         parse_game_string("kaboom(rows)")
     with pytest.raises(ParameterError):
         parse_game_string("kaboom(rows=4")
+    with pytest.raises(ParameterError, match="'rows' is given twice"):
+        parse_game_string("kaboom(rows=4, rows=5)")
 
 
 def test_resolve_coerces_and_checks_ranges():

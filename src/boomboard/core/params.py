@@ -134,6 +134,8 @@ def parse_game_string(text: str) -> tuple[str, dict[str, str]]:
             key, sep, value = item.partition("=")
             if not sep or not key.strip():
                 raise ParameterError(f"bad parameter {item.strip()!r} in {text!r}; expected key=value")
+            if key.strip() in values:
+                raise ParameterError(f"parameter {key.strip()!r} is given twice in {text!r}")
             values[key.strip()] = value.strip()
     return name.lower(), values
 
