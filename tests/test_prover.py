@@ -231,14 +231,14 @@ def test_a_prover_used_by_a_second_thread_meanwhile_says_so():
     game = boomboard.load_game(CONNECT4)
     prover = Prover(game, table_bits=16)
     position = connect4_position(PONS["sets"]["Test_L3_R1"]["positions"][0][0])
-    seen, value = [], prover._value
+    seen, prove = [], prover._prove
 
-    def value_meanwhile(root, budget):  # runs inside the first thread's proof
+    def prove_meanwhile(*args):  # runs inside the first thread's proof
         seen.append(from_another_thread(lambda: prover.prove(position)))
-        return value(root, budget)
+        return prove(*args)
 
-    prover._value = value_meanwhile
+    prover._prove = prove_meanwhile
     expected = prover.prove(position)
     assert isinstance(seen[0], ConcurrentUseError)
-    del prover._value
+    del prover._prove
     assert prover.prove(position).value == expected.value  # free again once the first is out
