@@ -360,25 +360,39 @@ def _half(x):
     return x // 2 if x >= 0 else -((-x) // 2)
 
 
+@njit(**BORROWING)
+def _next_test(low, high, left):
+    """The value on the scale that the next null window tests (is the score
+    above it?), the score known to lie in ``low..high``: as Pons' ``solve()``,
+    halfway to the fastest loss while nothing rules one out, then halfway to
+    the fastest win while nothing rules that out (a search for a fast result
+    is cut short by the best score each node can still reach: it stays near
+    the root); then, while the range holds a tie and more, the value (above
+    a tie? above the slowest loss?); then the middle."""
+    middle = low + (high - low) // 2
+    if low == -left and middle <= 0 and _half(low) < middle:
+        return _half(low)
+    if high == left and middle >= 0 and _half(high) > middle:
+        return _half(high)
+    if low < 0 < high:
+        return 0
+    if low < 0 == high:
+        return -1
+    return middle
+
+
 @njit(cache=True, nogil=True)
 def prove_score(params, tree, left, exact):
     """The score of the position at ``tree.stack[0]`` (its children's plies
-    counted from 1), which ends within ``left`` plies, as Pons' ``solve()``
-    finds it, all in one call: null-window searches bisect the range of
-    scores, each first testing halfway between 0 and the range's end (a
-    fast win or loss, whose search the bound on the best reachable score
-    cuts short) before the middle. Without ``exact`` the range is only
-    loss, tie, win, and a win or loss returns a score of that sign only.
-    Every search shares the table, so each starts from what the ones before
-    it learnt. Meaningless once ``stats[ABORTED]`` is set."""
+    counted from 1), which ends within ``left`` plies, all in one call:
+    null-window searches narrow the range of scores (:func:`_next_test`
+    says where) until one is left. Without ``exact`` the range is only loss,
+    tie, win, and a win or loss returns a score of that sign only. Every
+    search shares the table, so each starts from what the ones before it
+    learnt. Meaningless once ``stats[ABORTED]`` is set."""
     low, high = (-left, left) if exact else (-1, 1)
     while low < high:
-        middle = low + (high - low) // 2
-        if middle <= 0 and _half(low) < middle:
-            middle = _half(low)
-        elif middle >= 0 and _half(high) > middle:
-            middle = _half(high)
-        threshold = _score_of(middle, left)
+        threshold = _score_of(_next_test(low, high, left), left)
         found = prove_window(params, tree, 0, threshold, threshold + 1)
         if tree.stats[ABORTED]:
             return 0

@@ -2,10 +2,11 @@
 
 :class:`Prover` drives the compiled search of :mod:`boomboard.search.proof_search`
 the way Pascal Pons' Connect-4 solver does: every search has a null window,
-and a bisection over the score moves it, all in one compiled call per proof
-(``prove_score``), on arrays allocated once per prover. The first two searches settle the
-value (win, tie or loss for the player to move); with ``exact`` (the
-default) more of them find how many plies the game lasts with perfect play
+and a bisection over the score moves it (fast wins and losses tested
+first, whose searches stay near the root), all in one compiled call per
+proof (``prove_score``), on arrays allocated once per prover. The searches
+settle the value (win, tie or loss for the player to move) and, with
+``exact`` (the default), how many plies the game lasts with perfect play
 (the winner winning as soon as it can, the loser holding out as long as it
 can: the remoteness of the solver's tables). All of them share one
 transposition table, so each starts from what the previous ones learnt.
