@@ -172,7 +172,7 @@ def main() -> None:
         ratio = our_seconds / pons_seconds if pons_seconds > 0 else float("inf")
         bound = "" if len(proved) == n else ">= "
         print(f"| {name} | {n} | {len(proved)} | {exact} | {value} | {pons_agrees} | {1e3 * pons_seconds / n:.3f} "
-              f"| {1e3 * our_seconds / n:.1f} | {bound}{ratio:,.0f} |", flush=True)
+              f"| {1e3 * our_seconds / n:.3f} | {bound}{ratio:,.1f} |", flush=True)
         for (moves, score), mine in zip(positions, ours):
             if mine is not None and mine != score:
                 print(f"  disagreement: {moves} published {score}, prover {mine}")

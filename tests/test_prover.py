@@ -150,6 +150,20 @@ def test_the_proof_gives_pons_scores(test_set):
         assert pons_score(len(moves), proof.value, proof.plies) == score, moves
 
 
+def test_a_fast_win_is_proved_without_first_searching_whether_it_wins_at_all():
+    """As Pons' solve(): the bisection first asks for a fast win (cut short
+    by the best score a node can still reach), not for a win in any number
+    of plies (the whole tree to the end), so the exact proof of an opening
+    won in 13 plies costs fewer nodes than proving only that it wins."""
+    position = connect4_position("32164625")  # Test_L1_R1's first: a win in 13 plies
+    prover = Prover(boomboard.load_game(CONNECT4), table_bits=20)
+    exact = prover.prove(position)
+    prover.clear()
+    value_only = prover.prove(position, exact=False)
+    assert (exact.value, exact.plies, value_only.value) == ("win", 13, "win")
+    assert exact.nodes < value_only.nodes
+
+
 def test_a_budget_ends_in_not_proved():
     prover = Prover(boomboard.load_game(CONNECT4), table_bits=12)
     with pytest.raises(NotProvedError, match="not proved within the limit .1,000 nodes"):
@@ -231,14 +245,14 @@ def test_a_prover_used_by_a_second_thread_meanwhile_says_so():
     game = boomboard.load_game(CONNECT4)
     prover = Prover(game, table_bits=16)
     position = connect4_position(PONS["sets"]["Test_L3_R1"]["positions"][0][0])
-    seen, value = [], prover._value
+    seen, prove = [], prover._prove
 
-    def value_meanwhile(root, budget):  # runs inside the first thread's proof
+    def prove_meanwhile(*args):  # runs inside the first thread's proof
         seen.append(from_another_thread(lambda: prover.prove(position)))
-        return value(root, budget)
+        return prove(*args)
 
-    prover._value = value_meanwhile
+    prover._prove = prove_meanwhile
     expected = prover.prove(position)
     assert isinstance(seen[0], ConcurrentUseError)
-    del prover._value
+    del prover._prove
     assert prover.prove(position).value == expected.value  # free again once the first is out

@@ -1,8 +1,8 @@
 """Proof by search: a position's exact value, a kernel template compiled once per game.
 
 Pascal Pons' Connect-4 solver is the model: alpha-beta to the end of the game
-(no horizon, no evaluation in the result), always with a null window that the
-driver (:mod:`boomboard.search.prover`) moves by bisection over the score, a
+(no horizon, no evaluation in the result), always with a null window moved by
+bisection over the score, all in one compiled call (:func:`prove_score`), a
 transposition table of bounds shared by those searches, and good move
 ordering. Everything it knows of a game comes from the game kernel interface:
 playing an action (``apply_action``), the moves worth searching
@@ -48,7 +48,7 @@ from boomboard.core.layout import PLAYER, STATUS, STATUS_TIE
 from boomboard.jit import njit
 from boomboard.search.clock import cpu_nanoseconds
 from boomboard.search.memory import prefetch
-from boomboard.search.tree import BORROWING, ProofTree
+from boomboard.search.tree import BORROWING
 from boomboard.kernel_interface import apply_action, mirror_key, proof_moves
 
 # A win or loss scores WIN less the plies to it; the driver refuses games that
@@ -76,7 +76,7 @@ STATS_SIZE = 6
 #   INDEX, COUNT    the children searched so far and how many it has
 #   KEY             its ``mirror_key`` (the bits of the uint64)
 _ALPHA, _BETA, _ORIGINAL_ALPHA, _BEST, _BEST_MOVE, _INDEX, _COUNT, _KEY = 0, 1, 2, 3, 4, 5, 6, 7
-_FRAME_COLUMNS = 8
+FRAME_COLUMNS = 8
 
 
 @njit(**BORROWING)
@@ -269,16 +269,15 @@ def _take_back(tree, ply, value):
 
 
 @njit(cache=True, nogil=True)  # without the interpreter's lock: see boomboard.search.interruptible
-def prove_window(params, stack, root_ply, alpha, beta, moves, table, stats):
-    """Alpha-beta to the end of the game from ``stack[root_ply]`` with the window
+def prove_window(params, tree, root_ply, alpha, beta):
+    """Alpha-beta to the end of the game from ``tree.stack[root_ply]`` with the window
     ``alpha, beta`` (fail-soft: a result at or below ``alpha`` is an upper
     bound, at or above ``beta`` a lower bound, between them exact). Scores
     count plies from ``root_ply``'s parent as ply 0, so a search of one root
     move's child (``root_ply`` 1) returns the move's value negated. Returns
     the value; meaningless once ``stats[ABORTED]`` is set. The loop makes
     every call into the game's kernels; the functions above keep the books."""
-    frames = np.zeros((stack.shape[0], _FRAME_COLUMNS), np.int64)
-    tree = ProofTree(stack, moves, frames, table[0], table[1], stats, np.zeros(2, np.int64))
+    stack, moves, frames, stats = tree.stack, tree.moves, tree.frames, tree.stats
     frames[root_ply, _ALPHA], frames[root_ply, _BETA] = alpha, beta
     ply = root_ply
     entering = True
@@ -315,3 +314,90 @@ def prove_window(params, stack, root_ply, alpha, beta, moves, table, stats):
             apply_action(stack[ply + 1], params, value)
             ply += 1
             entering = True
+
+
+# prove_score bisects on a scale without gaps, as Pons' score is: with ``left``
+# plies at most to the end, a loss in ``d`` plies is ``d - left - 1``, a tie 0,
+# a win in ``d`` plies ``left + 1 - d`` (faster wins higher).
+@njit(**BORROWING)
+def _score_of(scale, left):
+    """The search's score of a value on the scale."""
+    if scale > 0:
+        return scale + WIN - left - 1
+    if scale < 0:
+        return scale - WIN + left + 1
+    return 0
+
+
+@njit(**BORROWING)
+def _scale_above(score, left):
+    """The least value on the scale whose score is at least ``score`` (a
+    lower bound: a score between the slowest result and a tie is a tie)."""
+    if score >= WIN - left:
+        return score - WIN + left + 1
+    if score > 0:
+        return 1
+    if score > left - WIN:
+        return 0
+    return score + WIN - left - 1
+
+
+@njit(**BORROWING)
+def _scale_below(score, left):
+    """The greatest value on the scale whose score is at most ``score``."""
+    if score >= WIN - left:
+        return score - WIN + left + 1
+    if score >= 0:
+        return 0
+    if score > left - WIN:
+        return -1
+    return score + WIN - left - 1
+
+
+@njit(**BORROWING)
+def _half(x):
+    """``x / 2`` rounded toward 0 (C's division, as in Pons' solver)."""
+    return x // 2 if x >= 0 else -((-x) // 2)
+
+
+@njit(**BORROWING)
+def _next_test(low, high, left):
+    """The value on the scale that the next null window tests (is the score
+    above it?), the score known to lie in ``low..high``: as Pons' ``solve()``,
+    halfway to the fastest loss while nothing rules one out, then halfway to
+    the fastest win while nothing rules that out (a search for a fast result
+    is cut short by the best score each node can still reach: it stays near
+    the root); then, while the range holds a tie and more, the value (above
+    a tie? above the slowest loss?); then the middle."""
+    middle = low + (high - low) // 2
+    if low == -left and middle <= 0 and _half(low) < middle:
+        return _half(low)
+    if high == left and middle >= 0 and _half(high) > middle:
+        return _half(high)
+    if low < 0 < high:
+        return 0
+    if low < 0 == high:
+        return -1
+    return middle
+
+
+@njit(cache=True, nogil=True)
+def prove_score(params, tree, left, exact):
+    """The score of the position at ``tree.stack[0]`` (its children's plies
+    counted from 1), which ends within ``left`` plies, all in one call:
+    null-window searches narrow the range of scores (:func:`_next_test`
+    says where) until one is left. Without ``exact`` the range is only loss,
+    tie, win, and a win or loss returns a score of that sign only. Every
+    search shares the table, so each starts from what the ones before it
+    learnt. Meaningless once ``stats[ABORTED]`` is set."""
+    low, high = (-left, left) if exact else (-1, 1)
+    while low < high:
+        threshold = _score_of(_next_test(low, high, left), left)
+        found = prove_window(params, tree, 0, threshold, threshold + 1)
+        if tree.stats[ABORTED]:
+            return 0
+        if found <= threshold:
+            high = max(low, _scale_below(found, left))
+        else:
+            low = min(high, _scale_above(found, left))
+    return _score_of(low, left)

@@ -2,9 +2,11 @@
 
 :class:`Prover` drives the compiled search of :mod:`boomboard.search.proof_search`
 the way Pascal Pons' Connect-4 solver does: every search has a null window,
-and a bisection over the score moves it. The first two searches settle the
-value (win, tie or loss for the player to move); with ``exact`` (the
-default) more of them find how many plies the game lasts with perfect play
+and a bisection over the score moves it (fast wins and losses tested
+first, whose searches stay near the root), all in one compiled call per
+proof (``prove_score``), on arrays allocated once per prover. The searches
+settle the value (win, tie or loss for the player to move) and, with
+``exact`` (the default), how many plies the game lasts with perfect play
 (the winner winning as soon as it can, the loser holding out as long as it
 can: the remoteness of the solver's tables). All of them share one
 transposition table, so each starts from what the previous ones learnt.
@@ -46,8 +48,9 @@ from ..core.threads import one_thread_at_a_time
 from ..jit import announce_if_cold, specialize, template_kernels
 from .clock import CLOCK_ADDRESS, CLOCK_ID, cpu_nanoseconds, new_timespec
 from .interruptible import run_interruptibly
-from .proof_search import (ABORTED, CLOCK_FUNCTION, CLOCK_KIND, DEADLINE_NS, NODE_LIMIT, NODES,
+from .proof_search import (ABORTED, CLOCK_FUNCTION, CLOCK_KIND, DEADLINE_NS, FRAME_COLUMNS, NODE_LIMIT, NODES,
                            STATS_SIZE, WIN)
+from .tree import ProofTree
 
 # Bounds on what one proof may be given (the command line and the web name them).
 MAX_TABLE_BITS = 26  # 2**26 entries of 16 bytes: 1 GiB
@@ -117,6 +120,9 @@ class Prover:
         slots = np.zeros((1 << table_bits, 2), np.uint64)
         self.tt_keys, self.tt_data = slots[:, 0], slots[:, 1].view(np.int64)
         self.stats = np.zeros(STATS_SIZE, np.int64)
+        # The search's arrays, allocated once: a proof allocates and clears none of them.
+        self.tree = ProofTree(self.stack, self.moves, np.zeros((plies, FRAME_COLUMNS), np.int64),
+                              self.tt_keys, self.tt_data, self.stats, new_timespec())
 
     def clear(self) -> None:
         """Forget what earlier proofs learnt."""
@@ -130,7 +136,7 @@ class Prover:
         where ``None``); with ``exact``, also the plies to the end of a win
         or a loss; with ``best_moves``, which legal actions keep the value.
         Raises :class:`NotProvedError` at the budget."""
-        if state.game != self.game:
+        if state.game is not self.game and state.game != self.game:  # comparing game strings costs a short proof's time
             raise BoomboardError(f"this prover is for {self.game}, not {state.game}")
         if state.is_terminal():
             raise GameOverError("the game is over; there is nothing to prove")
@@ -146,11 +152,14 @@ class Prover:
         return run_interruptibly(self._prove, self.stats, NODE_LIMIT, args)
 
     def _prove(self, root: np.ndarray, budget: _Budget, exact: bool, best_moves: bool) -> Proof:
-        value, score = self._value(root, budget)
-        plies = None
-        if exact and value != "tie":
-            score = self._exact_score(root, value, score, budget)
-            plies = WIN - abs(score)
+        budget.arm()
+        self.engine.load(root, self.stack[0])
+        left = max(1, self.longest - int(root[PLY]))  # plies can only run out: a bound on the game's rest
+        score = int(self.engine.search.prove_score(self.params, self.tree, left, exact))
+        if self.stats[ABORTED]:
+            budget.fail()
+        value = "win" if score > 0 else "lose" if score < 0 else "tie"
+        plies = WIN - abs(score) if exact and value != "tie" else None
         moves = self._best_moves(root, score if exact else _WEAK_THRESHOLD[value], budget) if best_moves else []
         return Proof(value, plies, budget.nodes(), budget.seconds(), moves)
 
@@ -159,38 +168,10 @@ class Prover:
         """One null-window (or any-window) search of the state array ``position`` at ``root_ply``."""
         budget.arm()
         self.engine.load(position, self.stack[root_ply])
-        value = self.engine.search.prove_window(self.params, self.stack, root_ply, alpha, beta, self.moves,
-                                                (self.tt_keys, self.tt_data), self.stats)
+        value = self.engine.search.prove_window(self.params, self.tree, root_ply, alpha, beta)
         if self.stats[ABORTED]:
             budget.fail()
         return int(value)
-
-    def _value(self, root: np.ndarray, budget: _Budget) -> tuple[str, int]:
-        """Win, tie or loss, and the search's bound on the score (fail-soft)."""
-        above = self._search(root, 0, 0, 1, budget)
-        if above >= 1:
-            return "win", above
-        below = self._search(root, 0, -1, 0, budget)
-        if below <= -1:
-            return "lose", below
-        return "tie", 0
-
-    def _exact_score(self, root: np.ndarray, value: str, bound: int, budget: _Budget) -> int:
-        """The exact score of a won or lost ``root``, by bisection between what
-        is known (``bound``, from :meth:`_value`) and the game's length."""
-        left = max(1, self.longest - int(root[PLY]))  # plies can only run out: a bound on the game's rest
-        if value == "win":
-            low, high = max(bound, WIN - left), WIN - 1
-        else:
-            low, high = 1 - WIN, min(bound, left - WIN)
-        while low < high:
-            middle = (low + high + 1) // 2
-            found = self._search(root, 0, middle - 1, middle, budget)
-            if found >= middle:
-                low = found
-            else:
-                high = found
-        return low
 
     def _best_moves(self, root: np.ndarray, score: int, budget: _Budget) -> list[int]:
         """The legal actions of ``root`` whose value for the mover is at least ``score``."""
@@ -296,8 +277,8 @@ class _Budget:
         return time.process_time() - self.started
 
     def arm(self) -> None:
-        """Before a search: fail at once if the time is already spent (also
-        where compiled code has no clock, between searches)."""
+        """Before a call into the compiled search: fail at once if the time is
+        already spent (also where compiled code has no clock, between calls)."""
         self.stats[ABORTED] = 0
         if self.seconds_limit is not None and self.seconds() >= self.seconds_limit:
             self.fail()

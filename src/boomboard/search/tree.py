@@ -52,7 +52,7 @@ UctTree = namedtuple("UctTree", [
 ])
 
 # The prover's search (boomboard.search.proof_search): its arrays, as the driver
-# (boomboard.search.prover) and prove_window allocate them.
+# (boomboard.search.prover) allocates them once, for all its proofs.
 ProofTree = namedtuple("ProofTree", [
     "stack",     # stack[ply]: the position at each ply of the current path
     "moves",     # moves[ply, i]: the node's moves, best first
