@@ -48,13 +48,15 @@ def test_the_watch_page_offers_pause_and_stop_and_nothing_that_plays(server, bro
         for control in ("#move-input", "#bomb-mode", "#undo", "#resign", "button[type=submit]"):
             assert page.locator(control).count() == 0, control  # nothing a watcher cannot use
         page.click("#pause")
-        page.wait_for_function("() => window.page.state.paused && !window.page.state.thinking", timeout=WAIT_MS)
+        # a move that arrives with the pause is animated first; the buttons are drawn after it
+        page.wait_for_function("() => window.page.state.paused && !window.page.state.thinking && !window.page.animating",
+                               timeout=WAIT_MS)
         assert page.inner_text("#pause") == "Resume" and "Paused" in page.inner_text("#status")
         page.screenshot(path=str(tmp_path / "watch-paused.png"))
         page.click("#pause")
         page.wait_for_function("() => !window.page.state.paused", timeout=WAIT_MS)
         page.click("#stop")
-        page.wait_for_function("() => window.page.state.stopped", timeout=WAIT_MS)
+        page.wait_for_function("() => window.page.state.stopped && !window.page.animating", timeout=WAIT_MS)
         assert "Stopped" in page.inner_text("#status") and page.locator("#stop[disabled]").count() == 1
         page.screenshot(path=str(tmp_path / "watch-stopped.png"))
     finally:
