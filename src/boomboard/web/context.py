@@ -28,6 +28,9 @@ from .store import OWNER_HEADER, GameStore, owner_hash
 
 # Answers about games kept encoded (LRU): a 509-ply game's is 35 KB, 202 KB with the cascade of a long last move.
 ANSWERS_KEPT = 64
+# Analyses of lines kept encoded (LRU), whoever asked: an analysis of a 36-move position is about 10 KB of JSON,
+# one of 16x16 Jump61's 256 moves about 70 KB. A chart's first point, a game's start, is usually among them.
+ANALYSES_SHARED = 512
 
 
 @dataclass
@@ -54,6 +57,9 @@ class WebState:
     # by what each says (GameService.mark, and owned): a game read again unchanged is not encoded again
     answers: Recent[tuple, Response] = field(default_factory=lambda: Recent(ANSWERS_KEPT))
     answers_lock: threading.Lock = field(default_factory=threading.Lock)  # the answers are made in request threads
+    # by line (game, first position, actions): any client's analysis of it, as JSON (a string, which the
+    # collector does not scan); read and written on the event loop only
+    analyses: Recent[tuple, str] = field(default_factory=lambda: Recent(ANALYSES_SHARED))
     # the last event of each game streamed, (its mark, its message as it is encoded): at most one a stream
     events_sent: OrderedDict[str, tuple[tuple, asyncio.Future]] = field(default_factory=OrderedDict)
 

@@ -71,11 +71,20 @@ async def values_of_line(request: Line, http: Request, web: Web):
     return await _points(http, _line_points(web, request, http))
 
 
-def _analysed(web: WebState, http: Request, game: str, position: str | None, actions):
-    """The analysis of the position after ``actions`` from ``position`` (a
-    coroutine), in a worker within the client's share, shed if it cannot start soon."""
-    return web.service.run_off_loop(analysis.analyse, game, position, actions, web.service.solver_db,
-                                    client=client(http), queue=False, waited=waited(http))
+async def _analysed(web: WebState, http: Request, game: str, position: str | None, actions) -> dict:
+    """The analysis of the position after ``actions`` from ``position``: as
+    made before for the same line, by any client (an analysis depends on the
+    line and the server's tables alone: its searches stop at a node budget,
+    not a clock), or in a worker within the client's share, shed if it
+    cannot start soon."""
+    line = (game, position, tuple(actions))
+    kept = web.analyses.get(line)
+    if kept is not None:
+        return json.loads(kept)
+    result = await web.service.run_off_loop(analysis.analyse, game, position, actions, web.service.solver_db,
+                                            client=client(http), queue=False, waited=waited(http))
+    web.analyses[line] = json.dumps(result)
+    return result
 
 
 async def _game_points(web: WebState, game_id: str, http: Request):
