@@ -95,6 +95,19 @@ def test_ctrl_c_stops_a_proof_at_once():
     assert process.returncode == 130 and "Traceback" not in output, output
 
 
+def test_ctrl_c_stops_a_proof_at_once_in_its_first_second_on_a_game_of_slow_nodes():
+    # A proof runs its first nodes in the main thread, deaf to Ctrl-C: 100,000 nodes were 50 ms of
+    # Connect-4 above but 8 to 10 CPU s of 16x16 Jump61 (each node lists and orders hundreds of moves
+    # on state arrays), so Ctrl-C a second into such a proof waited most of that.
+    board = ["jump61", "--size", "16", "--prove"]
+    short = warm(["analyze", *board, "--prove-seconds", "0.5"])
+    process = start(["analyze", *board, "--prove-seconds", "60"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    took = busy_then_interrupted(process, short + 1.0)
+    output = process.stdout.read()
+    assert took < EXIT_SECONDS, (took, output)
+    assert process.returncode == 130 and "Traceback" not in output, output
+
+
 def test_ctrl_c_stops_a_sweep_and_its_workers_at_once(tmp_path):
     sweep = ["explore", "kaboom", "--rows", "4", "--cols", "4", "--connect", "4", "--bombs", "1", "--depth", "5",
              "--workers", "2", "--quiet"]
