@@ -53,6 +53,15 @@ def test_explore_warns_of_more_workers_than_cores(tmp_path):
     assert "warning:" not in fitting.stdout
 
 
+def test_tournament_warns_of_more_workers_than_cores(tmp_path):
+    too_many = usable_cores() + 4
+    result = boomboard_command("tournament", "jump61(size=3)", "random:seed=1", "random:seed=2", "--games", "2",
+                               "--workers", str(too_many), "--db", str(tmp_path / "arena.sqlite3"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    warnings = [line for line in result.stdout.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and f"--workers {too_many}" in warnings[0] and f"{usable_cores()} cores" in warnings[0]
+
+
 def test_a_long_bad_move_in_the_terminal_is_not_echoed_back_whole():
     output = io.StringIO()
     pasted = "Z" * 5_000

@@ -10,6 +10,7 @@ Every wait is on the condition itself, with a deadline of tens of seconds."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import socket
 import threading
@@ -25,7 +26,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 from boomboard.cli.serve import register  # noqa: E402
 from boomboard.core.errors import ParameterError  # noqa: E402
 from boomboard.web import WebSettings, analysis, create_app  # noqa: E402
-from boomboard.web.limits import ARRIVED, RequestLimits, ServerLimits, uvicorn_options  # noqa: E402
+from boomboard.web.limits import (ARRIVED, LAG_TICKS, THREAD_QUEUE_FACTOR, ClientBusy, RequestLimits,  # noqa: E402
+                                  ServerLimits, ThreadWork, uvicorn_options)
 from boomboard.web.service import AgentLimits  # noqa: E402
 from web_helpers import assert_error  # noqa: E402
 
@@ -317,6 +319,80 @@ def test_a_request_that_waited_past_the_limit_for_its_turn_is_shed_with_a_503():
     assert b"waited over 0.5 s" in shed[1]["body"] and b"--max-wait" in shed[1]["body"]
     assert asyncio.run(call(waited=0.0))[0]["status"] == 204
     assert answered == ["/waited-0.0"]  # the app never saw the request that waited too long
+
+
+def test_a_request_that_waited_in_its_socket_while_the_loop_ran_late_is_shed_with_a_503():
+    # Issue 47, item 3: the time a request waits before its head is read was not counted, so
+    # shedding did not see a loop too busy to read its sockets. Here the loop is held up again
+    # and again, and a request sent during the last hold-up is read the moment it ends: it waited
+    # in its socket, not in the server's queue, and is shed all the same.
+    limits = dataclasses.replace(SMALL, wait_seconds=0.1)
+    last_stall = threading.Event()
+
+    def hold_up_the_loop(loop, left: int) -> None:
+        if left == 1:
+            last_stall.set()
+        # each hold-up longer than a request may wait; the last leaves time for the request to be sent
+        time.sleep(2 * limits.wait_seconds if left > 1 else 10 * limits.wait_seconds)
+        if left > 1:
+            loop.call_soon(hold_up_the_loop, loop, left - 1)
+
+    async def app(scope, receive, send):
+        if scope["type"] == "lifespan":
+            return
+        if scope["path"] == "/stall":  # the loop's looks at its lateness may come one every two hold-ups
+            loop = asyncio.get_running_loop()
+            loop.call_soon(hold_up_the_loop, loop, 2 * LAG_TICKS + 2)
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    server = LiveServer(RequestLimits(app, limits), limits)
+    try:
+        assert request(server, "GET", "/stall")[0] == 204
+        assert last_stall.wait(DEADLINE)
+        status, headers, body = request(server, "GET", "/late")
+        assert status == 503 and headers["retry-after"] == "1", body
+        assert b"waited over 0.1 s" in body
+        # once the loop keeps time again, requests are answered again
+        wait_for(lambda: request(server, "GET", "/on-time")[0] == 204, "a request answered after the hold-ups")
+    finally:
+        server.close()
+
+
+def test_a_clients_blocking_work_runs_one_at_a_time_and_past_its_queue_is_refused_while_others_go_on():
+    # Issue 47, item 3: heavy requests that are cheap to send run in threads, bounded per client.
+    release = threading.Event()
+    running: list[str] = []
+    most_at_once = {"a": 0}
+
+    def blocking(client: str) -> str:
+        running.append(client)
+        most_at_once[client] = max(most_at_once.get(client, 0), running.count(client))
+        try:
+            if client == "a":
+                assert release.wait(DEADLINE)
+            return client
+        finally:
+            running.remove(client)
+
+    async def scenario():
+        work = ThreadWork(threads=4, per_client=1)
+        try:
+            queued = [asyncio.ensure_future(work.run("a", blocking, "a")) for _ in range(THREAD_QUEUE_FACTOR)]
+            await asyncio.sleep(0)  # each has taken its place
+            with pytest.raises(ClientBusy, match="at most 1 of one client's at once"):
+                await work.run("a", blocking, "a")
+            # another client is not held up by the first one's queue
+            assert await asyncio.wait_for(work.run("b", blocking, "b"), DEADLINE) == "b"
+            release.set()
+            assert await asyncio.wait_for(asyncio.gather(*queued), DEADLINE) == ["a"] * THREAD_QUEUE_FACTOR
+            assert await work.run("a", blocking, "a") == "a"  # its queue drained, the client is served again
+        finally:
+            release.set()
+            work.close()
+
+    asyncio.run(scenario())
+    assert most_at_once["a"] == 1
 
 
 def test_the_server_stamps_when_each_request_was_read_and_answers_without_delay():

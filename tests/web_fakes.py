@@ -61,6 +61,8 @@ class FakeArena:
                                  None, 6, 6)]
 
     def standings(self, tournament_id):
+        if tournament_id not in {record.id for record in self.tournaments()}:  # as the real store
+            raise StoreError(f"no tournament {tournament_id}")
         if tournament_id == 2:  # one side won every game: the real store's ratings are infinite
             return [Standing("ai", 2, 2, 0, 0, 2.0, float("inf"), float("inf")),
                     Standing("random", 2, 0, 0, 2, 0.0, float("-inf"), float("inf"))]

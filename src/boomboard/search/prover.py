@@ -56,10 +56,13 @@ from .tree import ProofTree
 MAX_TABLE_BITS = 26  # 2**26 entries of 16 bytes: 1 GiB
 MAX_NODES = 2**62  # within the int64 node counter
 MAX_SECONDS = 3.0e9  # about a century: longer budgets are clamped to it
-# A proof from the main thread first runs there for up to this many nodes (tens of milliseconds,
-# which Ctrl-C waits at most): most proofs end within it, and starting the helper thread that
-# lets Ctrl-C stop a search at once (run_interruptibly) costs more than a short proof's search.
+# A proof from the main thread first runs there for up to this many nodes or this much CPU time,
+# whichever comes first (Ctrl-C waits that long at most): most proofs end within it, and starting
+# the helper thread that lets Ctrl-C stop a search at once (run_interruptibly) costs more than a
+# short proof's search. The nodes alone were not enough: 100,000 are 50 ms on Kaboom's bitboards,
+# but 1.2 s on Chain Reaction's state arrays and 10 s on 16x16 Jump61's, all deaf to Ctrl-C.
 MAIN_THREAD_NODES = 100_000
+MAIN_THREAD_SECONDS = 0.1
 # The kernel template of the search, and the one that orders moves for a game
 # without the proof ordering items of its own (by its evaluation).
 PROOF_SEARCH = "boomboard.search.proof_search"
@@ -143,7 +146,7 @@ class Prover:
         budget = _Budget(self, nodes, seconds)
         args = (state.array, budget, exact, best_moves)
         if threading.current_thread() is threading.main_thread():
-            budget.slice(MAIN_THREAD_NODES)
+            budget.slice(MAIN_THREAD_NODES, MAIN_THREAD_SECONDS)
             try:
                 return self._prove(*args)
             except _SliceSpent:
@@ -242,6 +245,11 @@ def _finished_score(s: np.ndarray, ply: int) -> int:
     return WIN - ply if s[STATUS] == 1 + s[PLAYER] else ply - WIN
 
 
+def _cpu_now_ns() -> int:
+    """The compiled clock's reading now (CPU nanoseconds), as the search compares it with ``stats[DEADLINE_NS]``."""
+    return int(cpu_nanoseconds(CLOCK_ADDRESS, CLOCK_ID, new_timespec()))
+
+
 class _SliceSpent(Exception):
     """The first slice of a proof's nodes is spent (not its budget)."""
 
@@ -260,15 +268,22 @@ class _Budget:
         if seconds is not None and seconds != seconds:  # NaN: no budget at all
             raise BoomboardError("a proof's time limit must be a number of seconds")
         self.stats[CLOCK_FUNCTION], self.stats[CLOCK_KIND] = CLOCK_ADDRESS, CLOCK_ID
+        self.deadline_ns = 0  # the compiled clock's reading at the time limit (0: none, or no clock)
         if self.seconds_limit is not None and CLOCK_ADDRESS:
-            now = cpu_nanoseconds(CLOCK_ADDRESS, CLOCK_ID, new_timespec())
-            self.stats[DEADLINE_NS] = now + int(self.seconds_limit * 1e9)
+            self.deadline_ns = _cpu_now_ns() + int(self.seconds_limit * 1e9)
+        self.stats[DEADLINE_NS] = self.deadline_ns
 
-    def slice(self, nodes: int | None) -> None:
-        """Let the searches stop after ``nodes`` nodes in all (:class:`_SliceSpent`
-        then, where the budget goes on), or at the budget only (``None``)."""
-        self.sliced = nodes is not None and nodes < self.node_limit
-        self.stats[NODE_LIMIT] = nodes if self.sliced else self.node_limit
+    def slice(self, nodes: int | None, seconds: float | None = None) -> None:
+        """Let the searches stop after ``nodes`` nodes in all or ``seconds``
+        of CPU time from now, whichever comes first (:class:`_SliceSpent`
+        then, where the budget goes on), or at the budget only (``None``).
+        The time applies only where compiled code has a clock."""
+        self.sliced = nodes is not None
+        self.stats[NODE_LIMIT] = min(nodes, self.node_limit) if self.sliced else self.node_limit
+        self.stats[DEADLINE_NS] = self.deadline_ns
+        if self.sliced and seconds is not None and CLOCK_ADDRESS:
+            ends = _cpu_now_ns() + int(seconds * 1e9)
+            self.stats[DEADLINE_NS] = min(ends, self.deadline_ns) if self.deadline_ns else ends
 
     def nodes(self) -> int:
         return int(self.stats[NODES])
@@ -285,7 +300,7 @@ class _Budget:
 
     def fail(self) -> None:
         out_of_time = self.seconds_limit is not None and self.seconds() >= self.seconds_limit
-        if self.sliced and not out_of_time:
+        if self.sliced and not out_of_time and self.nodes() < self.node_limit:
             raise _SliceSpent
         limit = []
         if self.node_limit < MAX_NODES:

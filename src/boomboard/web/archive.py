@@ -176,11 +176,11 @@ class Archive:
 
     def standings(self, tournament_id: Any) -> list[dict]:
         arena = self._arena()
-        known = {str(_plain(t)["id"]) for t in arena.tournaments()}
-        if str(tournament_id) not in known:
-            raise NotFound(f"no tournament with id {tournament_id!r}")
-        return [{key: _json_number(value) for key, value in _plain(s).items()}
-                for s in arena.standings(_arena_id(tournament_id))]
+        try:  # the store's own look-up: reading every tournament to find one took 0.2 s for 500 of them
+            standings = arena.standings(_arena_id(tournament_id))
+        except (LookupError, BoomboardError):
+            raise NotFound(f"no tournament with id {tournament_id!r}") from None
+        return [{key: _json_number(value) for key, value in _plain(s).items()} for s in standings]
 
     def rating_chart(self, tournament_id: Any) -> bytes:
         """The arena's own rating chart of a tournament, as PNG bytes."""
