@@ -75,15 +75,49 @@ def random_line(game_string: str, plies: int, seed: int) -> list[int]:
 
 # -- item 1: one slow analysis does not lock the later ones out ------------------------------------
 
+def _worker_processes(server: Server, count: int, seconds: float = 300.0) -> list:
+    """The server's ``count`` worker processes, once it has started them (at its start, after its address)."""
+    psutil = pytest.importorskip("psutil")
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        workers = []
+        for process in psutil.Process(server.process.pid).children(recursive=True):
+            try:
+                if "spawn_main" in " ".join(process.cmdline()):
+                    workers.append(process)
+            except psutil.Error:
+                continue
+        if len(workers) >= count:
+            return workers
+        time.sleep(0.05)
+    raise AssertionError(f"the server did not start {count} workers")
+
+
 def test_after_a_slow_analysis_the_next_ones_are_served_not_refused_for_good(tmp_path):
-    # An empty kernel cache makes the server's first analysis compile its
-    # search (tens of seconds): the old estimate, a mean of finished calls,
-    # then said every later analysis would wait longer than the 3 s allowed,
-    # and refused each at once, for as long as the server ran.
-    server = Server(tmp_path / "web.sqlite3", env={"NUMBA_CACHE_DIR": str(tmp_path / "kernels")})
+    # The old estimate, a running mean of finished calls (a fifth of the last
+    # one's seconds after a first), said after one slow analysis that every
+    # later one would wait longer than the queue wait allowed, and refused
+    # each at once, for as long as the server ran. One analysis is made slow
+    # here as a starved machine makes it, without the CPU: the workers are
+    # stopped (SIGSTOP) while it waits for them, for 9 s, past 5 times the 1 s
+    # wait (that took an empty kernel cache's compile, tens of CPU seconds, at
+    # the default 3 s). A loaded machine only makes it slower.
+    server = Server(tmp_path / "web.sqlite3", "--workers", "1", "--ai-max-queue-wait", "1")
     try:
         line = {"game": "jump61(size=4)", "actions": [5]}
-        status, _, answer = server.ask("POST", "/api/analysis", line)
+        workers = _worker_processes(server, 1)
+        for worker in workers:
+            worker.suspend()
+        try:
+            slow = {}
+            asking = threading.Thread(target=lambda: slow.update(answer=server.ask("POST", "/api/analysis", line)))
+            asking.start()
+            time.sleep(9.0)  # the analysis waits for a worker as long as they are stopped
+        finally:
+            for worker in workers:
+                worker.resume()
+        asking.join(timeout=300)
+        status, _, answer = slow["answer"]
         assert status == 200, answer  # the slow one: nothing was ahead of it
         served = []
         for actions in ([0], [1], [2], [3]):
