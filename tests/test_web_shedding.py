@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import random
 import re
 import secrets
@@ -28,13 +27,14 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="st
 
 
 class Server:
-    """``boomboard serve`` in a subprocess on a free port, with ``options``."""
+    """``boomboard serve`` in a subprocess on a free port, with ``workers``
+    worker processes (each loads every compiled game's code at its start:
+    seconds of CPU) and ``options``."""
 
-    def __init__(self, db: Path, *options: str, env: dict | None = None):
-        command = [sys.executable, "-m", "boomboard", "serve", "--port", "0", "--db", str(db), "--workers", "2",
-                   *options]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        env={**os.environ, **(env or {})})
+    def __init__(self, db: Path, *options: str, workers: int = 2):
+        command = [sys.executable, "-m", "boomboard", "serve", "--port", "0", "--db", str(db),
+                   "--workers", str(workers), *options]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"http://([^:/]+):(\d+)/", line)
         assert match, line + self.process.stderr.read()
@@ -102,7 +102,7 @@ def test_after_a_slow_analysis_the_next_ones_are_served_not_refused_for_good(tmp
     # stopped (SIGSTOP) while it waits for them, for 9 s, past 5 times the 1 s
     # wait (that took an empty kernel cache's compile, tens of CPU seconds, at
     # the default 3 s). A loaded machine only makes it slower.
-    server = Server(tmp_path / "web.sqlite3", "--workers", "1", "--ai-max-queue-wait", "1")
+    server = Server(tmp_path / "web.sqlite3", "--ai-max-queue-wait", "1", workers=1)
     try:
         line = {"game": "jump61(size=4)", "actions": [5]}
         workers = _worker_processes(server, 1)
@@ -148,7 +148,7 @@ def test_two_clients_hammering_long_lists_and_positions_leave_another_clients_re
     for _ in range(500):
         store.add(StoredGame(secrets.token_hex(6), LONG_GAME, ["human", "human"], list(actions), finished=True))
     store.close()
-    server = Server(tmp_path / "web.sqlite3")
+    server = Server(tmp_path / "web.sqlite3", workers=0)  # no AI work here: lists and positions, in threads
     try:
         status, _, game = server.ask("POST", "/api/games", {"game": "jump61(size=3)", "players": ["human", "human"]})
         assert status == 201, game
@@ -196,10 +196,10 @@ POINTS = "application/x-ndjson"
 
 
 def test_a_values_stream_sends_each_point_as_it_is_ready(tmp_path):
-    # 13 points of 4x4 Jump61, half a second of search each on an idle machine (8x8's took 1.8 s each:
-    # 25 of them made this test a minute long)
-    actions = random_line("jump61(size=4)", 12, seed=5)
-    server = Server(tmp_path / "web.sqlite3")
+    # 6 points of 4x4 Jump61, half a second of search each on an idle machine, one after another in the one
+    # worker (8x8's took 1.8 s each: 25 of them made this test a minute long; 13 of 4x4 showed no more)
+    actions = random_line("jump61(size=4)", 5, seed=5)
+    server = Server(tmp_path / "web.sqlite3", workers=1)
     try:
         connection = server.connection()
         began = time.perf_counter()
@@ -274,7 +274,7 @@ def test_a_values_request_whose_client_went_away_stops_its_work(tmp_path):
     # minutes of work that nobody waits for once its client has gone.
     actions = random_line("jump61(size=10)", 200, seed=7)
     assert len(actions) > 150
-    server = Server(tmp_path / "web.sqlite3")
+    server = Server(tmp_path / "web.sqlite3", workers=1)
     try:
         connection = server.connection()
         connection.request("POST", "/api/values", body=json.dumps({"game": "jump61(size=10)", "actions": actions}),
