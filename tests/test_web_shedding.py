@@ -31,7 +31,7 @@ class Server:
     worker processes (each loads every compiled game's code at its start:
     seconds of CPU) and ``options``."""
 
-    def __init__(self, db: Path, *options: str, workers: int = 2):
+    def __init__(self, db: Path, *options: str, workers: int):
         command = [sys.executable, "-m", "boomboard", "serve", "--port", "0", "--db", str(db),
                    "--workers", str(workers), *options]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
