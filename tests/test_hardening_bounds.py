@@ -269,10 +269,12 @@ def test_the_boomboard_engine_keeps_to_the_arenas_move_time():
     # work around its search, which a machine shared with other jobs makes dearer
     # in CPU time too. Idle, a move of go time 0.8 takes 0.77-0.78 CPU s; at a load
     # of 8 on 2 cores one took 1.04 s, so the budget here is 2 s (go time 1.6).
-    engine = f"engine:{sys.executable} -m boomboard engine"
-    for seed in (1, 2):
-        result = play_game("kaboom", [engine, "random"], Limits(move_cpu=2.0, move_wall=120), seed=seed)
-        assert "forfeits" not in result.reason, result.reason
+    # The engine's agent has 5 s a move of its own: an engine that kept to that
+    # instead of go time (as it did before go time was the move's budget)
+    # forfeits its first move. One game shows it (two took twice the CPU).
+    engine = f"engine:{sys.executable} -m boomboard engine --agent ai:time=5"
+    result = play_game("kaboom", [engine, "random"], Limits(move_cpu=2.0, move_wall=120), seed=1)
+    assert "forfeits" not in result.reason, result.reason
 
 
 @pytest.mark.parametrize("line", ["seed ５", "seed ٣", "go time ٣", "go time ０.5", "go time nan", "go time -1"])

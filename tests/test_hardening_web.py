@@ -238,10 +238,12 @@ def test_a_parameter_called_name_is_a_400(client):
 
 # -- item 4: shutdown ----------------------------------------------------------------------------
 
-def _serve(tmp_path: Path):
+def _serve(tmp_path: Path, workers: int = 1):
+    """``boomboard serve`` with ``workers`` worker processes (one is what a search
+    holds: each loads every compiled game's code at its start, seconds of CPU)."""
     boomboard = Path(sys.executable).parent / "boomboard"
     process = subprocess.Popen([str(boomboard), "serve", "--port", "0", "--db", str(tmp_path / "web.sqlite3"),
-                                "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                "--workers", str(workers)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     match = re.search(r"http://\S+/", line)
     assert match, line + process.stderr.read()
@@ -338,7 +340,7 @@ def test_a_second_ctrl_c_prints_no_traceback(tmp_path, gap):
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 def test_workers_die_with_a_killed_server(tmp_path):
-    process, url = _serve(tmp_path)
+    process, url = _serve(tmp_path, workers=2)  # a worker searching and one waiting: both die
     try:
         workers = _start_a_long_search(process, url)
     finally:

@@ -498,8 +498,9 @@ def test_a_killed_server_loses_no_move(tmp_path):
             return json.loads(response.read())
 
     def start():
-        process = subprocess.Popen([sys.executable, "-m", "boomboard", "serve", "--port", "0", "--db",
-                                    str(tmp_path / "web.sqlite3")], stdout=subprocess.PIPE, text=True)
+        # a human game: no worker processes (each would load every compiled game's code)
+        process = subprocess.Popen([sys.executable, "-m", "boomboard", "serve", "--port", "0", "--workers", "0",
+                                    "--db", str(tmp_path / "web.sqlite3")], stdout=subprocess.PIPE, text=True)
         return process, re.search(r"http://\S+/", process.stdout.readline()).group(0)
 
     process, base = start()

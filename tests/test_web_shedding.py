@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import random
 import re
 import secrets
@@ -28,13 +27,14 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="st
 
 
 class Server:
-    """``boomboard serve`` in a subprocess on a free port, with ``options``."""
+    """``boomboard serve`` in a subprocess on a free port, with ``workers``
+    worker processes (each loads every compiled game's code at its start:
+    seconds of CPU) and ``options``."""
 
-    def __init__(self, db: Path, *options: str, env: dict | None = None):
-        command = [sys.executable, "-m", "boomboard", "serve", "--port", "0", "--db", str(db), "--workers", "2",
-                   *options]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        env={**os.environ, **(env or {})})
+    def __init__(self, db: Path, *options: str, workers: int):
+        command = [sys.executable, "-m", "boomboard", "serve", "--port", "0", "--db", str(db),
+                   "--workers", str(workers), *options]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"http://([^:/]+):(\d+)/", line)
         assert match, line + self.process.stderr.read()
@@ -75,15 +75,49 @@ def random_line(game_string: str, plies: int, seed: int) -> list[int]:
 
 # -- item 1: one slow analysis does not lock the later ones out ------------------------------------
 
+def _worker_processes(server: Server, count: int, seconds: float = 300.0) -> list:
+    """The server's ``count`` worker processes, once it has started them (at its start, after its address)."""
+    psutil = pytest.importorskip("psutil")
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        workers = []
+        for process in psutil.Process(server.process.pid).children(recursive=True):
+            try:
+                if "spawn_main" in " ".join(process.cmdline()):
+                    workers.append(process)
+            except psutil.Error:
+                continue
+        if len(workers) >= count:
+            return workers
+        time.sleep(0.05)
+    raise AssertionError(f"the server did not start {count} workers")
+
+
 def test_after_a_slow_analysis_the_next_ones_are_served_not_refused_for_good(tmp_path):
-    # An empty kernel cache makes the server's first analysis compile its
-    # search (tens of seconds): the old estimate, a mean of finished calls,
-    # then said every later analysis would wait longer than the 3 s allowed,
-    # and refused each at once, for as long as the server ran.
-    server = Server(tmp_path / "web.sqlite3", env={"NUMBA_CACHE_DIR": str(tmp_path / "kernels")})
+    # The old estimate, a running mean of finished calls (a fifth of the last
+    # one's seconds after a first), said after one slow analysis that every
+    # later one would wait longer than the queue wait allowed, and refused
+    # each at once, for as long as the server ran. One analysis is made slow
+    # here as a starved machine makes it, without the CPU: the workers are
+    # stopped (SIGSTOP) while it waits for them, for 9 s, past 5 times the 1 s
+    # wait (that took an empty kernel cache's compile, tens of CPU seconds, at
+    # the default 3 s). A loaded machine only makes it slower.
+    server = Server(tmp_path / "web.sqlite3", "--ai-max-queue-wait", "1", workers=1)
     try:
         line = {"game": "jump61(size=4)", "actions": [5]}
-        status, _, answer = server.ask("POST", "/api/analysis", line)
+        workers = _worker_processes(server, 1)
+        for worker in workers:
+            worker.suspend()
+        try:
+            slow = {}
+            asking = threading.Thread(target=lambda: slow.update(answer=server.ask("POST", "/api/analysis", line)))
+            asking.start()
+            time.sleep(9.0)  # the analysis waits for a worker as long as they are stopped
+        finally:
+            for worker in workers:
+                worker.resume()
+        asking.join(timeout=300)
+        status, _, answer = slow["answer"]
         assert status == 200, answer  # the slow one: nothing was ahead of it
         served = []
         for actions in ([0], [1], [2], [3]):
@@ -114,7 +148,7 @@ def test_two_clients_hammering_long_lists_and_positions_leave_another_clients_re
     for _ in range(500):
         store.add(StoredGame(secrets.token_hex(6), LONG_GAME, ["human", "human"], list(actions), finished=True))
     store.close()
-    server = Server(tmp_path / "web.sqlite3")
+    server = Server(tmp_path / "web.sqlite3", workers=0)  # no AI work here: lists and positions, in threads
     try:
         status, _, game = server.ask("POST", "/api/games", {"game": "jump61(size=3)", "players": ["human", "human"]})
         assert status == 201, game
@@ -162,10 +196,10 @@ POINTS = "application/x-ndjson"
 
 
 def test_a_values_stream_sends_each_point_as_it_is_ready(tmp_path):
-    # 13 points of 4x4 Jump61, half a second of search each on an idle machine (8x8's took 1.8 s each:
-    # 25 of them made this test a minute long)
-    actions = random_line("jump61(size=4)", 12, seed=5)
-    server = Server(tmp_path / "web.sqlite3")
+    # 6 points of 4x4 Jump61, half a second of search each on an idle machine, one after another in the one
+    # worker (8x8's took 1.8 s each: 25 of them made this test a minute long; 13 of 4x4 showed no more)
+    actions = random_line("jump61(size=4)", 5, seed=5)
+    server = Server(tmp_path / "web.sqlite3", workers=1)
     try:
         connection = server.connection()
         began = time.perf_counter()
@@ -240,7 +274,7 @@ def test_a_values_request_whose_client_went_away_stops_its_work(tmp_path):
     # minutes of work that nobody waits for once its client has gone.
     actions = random_line("jump61(size=10)", 200, seed=7)
     assert len(actions) > 150
-    server = Server(tmp_path / "web.sqlite3")
+    server = Server(tmp_path / "web.sqlite3", workers=1)
     try:
         connection = server.connection()
         connection.request("POST", "/api/values", body=json.dumps({"game": "jump61(size=10)", "actions": actions}),
