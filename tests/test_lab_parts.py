@@ -157,7 +157,7 @@ def test_a_store_written_before_parts_were_kept_opens_and_resumes(tmp_path):
     connection.close()
     with Store(path) as store:
         assert explore(parse_grid("kaboom", {**VARIANT_GRID, "bombs": "0,1"}), store,
-                       Settings(games=GAMES, depth=1, workers=2)) == 1
+                       Settings(games=GAMES, depth=1, workers=1)) == 1
         rows = {row.variant: row for row in store.rows()}
         assert store.parts(VARIANT) == {}
     assert rows["kaboom(rows=3,cols=3,connect=3,bombs=0)"].estimate["games"] == 7  # the old row, kept as it was
