@@ -133,14 +133,21 @@ def kill_jump61_solve_when(tmp_path, ready, *options) -> dict:
     return json.loads(progress.read_text())
 
 
-def test_a_solve_killed_midway_resumes_from_its_saved_levels(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def unbroken_jump61_table(tmp_path_factory):
+    """jump61(size=3) solved in one go, in memory: what every resumed solve must write."""
+    return solver.solve(boomboard.load_game("jump61(size=3)"), db=tmp_path_factory.mktemp("unbroken"), progress=False,
+                        settings=solver.SolveSettings(method="memory"))
+
+
+def test_a_solve_killed_midway_resumes_from_its_saved_levels(tmp_path, monkeypatch, unbroken_jump61_table):
     game = boomboard.load_game("jump61(size=3)")
     saved = kill_jump61_solve_when(tmp_path, lambda record: record.get("expanded", 0) >= 3)["expanded"]
     assert solver.open_table(game, db=tmp_path) is None
     resumed = steps_saved(monkeypatch)
     table = solver.solve(game, db=tmp_path, progress=False)
     assert resumed[0] == ("level", saved)  # the next level, not the first
-    fresh = solver.solve(game, db=tmp_path / "fresh", progress=False)
+    fresh = unbroken_jump61_table
     assert len(table) == 288293
     assert np.array_equal(table.keys, fresh.keys) and np.array_equal(table.entries, fresh.entries)
 
@@ -174,7 +181,8 @@ def _text_or(path, default: str) -> str:
         return default
 
 
-def test_a_layer_by_layer_solve_killed_while_scoring_resumes_at_its_last_layer(tmp_path, monkeypatch):
+def test_a_layer_by_layer_solve_killed_while_scoring_resumes_at_its_last_layer(tmp_path, monkeypatch,
+                                                                              unbroken_jump61_table):
     game = boomboard.load_game("jump61(size=3)")
     saved = kill_jump61_solve_when(tmp_path, lambda record: record.get("solved_from") is not None,
                                    "--method", "tiers")["solved_from"]
@@ -182,7 +190,7 @@ def test_a_layer_by_layer_solve_killed_while_scoring_resumes_at_its_last_layer(t
     resumed = steps_saved(monkeypatch)
     table = solver.solve(game, db=tmp_path, progress=False)
     assert resumed[0] == ("solved layer", saved - 1)  # no layer found or scored again
-    fresh = solver.solve(game, db=tmp_path / "fresh", progress=False, settings=solver.SolveSettings(method="memory"))
+    fresh = unbroken_jump61_table
     assert np.array_equal(table.keys, fresh.keys) and np.array_equal(table.entries, fresh.entries)
 
 
