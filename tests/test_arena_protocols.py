@@ -412,7 +412,7 @@ def relay(first: subprocess.Popen, second: subprocess.Popen, limit: int = 400):
 
 
 def test_two_instances_play_each_other_by_relaying_moves():
-    command = [*BOOMBOARD, "jump61", "--ai", "ai:time=0.1"]
+    command = [*BOOMBOARD, "jump61", "--ai", "ai:depth=2"]  # a depth, not a time: the same games however loaded
     red = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     blue = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:

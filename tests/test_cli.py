@@ -92,8 +92,14 @@ def run_cli(*args, stdin=""):
                           text=True, timeout=300, env=env)
 
 
-def test_cli_plays_a_whole_random_game():
-    done = run_cli("play", "kaboom", "--x", "random", "--o", "random", "--seed", "5")
+@pytest.fixture(scope="module")
+def random_game_played():
+    """``boomboard play`` of a whole random game, run once for the tests that read its output."""
+    return run_cli("play", "kaboom", "--x", "random", "--o", "random", "--seed", "5")
+
+
+def test_cli_plays_a_whole_random_game(random_game_played):
+    done = random_game_played
     assert done.returncode == 0, done.stderr
     assert "wins" in done.stdout or "Tie" in done.stdout
 
@@ -282,8 +288,8 @@ def test_an_unknown_agent_is_answered_in_plain_words():
     assert "layer" not in done.stdout
 
 
-def test_the_result_is_printed_once():
-    done = run_cli("play", "kaboom", "--x", "random", "--o", "random", "--seed", "5")
+def test_the_result_is_printed_once(random_game_played):
+    done = random_game_played
     assert done.returncode == 0, done.stderr
     results = [line for line in done.stdout.splitlines() if " wins: " in line or line.startswith("Tie: ")]
     assert len(results) == 1, results

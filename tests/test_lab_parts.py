@@ -10,6 +10,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 import boomboard
 from boomboard.lab import Settings, Store, explore, parse_grid
 from boomboard.lab.measure import measure, play_games
@@ -33,6 +35,12 @@ def one_go_rows(tmp_path, variants: list[str]) -> list:
             game = boomboard.load_game(variant)
             store.add("kaboom", game.get_parameters(), measure(variant, 1_000_000, GAMES, 1, str(tmp_path / "w")))
         return comparable(store.rows())
+
+
+@pytest.fixture(scope="module")
+def variant_in_one_go(tmp_path_factory) -> list:
+    """The row of ``VARIANT`` measured in one run, the same for every test: measured once."""
+    return one_go_rows(tmp_path_factory.mktemp("one-go"), [VARIANT])
 
 
 def stored_parts(path) -> dict[str, set[str]]:
@@ -59,7 +67,7 @@ def test_a_chunk_of_games_plays_what_the_whole_run_plays_there():
     assert play_games(game, 4, 8, depth=1) == whole[4:8]
 
 
-def test_a_variants_games_in_several_parts_give_the_row_of_one_run_of_them_all(tmp_path):
+def test_a_variants_games_in_several_parts_give_the_row_of_one_run_of_them_all(tmp_path, variant_in_one_go):
     grid = parse_grid("kaboom", VARIANT_GRID)
     ran = []
     with Store(tmp_path / "lab.sqlite") as store:
@@ -70,7 +78,7 @@ def test_a_variants_games_in_several_parts_give_the_row_of_one_run_of_them_all(t
     assert sorted(key for _, key, _ in ran) == ["exact budget=1000000", "games depth=1 0..3", "games depth=1 4..7",
                                                 "games depth=1 8..8"]
     assert {(variant, share) for variant, _, share in ran} == {(VARIANT, 1 / 4)}
-    assert rows == one_go_rows(tmp_path, [VARIANT])
+    assert rows == variant_in_one_go
     assert rows[0][3]["games"] == GAMES and 0 < rows[0][3]["score"] < 1
 
 
@@ -125,7 +133,7 @@ class Killed(Exception):
     """Raised from a sweep's progress callback: the sweep stops there, as if killed."""
 
 
-def test_a_variant_whose_parts_were_all_stored_gets_its_row_without_measuring_again(tmp_path):
+def test_a_variant_whose_parts_were_all_stored_gets_its_row_without_measuring_again(tmp_path, variant_in_one_go):
     grid = parse_grid("kaboom", VARIANT_GRID)
     settings = Settings(games=GAMES, depth=1, workers=1)
     count, stored = len(parts_of(VARIANT, settings, tmp_path)), []
@@ -144,10 +152,10 @@ def test_a_variant_whose_parts_were_all_stored_gets_its_row_without_measuring_ag
         ran = []
         assert explore(grid, store, settings, on_part=lambda *part: ran.append(part)) == 1
         assert ran == [] and store.parts(VARIANT) == {}
-        assert comparable(store.rows()) == one_go_rows(tmp_path, [VARIANT])
+        assert comparable(store.rows()) == variant_in_one_go
 
 
-def test_a_store_written_before_parts_were_kept_opens_and_resumes(tmp_path):
+def test_a_store_written_before_parts_were_kept_opens_and_resumes(tmp_path, variant_in_one_go):
     path = tmp_path / "old.sqlite"
     with sqlite3.connect(path) as connection:  # a store of a sweep that stored rows only, one row in
         connection.execute(SCHEMA)
@@ -157,8 +165,8 @@ def test_a_store_written_before_parts_were_kept_opens_and_resumes(tmp_path):
     connection.close()
     with Store(path) as store:
         assert explore(parse_grid("kaboom", {**VARIANT_GRID, "bombs": "0,1"}), store,
-                       Settings(games=GAMES, depth=1, workers=2)) == 1
+                       Settings(games=GAMES, depth=1, workers=1)) == 1
         rows = {row.variant: row for row in store.rows()}
         assert store.parts(VARIANT) == {}
     assert rows["kaboom(rows=3,cols=3,connect=3,bombs=0)"].estimate["games"] == 7  # the old row, kept as it was
-    assert comparable([rows[VARIANT]]) == one_go_rows(tmp_path, [VARIANT])
+    assert comparable([rows[VARIANT]]) == variant_in_one_go

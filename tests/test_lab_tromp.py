@@ -18,7 +18,7 @@ VALUES = {"+": "win", "=": "tie", "-": "lose"}
 def test_the_connect_4_sweep_reproduces_tromps_values_and_position_counts(tmp_path):
     grid = parse_grid("kaboom", {"rows": "1..4", "cols": "1..4", "connect": "4", "bombs": "0"})
     with Store(tmp_path / "lab.sqlite") as store:
-        explore(grid, store, Settings(budget=200_000, games=0, workers=2))
+        explore(grid, store, Settings(budget=200_000, games=0, workers=1))
         rows = store.rows()
     compared_counts = compared_values = 0
     for row in rows:

@@ -253,6 +253,22 @@ def test_games_import_refuses_a_bad_file_naming_it_and_the_line_and_adds_nothing
     assert piped.returncode == 0 and "1 games imported" in piped.stdout
 
 
+WEB_PARTS_SCRIPT = """
+import sys
+import boomboard.web.archive, boomboard.web.cascade, boomboard.web.store
+print(sorted(name for name in ("fastapi", "starlette", "boomboard.web.app") if name in sys.modules))
+"""
+
+
+def test_the_parts_of_the_web_package_the_commands_use_leave_the_web_server_unimported():
+    """``games export`` and ``games import`` read and write games through the web app's records and
+    store, ``play`` draws cascades with its steps: none of them starts the server, so none imports it
+    (FastAPI and the app's routes: about a second of CPU at each start of those commands)."""
+    done = subprocess.run([sys.executable, "-c", WEB_PARTS_SCRIPT], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
 def test_games_alone_still_lists_the_catalogue_with_a_note_and_catalog_is_its_name():
     catalog = run("catalog")
     old = run("games")
