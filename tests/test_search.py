@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import random
 import time
 from pathlib import Path
@@ -57,22 +58,28 @@ def forced_result(state, plies: int):
 
 
 def random_positions(game, count, seed, max_actions=400):
+    """Up to ``count`` ongoing positions of seeded random games, made as they
+    are asked for: a test that stops early plays no more games than it looks at."""
     rng = random.Random(seed)
-    found = []
-    while len(found) < count:
+    for _ in range(count):
         state = game.new_initial_state()
-        target = rng.randrange(max_actions)
-        while not state.is_terminal() and state.ply() < target:
-            state.apply_action(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            found.append(state)
-    return found
+        while True:
+            target = rng.randrange(max_actions)
+            while not state.is_terminal() and state.ply() < target:
+                state.apply_action(rng.choice(state.legal_actions()))
+            if not state.is_terminal():
+                break
+            state = game.new_initial_state()
+        yield state
 
 
 def winning_actions(state):
     mover = state.current_player()
-    return [a for a in state.legal_actions()
-            if state.child(a).is_terminal() and state.child(a).returns()[mover] > 0]
+    return [a for a in state.legal_actions() if is_won_by(state.child(a), mover)]
+
+
+def is_won_by(state, player) -> bool:
+    return state.is_terminal() and state.returns()[player] > 0
 
 
 def losing_in_one(state, action):
@@ -106,7 +113,7 @@ def test_alphabeta_forced_results_match_plain_minimax(game_name, quiescence):
 @pytest.mark.parametrize("spec", ["alphabeta:depth=2", "greedy", "mcts:simulations=3000"])
 def test_agents_take_every_win_in_one(game_name, spec):
     game = boomboard.load_game(game_name)
-    positions = [s for s in random_positions(game, 300, seed=7) if winning_actions(s)][:8]
+    positions = list(itertools.islice((s for s in random_positions(game, 300, seed=7) if winning_actions(s)), 8))
     assert positions, "no win-in-one found among the sample positions"
     agent = make_agent(spec, seed=1)
     for state in positions:
