@@ -1,7 +1,7 @@
 """What every browser test shares: Debian's chromium, driven headless by Playwright.
 
 A test module marks itself ``pytestmark = requires_chromium`` and takes the
-``browser`` fixture (tests/conftest.py), one chromium per module.
+``browser`` fixture (tests/conftest.py), one chromium per test process.
 """
 
 from __future__ import annotations

@@ -41,13 +41,28 @@ else:
 
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """One headless chromium for a test module (tests/browser_helpers.py)."""
+    """One headless chromium for a test process (tests/browser_helpers.py): each page a test opens is a
+    context of its own (its own storage and cookies), so that tests share the browser's start and nothing else."""
     from browser_helpers import chromium_browser
 
     with chromium_browser() as chromium:
         yield chromium
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """One ``boomboard serve`` for the browser tests of a test process (tests/web_helpers.py), as a person's: one
+    AI worker, an empty tournaments database of its own, and an analysis queued (a loaded machine) rather than
+    refused. Its tests look only at the games they made (by id, or the newest listed, which no game left playing
+    can push down); a test that needs other options, or stops or breaks its server, defines its own ``server``."""
+    from web_helpers import serving
+
+    folder = tmp_path_factory.mktemp("web")
+    with serving(folder, "--workers", "1", "--arena-db", str(folder / "arena.sqlite3"),
+                 "--ai-max-queue-wait", "300") as address:
+        yield address
 
 
 @pytest.fixture(scope="module")

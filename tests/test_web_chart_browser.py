@@ -8,13 +8,15 @@ from __future__ import annotations
 import pytest
 
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import serving  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
 
-# 13 points: enough to see the chart grow point by point (a chart drawn once at the end shows 1 count).
-PLIES = 12
+# 6 points, each its position's search (about a CPU second each, whatever the board's size), found one after
+# another: a chart drawn point by point shows 6 counts, one drawn once at the end 1. A 4x4 board's game
+# (23 plies long: no point is its end).
+GAME = "jump61(size=4)"
+PLIES = 5
 # Every number of points the chart has shown, in order, each time the page changes.
 COUNT_POINTS = """() => {
   window.chartPoints = [];
@@ -25,18 +27,12 @@ COUNT_POINTS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("web"), "--workers", "1") as address:
-        yield address
-
-
 def test_a_replays_value_chart_fills_point_by_point(server, browser):
     page = browser.new_page()
-    answer = page.request.post(f"{server}api/games", data={"game": "jump61(size=8)", "players": ["human", "human"]})
+    answer = page.request.post(f"{server}api/games", data={"game": GAME, "players": ["human", "human"]})
     assert answer.ok, answer.text()
     state = answer.json()
-    for _ in range(PLIES):  # each position's analysis an 8x8 search of its own (about 4 s each at a load of 6)
+    for _ in range(PLIES):  # each position's analysis a search of its own
         answer = page.request.post(f"{server}api/games/{state['id']}/moves", data={"move": state["legal"][0]["id"]})
         assert answer.ok, answer.text()
         state = answer.json()

@@ -24,7 +24,7 @@ import pytest
 import boomboard
 from boomboard.agents.search_agents import GreedyAgent
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import OWNER, serving  # noqa: E402
+from web_helpers import OWNER  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
@@ -42,15 +42,6 @@ GAMES = [
 READY = ("() => window.page && window.page.state && !window.page.animating && "
          "(window.page.state.outcome !== null || (window.page.state.to_move !== null && "
          "window.page.state.players[window.page.state.to_move] === 'human'))")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """``boomboard serve`` on a free port; yields its address."""
-    with serving(tmp_path_factory.mktemp("web"), "--workers", "1") as address:
-        yield address
-
-
 
 
 # Screenshots at phone and desktop sizes go to $BOOMBOARD_ARTIFACTS (default
@@ -381,7 +372,9 @@ def test_rules_shared_link_chart_and_resign(server, browser, name, game_string, 
     page.wait_for_function(READY)
     game_id = page.url.rsplit("/", 1)[1]
     assert page.evaluate("window.page.state.start") == shared
-    for ply in range(3):  # three moves typed in the game's notation
+    # two moves typed in the game's notation: one numbered row (a row a move would make two), three points on
+    # the chart, each position's analysis a search
+    for ply in range(2):
         data = page.evaluate("window.page.state")
         if data["outcome"] is not None:
             break

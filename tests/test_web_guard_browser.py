@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import OWNER, serving  # noqa: E402
+from web_helpers import OWNER  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
@@ -70,12 +70,6 @@ class HostilePage(BaseHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("guard-browser"), "--workers", "0") as address:
-        yield address
-
-
-@pytest.fixture(scope="module")
 def other_site():
     """A page on another origin of this machine: http://localhost:PORT/."""
     site = ThreadingHTTPServer(("127.0.0.1", 0), HostilePage)
@@ -84,8 +78,6 @@ def other_site():
     yield f"http://localhost:{site.server_address[1]}/"
     site.shutdown()
     site.server_close()
-
-
 
 
 def test_another_sites_page_cannot_undo_or_resign_but_the_servers_own_page_can(server, other_site, browser):

@@ -12,7 +12,6 @@ import re
 import pytest
 
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import serving  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
@@ -21,14 +20,6 @@ LABELS = list("abcdefgh") + [str(row) for row in range(1, 9)]
 MOVE = re.compile(r"boom [a-h][1-8]|\d+ [a-h][1-8] [a-h][1-8]")
 COURSE_WORDS = re.compile(r"MOVE|BOOM at|\(\d, \d\)")
 WAIT_MS = 120_000  # a loaded machine's analysis; each wait returns as soon as its condition holds
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("web"), "--workers", "1") as address:
-        yield address
-
-
 
 
 def _label_texts(page, board: str) -> list[str]:

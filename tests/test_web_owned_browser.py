@@ -11,7 +11,6 @@ import urllib.request
 
 import pytest
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import serving  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
@@ -19,18 +18,21 @@ pytestmark = requires_chromium
 SOMEONE_ELSE = {"X-Boomboard-Owner": "another-browsers-own-token-0123"}
 
 
-def made_by_someone_else(base: str, players: list[str], **settings) -> str:
-    body = json.dumps({"game": "jump61(size=4)", "players": players, **settings}).encode()
-    request = urllib.request.Request(base + "api/games", method="POST", data=body,
+def as_someone_else(base: str, path: str, body: dict) -> dict:
+    request = urllib.request.Request(base + path, method="POST", data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json", **SOMEONE_ELSE})
     with urllib.request.urlopen(request, timeout=60) as response:
-        return json.loads(response.read())["id"]
+        return json.loads(response.read())
 
 
-def test_another_browsers_games_show_no_buttons_that_change_them(tmp_path, browser):
-    with serving(tmp_path, "--workers", "1") as server:
-        played = made_by_someone_else(server, ["human", "human"])
-        watched = made_by_someone_else(server, ["random", "random"], pace=5)
+def made_by_someone_else(base: str, players: list[str], **settings) -> str:
+    return as_someone_else(base, "api/games", {"game": "jump61(size=4)", "players": players, **settings})["id"]
+
+
+def test_another_browsers_games_show_no_buttons_that_change_them(server, browser):
+    played = made_by_someone_else(server, ["human", "human"])
+    watched = made_by_someone_else(server, ["random", "random"], pace=5)
+    try:
         page = browser.new_page()
         page.goto(f"{server}#/game/{played}")
         page.wait_for_selector("#flip")  # the controls are drawn
@@ -55,3 +57,5 @@ def test_another_browsers_games_show_no_buttons_that_change_them(tmp_path, brows
         page.wait_for_selector(f".delete-game[data-id='{own}']")
         assert page.locator(f".delete-game[data-id='{played}']").count() == 0
         page.close()
+    finally:  # the server is the test process's (tests/conftest.py): no game of this test plays on after it
+        as_someone_else(server, f"api/games/{watched}/stop", {})

@@ -15,7 +15,7 @@ import pytest
 
 from boomboard.records import read_record
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import OWNER, serving  # noqa: E402
+from web_helpers import OWNER  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
@@ -29,14 +29,6 @@ def call(server, method, path, body=None):
                                      headers={"content-type": "application/json", **OWNER})
     with urllib.request.urlopen(request, timeout=60) as answer:
         return json.loads(answer.read())
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("web"), "--workers", "1") as address:
-        yield address
-
-
 
 
 def shot(page, name):

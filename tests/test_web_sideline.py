@@ -21,7 +21,7 @@ import boomboard  # noqa: E402
 from boomboard.web import WebSettings, analysis, create_app  # noqa: E402
 from web_fakes import FakeSolver  # noqa: E402
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import OWNER, serving, wait_for  # noqa: E402
+from web_helpers import OWNER, wait_for  # noqa: E402
 
 # Positions no test table holds (the tests' solver folder is empty), so a search analyses them.
 SEARCHED = [("jump61(size=3)", None, [0, 8]), ("expendibots", None, []), ("chain_reaction(rows=4,cols=4)", None, [5])]
@@ -96,14 +96,6 @@ ARTIFACTS = Path(os.environ.get("BOOMBOARD_ARTIFACTS", Path(__file__).resolve().
 GAME = "jump61(size=3)"
 SHOWN = ("() => window.page && window.page.state && !window.page.animating"
          " && window.page.analysis && window.page.analysis.moves")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("web"), "--workers", "1") as address:
-        yield address
-
-
 
 
 def shot(page, name: str) -> None:

@@ -15,7 +15,6 @@ import pytest
 import boomboard
 from boomboard.core.geometry import RESULT_CLEARANCE, colour_distance
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import serving  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
@@ -25,15 +24,6 @@ DESKTOP = {"width": 1280, "height": 800}
 READY = "() => window.page && window.page.state"
 # A Kaboom position where X, to move, wins at once (detonating its bomb on C2), as tests/test_web_e2e.py plays it.
 X_WINS_NEXT = "(x 0 0 xoxx o@*o -ooo -xxx)"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("web")
-    # the arena's database is a new, empty one; a machine under load may queue analyses a while
-    with serving(folder, "--workers", "1", "--arena-db", str(folder / "arena.sqlite3"),
-                 "--ai-max-queue-wait", "300") as address:
-        yield address
 
 
 def shot(tmp_path: Path, page, name: str) -> None:
@@ -89,7 +79,9 @@ def test_exact_results_are_never_drawn_in_a_players_colour(server, browser, game
     marks wear) stand apart from both players' pieces: Chain Reaction's green
     player is not a winning move, Jump61's red one not a losing move."""
     page = browser.new_page(viewport=DESKTOP)
-    state = human_game(page, server, game, moves=[None] * 2)
+    # the legend's colours are the game's own, in any position: its first one, whose analysis is the chart's one
+    # point (the server keeps a game's analyses), so one search
+    state = human_game(page, server, game)
     page.goto(f"{server}#/game/{state['id']}")
     page.wait_for_function(READY)
     page.click("#analysis")

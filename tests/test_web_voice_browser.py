@@ -17,7 +17,7 @@ import pytest
 
 import boomboard
 from browser_helpers import requires_chromium  # noqa: E402
-from web_helpers import OWNER, serving  # noqa: E402
+from web_helpers import OWNER  # noqa: E402
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install .[test])")
 pytestmark = requires_chromium
@@ -29,14 +29,6 @@ GAMES = [("expendibots", '{"white": [[2, 3, 3], [1, 0, 0]], "black": [[1, 6, 6],
 DESKTOP, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
 SHOWN = ("() => { const p = window.page; return p && p.state && p.analysis && p.analysis.eval && p.values"
          " && document.querySelector('.analysis .headline-value') && document.querySelector('.chart .point.current'); }")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("web"), "--workers", "1") as address:
-        yield address
-
-
 
 
 def shot(tmp_path: Path, page, name: str) -> None:
@@ -120,10 +112,20 @@ def test_a_replays_chart_at_each_ply_is_that_plys_analysis_and_the_moves_are_mar
     page.close()
 
 
-@pytest.mark.parametrize("viewport,name", [(DESKTOP, "desktop"), (PHONE, "phone")])
-def test_the_analysis_at_desktop_and_phone_sizes(server, browser, tmp_path, viewport, name):
-    page = browser.new_page(viewport=viewport)
+@pytest.fixture(scope="module")
+def expendibots_game(server, browser) -> dict:
+    """An Expendibots game a move in, shown at both sizes: the server keeps a game's analyses, so its
+    positions are searched once, not once a size."""
+    page = browser.new_page()
     state = game_with_moves(page, server, "expendibots", None, 1)
+    page.close()
+    return state
+
+
+@pytest.mark.parametrize("viewport,name", [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_the_analysis_at_desktop_and_phone_sizes(server, browser, expendibots_game, tmp_path, viewport, name):
+    page = browser.new_page(viewport=viewport)
+    state = expendibots_game
     page.goto(f"{server}#/game/{state['id']}")
     page.click("#analysis")
     assert_one_voice(what_the_page_says(page), ["white", "black"])
@@ -146,6 +148,21 @@ CONTRAST = """([label, ground]) => {
 }"""
 
 
+# The bar drawn by the page's own evalBar for a value, measured as drawn: its box, and each label's text, box,
+# whether it is whole (nothing cut off) and its contrast against the page. One call a bar: the measures are the page's
+# own (getBoundingClientRect, innerText, getComputedStyle), read at once.
+MEASURE_BAR = f"""([value, names, colours]) => {{
+  document.querySelector('.listing').replaceChildren(evalBar(value, names, colours));
+  const contrast = {CONTRAST};
+  const box = (node) => {{ const r = node.getBoundingClientRect(); return {{ x: r.x, width: r.width }}; }};
+  const ground = getComputedStyle(document.body).backgroundColor;
+  return {{ bar: box(document.querySelector('.eval')),
+    labels: [...document.querySelectorAll('.eval-label')].map((label) => ({{
+      text: label.innerText, box: box(label), whole: label.scrollWidth <= label.clientWidth + 1,
+      colour: getComputedStyle(label).color, ground, contrast: contrast([getComputedStyle(label).color, ground]) }})) }};
+}}"""
+
+
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_bars_labels_are_legible_and_whole_at_every_share(server, browser, viewport):
     page = browser.new_page(viewport=viewport)
@@ -155,22 +172,16 @@ def test_the_bars_labels_are_legible_and_whole_at_every_share(server, browser, v
         loaded = boomboard.load_game(game)
         names, colours = list(loaded.player_names), list(loaded.presentation.colours)
         for value, share in ((-1.0, 0), (-0.48, 26), (0.0, 50), (1.0, 100)):
-            page.evaluate("([v, names, colours]) => { const holder = document.querySelector('.listing');"
-                          " holder.replaceChildren(evalBar(v, names, colours)); }", [value, names, colours])
-            box = page.locator(".eval").bounding_box()
+            drawn = page.evaluate(MEASURE_BAR, [value, names, colours])
+            box = drawn["bar"]
             assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
-            labels = page.locator(".eval-label")
-            texts = labels.all_inner_texts()
-            assert [t.strip() for t in texts] == [f"{names[0].capitalize()} {share}%",
-                                                  f"{names[1].capitalize()} {100 - share}%"]
-            for index in range(2):
-                label = labels.nth(index)
-                inner = label.bounding_box()
+            assert [label["text"].strip() for label in drawn["labels"]] == [f"{names[0].capitalize()} {share}%",
+                                                                            f"{names[1].capitalize()} {100 - share}%"]
+            for label in drawn["labels"]:
+                inner = label["box"]
                 assert box["x"] - 0.5 <= inner["x"] and inner["x"] + inner["width"] <= box["x"] + box["width"] + 0.5
-                assert label.evaluate("(node) => node.scrollWidth <= node.clientWidth + 1")  # nothing cut off
-                colour = label.evaluate("(node) => getComputedStyle(node).color")
-                ground = page.evaluate("getComputedStyle(document.body).backgroundColor")
-                assert page.evaluate(CONTRAST, [colour, ground]) >= 4.5, (game, share, colour, ground)
+                assert label["whole"], (game, share, label)  # nothing cut off
+                assert label["contrast"] >= 4.5, (game, share, label["colour"], label["ground"])
     page.close()
 
 
