@@ -41,10 +41,11 @@ else:
 
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """One headless chromium for a test process (tests/browser_helpers.py): each page a test opens is a
-    context of its own (its own storage and cookies), so that tests share the browser's start and nothing else."""
+    """One headless chromium for a test module (tests/browser_helpers.py): each page a test opens is a context
+    of its own (its own storage and cookies). Not one for the whole process: Playwright's synchronous API keeps
+    an event loop running in the main thread while it is open, and later tests' asyncio.run() would fail."""
     from browser_helpers import chromium_browser
 
     with chromium_browser() as chromium:
