@@ -46,6 +46,9 @@ class _OwnersBrowser:
 
         # the page's own requests read the token from its storage; the test's, through page.request, send it too
         headers = {"X-Boomboard-Owner": OWNER_TOKEN, **options.pop("extra_http_headers", {})}
+        # pages ask for less motion, so a move's cascade is not drawn step by step (up to 2.6 s a move);
+        # a test of the animation asks for reduced_motion="no-preference"
+        options.setdefault("reduced_motion", "reduce")
         page = self._chromium.new_page(extra_http_headers=headers, **options)
         page.add_init_script(f"localStorage.setItem('boomboard-owner', {OWNER_TOKEN!r})")
         return page

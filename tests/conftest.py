@@ -1,6 +1,7 @@
 """Settings every test process shares."""
 
 import os
+from collections import Counter
 
 import pytest
 
@@ -39,6 +40,14 @@ else:
 
     fastapi.testclient.TestClient = _LoopbackTestClient
 
+
+
+def pytest_collection_modifyitems(items):
+    """Every test has an id of its own: scripts/test hands each test file to one worker (pytest-xdist's --dist
+    loadfile), which finds a test by its id, so of tests that shared one it would run only the first."""
+    shared = sorted(nodeid for nodeid, count in Counter(item.nodeid for item in items).items() if count > 1)
+    if shared:
+        raise pytest.UsageError(f"{len(shared)} test ids are each shared by more than one test: {', '.join(shared[:5])}")
 
 
 @pytest.fixture(scope="module")

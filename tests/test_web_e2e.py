@@ -284,7 +284,7 @@ def _start(page, server, game, position, sides=("human", "human")):
 
 
 def test_count_chooser_boom_button_and_an_animated_detonation(server, browser, tmp_path):
-    page = browser.new_page(viewport={"width": 1100, "height": 760})
+    page = browser.new_page(viewport={"width": 1100, "height": 760}, reduced_motion="no-preference")
     _start(page, server, "expendibots", '{"white": [[2, 3, 3], [1, 0, 0]], "black": [[1, 6, 6], [1, 5, 2]]}')
     page.click('[data-cell="d4"]')
     page.click('[data-cell="d5"]')
@@ -314,6 +314,23 @@ def test_count_chooser_boom_button_and_an_animated_detonation(server, browser, t
     _shots(tmp_path, page, "kaboom-detonation")
     page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
     assert page.evaluate("window.sawBoom") >= 4  # the blast was shown, cell by cell, before the fall
+    assert "X wins" in page.inner_text("#status")
+    page.close()
+
+
+COUNT_ANIMATIONS = """() => { window.animations = 0; const drawSteps = window.page.animate.bind(window.page);
+    window.page.animate = (steps) => { window.animations += 1; return drawSteps(steps); }; }"""
+
+
+@pytest.mark.parametrize("motion, animations", [("no-preference", 1), ("reduce", 0)])
+def test_a_page_that_asks_for_less_motion_shows_a_detonations_result_without_its_steps(server, browser, motion,
+                                                                                         animations):
+    page = browser.new_page(viewport={"width": 1100, "height": 760}, reduced_motion=motion)
+    _start(page, server, "kaboom", "(x 0 0 xoxx o@*o -ooo -xxx)")
+    page.evaluate(COUNT_ANIMATIONS)
+    page.click('[data-cell="C2"]')
+    page.wait_for_function("() => window.page.state.ply === 1 && !window.page.animating")
+    assert page.evaluate("window.animations") == animations
     assert "X wins" in page.inner_text("#status")
     page.close()
 

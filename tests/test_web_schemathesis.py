@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -69,15 +70,30 @@ def before_generate_body(context, strategy):
     return strategy
 
 
-@schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=not DEEP)
-def test_no_request_makes_a_server_error(case):
+def _no_server_error(case):
     response = case.call()
     assert response.status_code < 500, f"{case.method} {case.formatted_path} -> {response.status_code}: " \
                                        f"{response.text[:500]}"
     # positive_data_acceptance: the schema cannot say which strings are games,
     # notations or agent specs, so schema-valid requests may rightly get a 400
     case.validate_response(response, excluded_checks=[positive_data_acceptance])
+
+
+def _operation_test(operation):
+    """The check of one API operation, as a test function of its own. One
+    `schema.parametrize()` over every operation gives all of them the same
+    test id under pytest 9, and pytest-xdist's file and scope schedulers then
+    run only the first."""
+    @schema.include(method=operation.method, path=operation.path).parametrize()
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=not DEEP)
+    def test(case):
+        _no_server_error(case)
+    return test
+
+
+for _operation in (result.ok() for result in schema.get_all_operations()):
+    globals()["test_no_request_makes_a_server_error_on_" + re.sub(r"\W+", "_", _operation.label).strip("_")] = \
+        _operation_test(_operation)
 
 
 # -- the stateful phase: sequences of calls, each using what an earlier one answered ----------------

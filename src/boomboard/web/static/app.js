@@ -90,6 +90,9 @@ const el = (tag, attrs = {}, ...children) => {
 };
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+// A person who asks their system for less motion sees each move's result at
+// once, not its cascade drawn step by step over up to 2.6 seconds.
+const lessMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 // One voice: every number the analysis shows (headline, bar, chart, moves,
 // marks) is the server's `eval` of one analysis of the position
 // (boomboard.web.analysis): the first player's expected score, value -1..1
@@ -408,7 +411,7 @@ class GamePage {
     this.state = state;
     if (moved) this.selected = null; // a picked stack stays picked while only "thinking" changes
     if (moved) { this.analysis = this.analysisOn ? { loading: true } : null; this.confirmResign = false; }
-    if (oneOn) await this.animate(state.last_steps);
+    if (oneOn && !lessMotion.matches) await this.animate(state.last_steps);
     this.flash = state.last_steps.length ? state.last_steps[state.last_steps.length - 1].flash : [];
     if (this.analysisOn && (moved || !this.analysis || this.analysis.loading)) this.refreshAnalysis();
     this.render();
