@@ -335,6 +335,20 @@ def test_a_page_that_asks_for_less_motion_shows_a_detonations_result_without_its
     page.close()
 
 
+def test_while_a_cascade_plays_the_panel_already_shows_the_move_and_its_result(server, browser):
+    # The board plays the cascade step by step (up to 2.6 s); the status, the
+    # buttons and the move list are the new state's from its start, so a Pause
+    # or a move's result is not shown seconds late.
+    page = browser.new_page(viewport={"width": 1100, "height": 760}, reduced_motion="no-preference")
+    _start(page, server, "kaboom", "(x 0 0 xoxx o@*o -ooo -xxx)")
+    page.click('[data-cell="C2"]')
+    page.wait_for_function("() => window.page.animating")
+    during = page.evaluate("""() => [window.page.animating, document.getElementById('status').textContent,
+        [...document.querySelectorAll('.moves td.move')].map((cell) => cell.textContent)]""")
+    assert during[0] and "X wins" in during[1] and len(during[2]) == 1, during
+    page.close()
+
+
 # -- the first ten minutes, game by game ---------------------------------------------------
 # A position a few moves into a small variant of each game, shared as a link.
 SHARED = [

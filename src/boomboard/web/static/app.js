@@ -411,7 +411,12 @@ class GamePage {
     this.state = state;
     if (moved) this.selected = null; // a picked stack stays picked while only "thinking" changes
     if (moved) { this.analysis = this.analysisOn ? { loading: true } : null; this.confirmResign = false; }
-    if (oneOn && !lessMotion.matches) await this.animate(state.last_steps);
+    if (oneOn && !lessMotion.matches) {
+      // the panel (status, buttons, move list) follows the new state at once; only the board plays the cascade
+      this.animating = true;
+      this.render();
+      await this.animate(state.last_steps);
+    }
     this.flash = state.last_steps.length ? state.last_steps[state.last_steps.length - 1].flash : [];
     if (this.analysisOn && (moved || !this.analysis || this.analysis.loading)) this.refreshAnalysis();
     this.render();
