@@ -107,6 +107,20 @@ def test_the_star_is_a_move_that_beat_the_best_in_the_iteration_the_budget_cut_s
     assert analyse_state(state, tmp_path, budget)["pv"][0]["id"] == result.action
 
 
+def test_the_deeper_search_reduces_late_quiet_moves_where_the_games_ai_does(tmp_path):
+    """Expendibots' ``ai`` searches late quiet moves shallower first, which
+    takes it a ply or two deeper in the same time; the analysis's deeper
+    search does too, so in the same nodes it reaches deeper than without."""
+    from boomboard.analysis import TABLE_BITS
+    from boomboard.search.alphabeta import AlphaBeta
+
+    state = seeded_position("expendibots", seed=0, plies=2)
+    assert state.game.ai_settings[1]["reductions"] > 0
+    budget = replace(analysis_model(state.game), depth=3, nodes=60_000)
+    plain = AlphaBeta(state.game, table_bits=TABLE_BITS, neutral=True).search(state, nodes=budget.nodes)
+    assert analyse_state(state, tmp_path, budget)["depth"] > plain.depth
+
+
 def test_a_warm_agent_keeps_its_tables_between_moves_and_a_cold_one_does_not(tmp_path):
     state = seeded_position("jump61(size=4)", seed=2, plies=2)
     warm, cold = make_agent(f"analysis:db={tmp_path},warm=1"), make_agent(f"analysis:db={tmp_path}")

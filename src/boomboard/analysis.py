@@ -287,11 +287,15 @@ def _iterations(searcher: AlphaBeta, state: State, legal: list[int], depth: int 
 
 
 def _sharpening(game) -> dict:
-    """The search options of the game's ``ai`` that make its scores truer
-    (quiescence: explosive actions searched past the horizon), not those
-    that only change what it plays (contempt, variety)."""
+    """The search options of the game's ``ai`` that make its choice better
+    (quiescence: explosive actions searched past the horizon; reductions:
+    late quiet moves searched shallower first, which takes the search one
+    or two plies deeper in the same nodes), not those that only change what
+    it plays (contempt, variety)."""
     kind, settings = getattr(game, "ai_settings", ("", {}))
-    return {"quiescence": int(settings.get("quiescence", 0))} if kind == "alphabeta" else {}
+    if kind != "alphabeta":
+        return {}
+    return {"quiescence": int(settings.get("quiescence", 0)), "reductions": int(settings.get("reductions", 0))}
 
 
 def _move_entry(state: State, mover: int, action: int, scores: list[int]) -> dict:
