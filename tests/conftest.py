@@ -43,8 +43,9 @@ else:
 
 
 def pytest_collection_modifyitems(items):
-    """Every test has an id of its own: scripts/test hands each test file to one worker (pytest-xdist's --dist
-    loadfile), which finds a test by its id, so of tests that shared one it would run only the first."""
+    """Every test has an id of its own: tests that share one are reported, timed and selected as one, and
+    pytest-xdist's file and scope schedulers (--dist loadfile, loadscope) find a test by its id, so they would run
+    only the first of them."""
     shared = sorted(nodeid for nodeid, count in Counter(item.nodeid for item in items).items() if count > 1)
     if shared:
         raise pytest.UsageError(f"{len(shared)} test ids are each shared by more than one test: {', '.join(shared[:5])}")
