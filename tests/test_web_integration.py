@@ -279,9 +279,12 @@ def test_the_solver_side_answers_a_human_with_a_best_move(solver_client, solver_
         assert time.monotonic() < deadline, state
         time.sleep(0.05)
     before = boomboard.load_game(SMALL).new_initial_state()
+    losing = before.string_to_action("A*")
     before.play("A*")
     best = {m.action for m in solver.analyze(before, db=solver_db).best_moves}
-    assert played["ply"] == 1 and state["error"] == "" and state["actions"][1] in best
+    # the move's answer may already hold the solver's reply: a table look-up can finish before the answer is sent
+    assert played["ply"] in (1, 2) and played["actions"][0] == losing
+    assert state["error"] == "" and state["actions"][:1] == [losing] and state["actions"][1] in best
 
 
 def test_the_solver_side_needs_a_table(solver_client, tmp_path):
