@@ -180,3 +180,34 @@ def test_an_engine_refuses_a_go_without_end():
     finally:
         process.stdin.close()
         process.wait(timeout=60)
+
+
+COMMAND_WITH_A_FINALIZER_CTRL_C = """
+import signal, sys, time
+from boomboard.cli import main as cli
+
+class Finalized:
+    def __del__(self):
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C arrives while a finalizer runs
+        sum(range(1000))
+
+@cli.app.command()
+def dawdle():
+    Finalized()
+    for _ in range(1000):
+        time.sleep(0.01)
+    print("finished")
+
+sys.argv = ["boomboard", "dawdle"]
+cli.main()
+"""
+
+
+def test_a_ctrl_c_that_lands_in_a_finalizer_still_stops_the_command():
+    # Seen in CI: numba frees llvmlite objects in __del__; a Ctrl-C raised there was printed as
+    # "Exception ignored" and lost, and the solve ran to its end (exit 0).
+    finished = subprocess.run([sys.executable, "-c", COMMAND_WITH_A_FINALIZER_CTRL_C], preexec_fn=as_from_a_terminal,
+                              capture_output=True, text=True, timeout=120)
+    output = finished.stdout + finished.stderr
+    assert finished.returncode == 130, output
+    assert "finished" not in output and "Traceback" not in output and "Exception ignored" not in output, output
