@@ -63,6 +63,16 @@ def _artifact(page, name: str, docs: bool = False) -> None:
         page.screenshot(path=str(Path(target) / f"{name}.png"))
 
 
+def wait_for_the_analysis(page) -> None:
+    """Wait for the analysis's moves; past a minute, fail with what the page's analysis and state were."""
+    try:
+        page.wait_for_selector(".move-values li", timeout=60_000)
+    except sync_api.TimeoutError:
+        shown = page.evaluate("JSON.stringify({analysis: window.page.analysis, ply: window.page.state.ply, "
+                              "thinking: window.page.state.thinking, to_move: window.page.state.to_move})")
+        pytest.fail(f"no analysis after 60 s: {shown}; the panel says {page.inner_text('.analysis')!r}")
+
+
 def _shots(tmp_path: Path, page, name: str, docs: bool = True) -> None:
     """Save a screenshot with the artifacts; those for the documentation (``docs``)
     also go to ``$BOOMBOARD_SCREENSHOTS`` when it is set."""
@@ -168,7 +178,7 @@ def test_phone_screen_keyboard_entry_and_analysis(server, browser, tmp_path):
     page.wait_for_function(READY)
     assert page.evaluate("window.page.state.moves[0].text") == "B"
     page.click("#analysis")
-    page.wait_for_selector(".move-values li", timeout=60_000)
+    wait_for_the_analysis(page)
     page.wait_for_selector("svg.chart", timeout=60_000)
     assert page.locator(".move-values li").count() == len(page.evaluate("window.page.state.legal"))
     assert page.locator(".cell .tint").count() > 0  # the legal drops are coloured by their value
@@ -179,6 +189,26 @@ def test_phone_screen_keyboard_entry_and_analysis(server, browser, tmp_path):
         assert box["bottom"] <= 844, f"{part} ends at {box['bottom']}px, below a phone's first screen"
     assert _boxes(page, "#move-list")[0]["bottom"] <= _boxes(page, ".move-values li.best")[0]["top"]
     _shots(tmp_path, page, "phone-kaboom-analysis")
+    page.close()
+
+
+def test_an_analysis_asked_for_while_the_ai_still_thinks_comes_once_it_has_moved(server, browser):
+    # The AI's move is stored while its task still runs: a state can show the move and "thinking" both,
+    # and the next one says only that the thinking ended. An analysis asked for in between waited for ever
+    # ("the analysis follows its move"); seen as a 60 s timeout in the phone test above.
+    page = browser.new_page()
+    page.goto(f"{server}#/?game=kaboom")
+    page.select_option("#side-1", "random")
+    page.click("#start")
+    page.wait_for_function(READY)
+    page.fill("#move-input", "d")
+    page.press("#move-input", "Enter")
+    page.wait_for_function(f"() => window.page.state.ply >= 2 && ({READY})()")
+    page.evaluate("window.page.showNow({...window.page.state, thinking: true})")
+    page.click("#analysis")
+    assert "analysis follows its move" in page.inner_text(".analysis")
+    page.evaluate("window.page.showNow({...window.page.state, thinking: false})")
+    wait_for_the_analysis(page)
     page.close()
 
 

@@ -418,7 +418,9 @@ class GamePage {
       await this.animate(state.last_steps);
     }
     this.flash = state.last_steps.length ? state.last_steps[state.last_steps.length - 1].flash : [];
-    if (this.analysisOn && (moved || !this.analysis || this.analysis.loading)) this.refreshAnalysis();
+    // "waiting" too: the AI's move can come while its task still runs (thinking), and the next state says only that it ended
+    const asked = !this.analysis || this.analysis.loading || (this.analysis.waiting && !state.thinking);
+    if (this.analysisOn && (moved || asked)) this.refreshAnalysis();
     this.render();
   }
 
