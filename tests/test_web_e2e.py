@@ -533,7 +533,7 @@ def _open_rules_at_step_two(browser, server: str, game: str, viewport: dict):
     page's own clock (Playwright's, run forward), not 2.3 s of waiting. The
     clock must be the page's from its start: a page that then watches a game
     would wait on timers that never run."""
-    page = browser.new_page(viewport=viewport)
+    page = browser.new_page(viewport=viewport, reduced_motion="no-preference")  # the example plays by itself
     page.clock.install(time=0)
     page.clock.pause_at(1000)  # the page's time stands still but for run_for: a loaded machine cannot move it on
     page.goto(f"{server}rules/{game}")
@@ -543,6 +543,35 @@ def _open_rules_at_step_two(browser, server: str, game: str, viewport: dict):
     caption = page.inner_text("#example-caption")
     assert re.search(r"step 2 of", caption), f"the rules of {game}: {caption!r} after the example's first two steps"
     return page
+
+
+def test_the_rules_example_pauses_and_steps_on_request_and_waits_for_a_page_that_asks_for_less_motion(server, browser):
+    # WCAG 2.2.2: moving content that starts by itself and goes on past 5 s can be paused
+    page = _open_rules_at_step_two(browser, server, "kaboom", SIZES["desktop"])
+    page.click("#example-play")
+    page.clock.run_for(30_000)
+    assert "step 2 of" in page.inner_text("#example-caption"), "the paused example went on"
+    page.click("#example-next")
+    assert "step 3 of" in page.inner_text("#example-caption")
+    page.click("#example-play")
+    page.clock.run_for(30_000)
+    assert page.inner_text("#example-play") == "Pause"
+    page.close()
+    # a page that asks for less motion: the position before the move, still, until a button steps it
+    page = browser.new_page(viewport=SIZES["desktop"])
+    page.clock.install(time=0)
+    page.clock.pause_at(1000)
+    page.goto(f"{server}rules/kaboom")
+    page.wait_for_selector("#example-caption:has-text('Example')")
+    page.clock.run_for(30_000)
+    first = page.inner_text("#example-caption")
+    assert "step" not in first and page.inner_text("#example-play") == "Play", first
+    page.click("#example-next")
+    assert "step 1 of" in page.inner_text("#example-caption")
+    assert page.locator(".example .cell.boom").count() >= 1
+    page.click("#example-back")
+    assert page.inner_text("#example-caption") == first
+    page.close()
 
 
 def _no_sideways_scroll(page, viewport: dict, what: str) -> None:

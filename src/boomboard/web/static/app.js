@@ -1391,39 +1391,55 @@ async function tournamentsPage(id) {
 async function rulesPage(name) {
   const rules = await api("GET", `/api/rules/${encodeURIComponent(name)}`);
   document.title = `${rules.title} rules - boomboard`;
-  const holder = el("div", { class: "board-holder example-board" });
-  const caption = el("p", { class: "note", id: "example-caption" });
   const body = el("article", { class: "rules-text" });
   body.innerHTML = rules.html; // the game's own rules, from the package: trusted text
   const title = body.querySelector("h1");
   if (title) title.remove(); // the page's heading says it already
-  let alive = true;
-  current = { kill: () => { alive = false; } };
   const parts = [el("div", { class: "rules-head" }, el("h2", { text: `How to play ${rules.title}` }),
     el("a", { href: `/#/?game=${encodeURIComponent(rules.name)}`, id: "play-this", class: "button-link", text: `Play ${rules.title}` }))];
   if (rules.example) {
-    const ex = rules.example;
-    parts.push(el("figure", { class: "example" }, holder, el("figcaption", {}, caption)));
-    const loop = async () => {
-      while (alive) {
-        holder.replaceChildren(drawBoard(ex.state, ex.state.cells));
-        caption.textContent = `Example: ${ex.move}`;
-        await sleep(1400);
-        for (const [i, step] of ex.steps.entries()) {
-          if (!alive) return;
-          const marks = {};
-          for (const cellName of step.flash) marks[cellName] = ["boom"];
-          holder.replaceChildren(drawBoard(ex.state, step.cells, { marks }));
-          caption.textContent = `Example: ${ex.move}, step ${i + 1} of ${ex.steps.length}`;
-          await sleep(900);
-        }
-        await sleep(1800);
-      }
-    };
-    loop();
+    const example = exampleFigure(rules.example);
+    current = { kill: example.stop };
+    parts.push(example.figure);
   }
   parts.push(body);
   view.replaceChildren(el("section", { class: "rules" }, parts));
+}
+
+// A rules example: its move's cascade shown step by step, over and over, with a button to pause it (moving
+// content that starts by itself must stop on request: WCAG 2.2.2) and buttons to step it by hand. A page that
+// asks for less motion starts paused at the position before the move.
+function exampleFigure(ex) {
+  const holder = el("div", { class: "board-holder example-board" });
+  const caption = el("p", { class: "note", id: "example-caption" });
+  const last = ex.steps.length - 1;
+  const frames = [{ cells: ex.state.cells, marks: {}, text: `Example: ${ex.move}`, ms: 1400 },
+    ...ex.steps.map((step, i) => ({
+      cells: step.cells, marks: Object.fromEntries(step.flash.map((cellName) => [cellName, ["boom"]])),
+      text: `Example: ${ex.move}, step ${i + 1} of ${ex.steps.length}`, ms: i === last ? 2700 : 900,
+    }))];
+  let at = 0;
+  let timer = null;
+  const playButton = el("button", { id: "example-play", type: "button" });
+  const show = () => {
+    holder.replaceChildren(drawBoard(ex.state, frames[at].cells, { marks: frames[at].marks }));
+    caption.textContent = frames[at].text;
+    playButton.textContent = timer === null ? "Play" : "Pause";
+    playButton.setAttribute("aria-label", timer === null ? "Play the example" : "Pause the example");
+  };
+  const advance = () => { at = (at + 1) % frames.length; timer = setTimeout(advance, frames[at].ms); show(); };
+  const stop = () => { clearTimeout(timer); timer = null; };
+  const play = () => { stop(); timer = setTimeout(advance, frames[at].ms); show(); };
+  const stepBy = (delta) => { stop(); at = (at + delta + frames.length) % frames.length; show(); };
+  playButton.addEventListener("click", () => { if (timer === null) play(); else { stop(); show(); } });
+  const controls = el("div", { class: "example-controls" },
+    el("button", { id: "example-back", type: "button", "aria-label": "The example's previous step", text: "\u25c0",
+      on: { click: () => stepBy(-1) } }),
+    playButton,
+    el("button", { id: "example-next", type: "button", "aria-label": "The example's next step", text: "\u25b6",
+      on: { click: () => stepBy(1) } }));
+  if (lessMotion.matches) show(); else play();
+  return { figure: el("figure", { class: "example" }, holder, el("figcaption", {}, caption, controls)), stop };
 }
 
 // /lab/GAME: what `boomboard explore` found of the game (from /api/lab/GAME): a heat map a family of
