@@ -182,32 +182,45 @@ def test_an_engine_refuses_a_go_without_end():
         process.wait(timeout=60)
 
 
-COMMAND_WITH_A_FINALIZER_CTRL_C = """
-import signal, sys, time
+COMMAND_WITH_A_CTRL_C_WHERE_PYTHON_LOSES_IT = """
+import ctypes, signal, sys, time, types
 from boomboard.cli import main as cli
+
+def ctrl_c_now():
+    signal.raise_signal(signal.SIGINT)
+    sum(range(1000))
 
 class Finalized:
     def __del__(self):
-        signal.raise_signal(signal.SIGINT)  # Ctrl-C arrives while a finalizer runs
-        sum(range(1000))
+        ctrl_c_now()
 
 @cli.app.command()
-def dawdle():
-    Finalized()
+def dawdle(where: str):
+    if where == "finalizer":
+        Finalized()
+    elif where == "callback":  # a callback from C, as LLVM hands numba each compiled object
+        ctypes.CFUNCTYPE(None)(ctrl_c_now)()
+    else:  # llvmlite's own code: the Ctrl-C waits until it returns
+        llvmlite = types.ModuleType("llvmlite.stand_in")
+        exec("def hand_over(ctrl_c_now):\\n    ctrl_c_now()\\n    print('handed over')", llvmlite.__dict__)
+        llvmlite.hand_over(ctrl_c_now)
     for _ in range(1000):
         time.sleep(0.01)
     print("finished")
 
-sys.argv = ["boomboard", "dawdle"]
+sys.argv = ["boomboard", "dawdle", sys.argv[1]]
 cli.main()
 """
 
 
-def test_a_ctrl_c_that_lands_in_a_finalizer_still_stops_the_command():
+@pytest.mark.parametrize("where", ["finalizer", "callback", "llvmlite"])
+def test_a_ctrl_c_that_lands_where_python_cannot_raise_it_still_stops_the_command(where):
     # Seen in CI: numba frees llvmlite objects in __del__; a Ctrl-C raised there was printed as
-    # "Exception ignored" and lost, and the solve ran to its end (exit 0).
-    finished = subprocess.run([sys.executable, "-c", COMMAND_WITH_A_FINALIZER_CTRL_C], preexec_fn=as_from_a_terminal,
-                              capture_output=True, text=True, timeout=120)
+    # "Exception ignored" and lost, and the solve ran to its end (exit 0). In a ctypes callback (LLVM
+    # handing numba a compiled object) it was lost too, and numba then failed with a RuntimeError.
+    finished = subprocess.run([sys.executable, "-c", COMMAND_WITH_A_CTRL_C_WHERE_PYTHON_LOSES_IT, where],
+                              preexec_fn=as_from_a_terminal, capture_output=True, text=True, timeout=120)
     output = finished.stdout + finished.stderr
     assert finished.returncode == 130, output
     assert "finished" not in output and "Traceback" not in output and "Exception ignored" not in output, output
+    assert ("handed over" in output) == (where == "llvmlite"), output

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from .. import __version__
 from ..core.errors import BoomboardError
-from .interrupts import stop_on_ctrl_c_outside_finalizers
+from .interrupts import stop_on_ctrl_c_where_it_can_be_raised
 
 app = typer.Typer(
     help="boomboard: chain-reaction board games (Expendibots, Jump61, Kaboom, Explocus, HExplocus, Chain Reaction).",
@@ -181,7 +181,7 @@ def _read_line(prompt: str) -> str:
 
 def main() -> None:
     """Entry point: runs the app, turning our errors into one clear line."""
-    stop_on_ctrl_c_outside_finalizers()
+    stop_on_ctrl_c_where_it_can_be_raised()
     try:
         code = app(standalone_mode=False)
         if isinstance(code, int) and code:  # typer returns an Exit's code here (Ctrl-C: 130)
