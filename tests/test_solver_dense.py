@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from no_jit import run_json_script
+from process_helpers import as_from_a_terminal
 from solve_helpers import steps_saved, stop_after, watch_steps
 
 import boomboard
@@ -162,13 +163,14 @@ def assert_same_files(folder, other):
         assert (folder / name).read_bytes() == (other / name).read_bytes(), name
 
 
-def test_a_dense_solve_killed_by_a_signal_resumes_to_the_same_bytes(tmp_path, db):
+@pytest.mark.parametrize("sent", [signal.SIGKILL, signal.SIGINT], ids=["kill -9", "Ctrl-C"])
+def test_a_dense_solve_killed_by_a_signal_resumes_to_the_same_bytes(tmp_path, db, sent):
     name = "kaboom(rows=3,cols=4,connect=3)"
     progress = tmp_path / str(boomboard.load_game(name)) / "start.work" / "progress.json"
     process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "kaboom", "--rows", "3", "--cols", "4",
                                 "--connect", "3", "--method", "dense", "--threads", "1",
-                                "--db", str(tmp_path), "--quiet"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                "--db", str(tmp_path), "--quiet"], preexec_fn=as_from_a_terminal,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         while process.poll() is None:
             try:
@@ -176,12 +178,13 @@ def test_a_dense_solve_killed_by_a_signal_resumes_to_the_same_bytes(tmp_path, db
             except (OSError, ValueError):
                 record = {}
             if record.get("next", 999) < 60:  # of 117 levels
-                process.send_signal(signal.SIGKILL)
+                process.send_signal(sent)
                 break
             time.sleep(0.002)
     finally:
-        process.wait(timeout=600)
-    assert process.returncode == -signal.SIGKILL, "the solve finished before it could be killed"
+        output = process.communicate(timeout=600)[0]
+    stopped = -signal.SIGKILL if sent == signal.SIGKILL else 130  # Ctrl-C: stopped, in one line, no traceback
+    assert process.returncode == stopped and "Traceback" not in output, ("not stopped, or not first", output)
     game = boomboard.load_game(name)
     table = solver.solve(game, db=tmp_path, progress=False, settings=solver.SolveSettings(method="dense"))
     fresh = solver.solve(game, db=db / "fresh", progress=False, settings=solver.SolveSettings(method="dense"))
