@@ -59,4 +59,6 @@ def _send_a_lost_ctrl_c_again(unraisable) -> None:
 
 
 def _send_ctrl_c_again() -> None:
-    threading.Timer(AGAIN_AFTER_SECONDS, os.kill, args=(os.getpid(), signal.SIGINT)).start()
+    again = threading.Timer(AGAIN_AFTER_SECONDS, os.kill, args=(os.getpid(), signal.SIGINT))
+    again.daemon = True  # a command that ends meanwhile does not wait for it
+    again.start()
