@@ -204,10 +204,15 @@ def test_an_analysis_asked_for_while_the_ai_still_thinks_comes_once_it_has_moved
     page.fill("#move-input", "d")
     page.press("#move-input", "Enter")
     page.wait_for_function(f"() => window.page.state.ply >= 2 && ({READY})()")
-    page.evaluate("window.page.showNow({...window.page.state, thinking: true})")
-    page.click("#analysis")
-    assert "analysis follows its move" in page.inner_text(".analysis")
-    page.evaluate("window.page.showNow({...window.page.state, thinking: false})")
+    # in one go, so that none of the game's own events (its real state) comes in between
+    said = page.evaluate("""async () => {
+        await window.page.showNow({...window.page.state, thinking: true});
+        document.querySelector("#analysis").click();
+        const said = document.querySelector(".analysis").innerText;
+        await window.page.showNow({...window.page.state, thinking: false});
+        return said;
+    }""")
+    assert "analysis follows its move" in said, said
     wait_for_the_analysis(page)
     page.close()
 
