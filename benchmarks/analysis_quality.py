@@ -192,16 +192,27 @@ def run_played(args) -> None:
 
 
 def run_selfplay(args) -> None:
+    """Self-play games, each one's rows written as it ends; resumable: a
+    seed already in ``--out`` (its rows, or its line saying it had none) is
+    not played again. With ``--part K/N`` only seeds equal to K modulo N,
+    so that N processes, each with its own ``--out``, share the seeds."""
+    part, parts = (int(n) for n in args.part.split("/"))
+    done = set()
+    if args.out.exists():
+        done = {(r["game"], r["seed"]) for r in map(json.loads, open(args.out))}
     with tempfile.TemporaryDirectory() as db, open(args.out, "a") as out:
         for game in args.games:
-            began = time.process_time()
-            for seed in range(args.first_seed, args.first_seed + args.games_each):
-                for row in self_play_game(game, seed, args.agent, args.opening, args.every, db):
+            began, played = time.process_time(), 0
+            seeds = range(args.first_seed, args.first_seed + args.games_each)
+            for seed in (s for s in seeds if s % parts == part and (game, s) not in done):
+                rows = self_play_game(game, seed, args.agent, args.opening, args.every, db)
+                for row in rows or [{"game": game, "seed": seed, "samples": 0}]:
                     out.write(json.dumps(row) + "\n")
                 out.flush()
+                played += 1
                 if time.process_time() - began > args.seconds_each:
                     break
-            print(game, f"{time.process_time() - began:.0f} CPU s, games up to seed {seed}", flush=True)
+            print(game, f"{time.process_time() - began:.0f} CPU s, {played} games played", flush=True)
 
 
 def reliability(predicted: np.ndarray, outcome: np.ndarray, bins: int = 5) -> list[dict]:
@@ -282,7 +293,8 @@ def draw(fit: dict, folder: Path) -> Path:
 
 
 def run_fit(args) -> None:
-    rows = [json.loads(line) for path in args.data for line in open(path)]
+    # a self-played game with no estimated position leaves a line without a score
+    rows = [row for path in args.data for row in map(json.loads, open(path)) if "score" in row]
     out = open(args.out, "w") if args.out else None
     for game in args.games:
         fit = fit_game(game, [r for r in rows if r["game"] == game], LAB_START.get(game))
@@ -340,6 +352,7 @@ def main(argv=None) -> None:
     play.add_argument("--seconds-each", type=float, default=150)
     play.add_argument("--opening", type=int, default=4)
     play.add_argument("--every", type=int, default=4)
+    play.add_argument("--part", default="0/1", help="K/N: play only the seeds equal to K modulo N")
     play.add_argument("--out", type=Path, required=True)
     played = steps.add_parser("played", parents=[every_step])
     played.add_argument("--db", type=Path, required=True, help="an arena database of finished games")

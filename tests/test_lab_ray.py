@@ -25,19 +25,21 @@ def stop_a_sweep_after_its_first_result() -> None:
     """Runs a sweep of a quick task and two long ones on the one-CPU instance,
     stops it after the quick one's result (as a KeyboardInterrupt raised where
     it waits would) and checks that a new task then runs at once: a long task
-    still running would keep it waiting 60 or 150 s."""
+    still running would keep it waiting 1,000 s or more (the long tasks
+    only sleep: they cost no CPU while they last)."""
     import time
 
     from boomboard.lab.sweep import Job, _ray_results, _run_on_ray
 
-    jobs = [Job("v", "quick", time.sleep, (0.1,)), Job("v", "long", time.sleep, (60.0,)),
-            Job("v", "longer", time.sleep, (90.0,))]
+    jobs = [Job("v", "quick", time.sleep, (0.1,)), Job("v", "long", time.sleep, (1_000.0,)),
+            Job("v", "longer", time.sleep, (1_500.0,))]
     results = _ray_results(jobs, Settings(workers=1, backend="ray"))
     assert next(results)[0] is jobs[0]
     results.close()
     after = ray.remote(num_cpus=1)(_run_on_ray).remote(time.sleep, 0.0)
-    # A new worker replaces the killed one in about 1.5 s (20 tries at a load of 3); 45 s is for a loaded machine.
-    assert ray.get(after, timeout=45) is None
+    # A new worker replaces the killed one in about 1.5 s idle (20 tries at a load of 3), but took over 45 s
+    # once at load 11 to 14 (benchmarks/results/2026-11-30-suite-time.md): 300 s is for a loaded machine.
+    assert ray.get(after, timeout=300) is None
 
 
 def test_a_sweep_that_stops_cancels_the_tasks_it_was_waiting_for(local_ray):

@@ -36,15 +36,30 @@ def db(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory, db):
-    """A run of four iterations, and the loss of its buffer under the first and the last net."""
-    folder = tmp_path_factory.mktemp("run")
-    trainer = Trainer.open(folder, TrainConfig(**SETTINGS), db=db)
-    first = trainer.params
-    trainer.run(iterations=4)
-    replay = trainer.replay
-    losses = [float(trainer._loss(params, replay.observations, replay.policies, replay.results)[0])
-              for params in (first, trainer.params)]
-    return folder, trainer, losses
+    """A run of four iterations, and the loss of its buffer under the first and the last net.
+
+    Trained once for the whole suite (about 25 CPU s): the test processes
+    share the run's temporary folder, and the first to get there trains while
+    the others wait on the lock, then open the finished run as a new process
+    would (the resume test shows that opening a run loses nothing)."""
+    import fcntl
+    import os
+
+    # with xdist each test process has its own folder in the run's; without it the base folder is the run's
+    shared = tmp_path_factory.getbasetemp()
+    shared = shared.parent if os.environ.get("PYTEST_XDIST_WORKER") else shared
+    folder, losses_file = shared / "learn-run", shared / "learn-run-losses.json"
+    with open(shared / "learn-run.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not losses_file.exists():
+            trainer = Trainer.open(folder, TrainConfig(**SETTINGS), db=db)
+            first = trainer.params
+            trainer.run(iterations=4)
+            replay = trainer.replay
+            losses = [float(trainer._loss(params, replay.observations, replay.policies, replay.results)[0])
+                      for params in (first, trainer.params)]
+            losses_file.write_text(json.dumps(losses))
+    return folder, Trainer.open(folder, db=db), json.loads(losses_file.read_text())
 
 
 def test_training_lowers_the_loss_and_writes_model_and_logs(trained):
