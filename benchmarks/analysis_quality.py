@@ -27,9 +27,9 @@ each finished game, the game's id as its seed; resumable (games already in
     PYTHONPATH=src python benchmarks/analysis_quality.py played --db analysis-vs-ai.sqlite3 --out played.jsonl
 
 ``fit``: per game, a logistic curve from score to outcome, through the
-variant lab's measured first-player score at the start, fitted on the
-even-numbered games, scored on the odd-numbered ones (Brier score,
-reliability bins) against ``tanh(score / 300)``; writes each game's
+variant lab's measured first-player score at the start, scored out of
+sample (each half of the games by the curve fitted on the other half:
+Brier score, reliability bins) against ``tanh(score / 300)``; writes each game's
 analysis model file (with ``--write``) and a reliability diagram per game.
 
 ``report``: the results page's tables, from the ``lines`` files of before
@@ -228,33 +228,46 @@ def reliability(predicted: np.ndarray, outcome: np.ndarray, bins: int = 5) -> li
 
 
 def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
-    """The fitted curve of one game and its held-out scores against
+    """The fitted curve of one game and its out-of-sample scores against
     tanh(score / 300); with ``start_score`` (the first player's score from
     the start, measured over many games), the curve passes through it at
-    the start position's search score."""
+    the start position's search score.
+
+    Two-fold cross-fitting by game: the odd-numbered games are scored by the
+    curve fitted on the even-numbered ones and the even by that of the odd,
+    so every position is scored by a curve that never saw its game (a
+    game's positions share its outcome, so a split by position would leak
+    it); the curve written is the one fitted on every game."""
     from boomboard.search.calibration import AnalysisModel, analysis_model, fit_logistic
 
     x = np.array([r["score"] if r["mover"] == 0 else -r["score"] for r in rows], float)
     y = np.array([r["outcome"] for r in rows], float)
-    held = np.array([r["seed"] % 2 == 1 for r in rows])
+    odd = np.array([r["seed"] % 2 == 1 for r in rows])
     through = None
     if start_score is not None:
         with tempfile.TemporaryDirectory() as db:
             through = (analysis.analyse(game, None, [], db)["score"], start_score)
-    intercept, slope = fit_logistic(x[~held], y[~held], through)
     current = analysis_model(boomboard.load_game(game))
-    model = AnalysisModel(current.depth, current.nodes, intercept, slope)
-    fitted = np.array([model.first_player_score(value, 0) for value in x[held]])
-    shipped = np.array([current.first_player_score(value, 0) for value in x[held]])
-    today = 0.5 + 0.5 * np.tanh(x[held] / 300)
-    return {"game": game, "depth": model.depth, "nodes": model.nodes, "intercept": round(intercept, 4), "slope": round(slope, 6),
-            "positions": int(len(rows)), "games": len({r["seed"] for r in rows}),
-            "held_positions": int(held.sum()), "held_games": len({r["seed"] for r in rows if r["seed"] % 2}),
-            "brier_fitted": float(np.mean((fitted - y[held]) ** 2)),
-            "brier_today": float(np.mean((today - y[held]) ** 2)),
-            "brier_shipped": float(np.mean((shipped - y[held]) ** 2)),
-            "bins_fitted": reliability(fitted, y[held]), "bins_today": reliability(today, y[held]),
-            "worst_bin_fitted": worst_bin(reliability(fitted, y[held]))}
+
+    def curve(inside: np.ndarray) -> AnalysisModel:
+        intercept, slope = fit_logistic(x[inside], y[inside], through)
+        return AnalysisModel(current.depth, current.nodes, intercept, slope)
+
+    fitted = np.empty_like(y)
+    for scored in (odd, ~odd):
+        model = curve(~scored)
+        fitted[scored] = [model.first_player_score(value, 0) for value in x[scored]]
+    model = curve(np.ones_like(odd))
+    shipped = np.array([current.first_player_score(value, 0) for value in x])
+    today = 0.5 + 0.5 * np.tanh(x / 300)
+    return {"game": game, "depth": model.depth, "nodes": model.nodes, "intercept": round(model.intercept, 4),
+            "slope": round(model.slope, 6), "positions": int(len(rows)), "games": len({r["seed"] for r in rows}),
+            "held_positions": int(len(rows)), "held_games": len({r["seed"] for r in rows}),
+            "brier_fitted": float(np.mean((fitted - y) ** 2)),
+            "brier_today": float(np.mean((today - y) ** 2)),
+            "brier_shipped": float(np.mean((shipped - y) ** 2)),
+            "bins_fitted": reliability(fitted, y), "bins_today": reliability(today, y),
+            "worst_bin_fitted": worst_bin(reliability(fitted, y))}
 
 
 # A reliability bin counts toward the calibration error only with this many
@@ -283,7 +296,7 @@ def draw(fit: dict, folder: Path) -> Path:
         axes.plot([b["predicted"] for b in bins], [b["observed"] for b in bins], marker=marker,
                   label=f"{label}: Brier {fit['brier_' + key[5:]]:.3f}")
     axes.set(xlim=(0, 1), ylim=(0, 1), xlabel="predicted first-player score", ylabel="observed",
-             title=f"{fit['game']} ({fit['held_positions']} held-out positions)")
+             title=f"{fit['game']} ({fit['positions']} positions, {fit['games']} games)")
     axes.legend(fontsize=7, loc="upper left")
     figure.tight_layout()
     path = folder / f"analysis-reliability-{fit['game']}.svg"
