@@ -64,6 +64,14 @@ ROOT = Path(__file__).resolve().parents[1]
 # variant lab (docs/how-to/variants.md); Kaboom's start is solved (a table
 # answers there), so its curve is fitted freely.
 LAB_START = {"expendibots": 0.540, "jump61": 0.490, "chain_reaction": 0.515, "explocus": 0.532, "hexplocus": 0.458}
+LAB_GAMES = 200
+
+
+def lab_interval(score: float) -> tuple[float, float]:
+    """The 95% interval of a first-player score measured over the lab's
+    :data:`LAB_GAMES` games (normal approximation; ties only narrow it)."""
+    half = 1.96 * math.sqrt(score * (1 - score) / LAB_GAMES)
+    return score - half, score + half
 
 
 def shown(result: dict) -> float:
@@ -229,9 +237,11 @@ def reliability(predicted: np.ndarray, outcome: np.ndarray, bins: int = 5) -> li
 
 def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
     """The fitted curve of one game and its out-of-sample scores against
-    tanh(score / 300); with ``start_score`` (the first player's score from
-    the start, measured over many games), the curve passes through it at
-    the start position's search score.
+    tanh(score / 300). With ``start_score`` (the first player's score from
+    the start, measured by the lab), the curve is fitted freely if it then
+    reads the start within the lab's 95% interval, and otherwise made to
+    pass through ``start_score`` at the start position's search score (only
+    the slope fitted): the start never contradicts the lab's measurement.
 
     Two-fold cross-fitting by game: the odd-numbered games are scored by the
     curve fitted on the even-numbered ones and the even by that of the odd,
@@ -243,15 +253,19 @@ def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
     x = np.array([r["score"] if r["mover"] == 0 else -r["score"] for r in rows], float)
     y = np.array([r["outcome"] for r in rows], float)
     odd = np.array([r["seed"] % 2 == 1 for r in rows])
-    through = None
-    if start_score is not None:
-        with tempfile.TemporaryDirectory() as db:
-            through = (analysis.analyse(game, None, [], db)["score"], start_score)
+    with tempfile.TemporaryDirectory() as db:
+        start = analysis.analyse(game, None, [], db)["score"]
     current = analysis_model(boomboard.load_game(game))
+    through = None
 
     def curve(inside: np.ndarray) -> AnalysisModel:
         intercept, slope = fit_logistic(x[inside], y[inside], through)
         return AnalysisModel(current.depth, current.nodes, intercept, slope)
+
+    if start_score is not None and start is not None:  # a start the search proves reads its result, not the curve
+        low, high = lab_interval(start_score)
+        if not low <= curve(np.ones_like(odd)).first_player_score(start, 0) <= high:
+            through = (start, start_score)
 
     fitted = np.empty_like(y)
     for scored in (odd, ~odd):
@@ -262,6 +276,8 @@ def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
     today = 0.5 + 0.5 * np.tanh(x / 300)
     return {"game": game, "depth": model.depth, "nodes": model.nodes, "intercept": round(model.intercept, 4),
             "slope": round(model.slope, 6), "positions": int(len(rows)), "games": len({r["seed"] for r in rows}),
+            "through_lab": through is not None,
+            "start_reads": None if start is None else round(model.first_player_score(start, 0), 4),
             "held_positions": int(len(rows)), "held_games": len({r["seed"] for r in rows}),
             "brier_fitted": float(np.mean((fitted - y) ** 2)),
             "brier_today": float(np.mean((today - y) ** 2)),
