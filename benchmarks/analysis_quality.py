@@ -26,8 +26,9 @@ each finished game, the game's id as its seed; resumable (games already in
 
     PYTHONPATH=src python benchmarks/analysis_quality.py played --db analysis-vs-ai.sqlite3 --out played.jsonl
 
-``fit``: per game, a logistic curve from score to outcome, through the
-variant lab's measured first-player score at the start, scored out of
+``fit``: per game, a logistic curve from score to outcome that reads the
+start within the variant lab's measured first-player score (its 95%
+interval; pinned through the lab's figure where a free fit would not), scored out of
 sample (each half of the games by the curve fitted on the other half:
 Brier score, reliability bins) against ``tanh(score / 300)``; writes each game's
 analysis model file (with ``--write``) and a reliability diagram per game.
