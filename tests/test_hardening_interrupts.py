@@ -88,6 +88,9 @@ def test_ctrl_c_stops_a_proof_at_once():
     # Connect-4 but 8 to 10 CPU s here, so Ctrl-C a second into the proof waited most of that.
     # A second in, the proof is past that part, in the one compiled call Ctrl-C must stop.
     board = ["jump61", "--size", "16", "--prove"]
+    # the second short run's figure: on an empty compile cache the first also compiles Jump61's prover (about
+    # 10 CPU s), which the run below, loading it, would then spend proving before it was sent Ctrl-C
+    warm(["analyze", *board, "--prove-seconds", "0.5"])
     short = warm(["analyze", *board, "--prove-seconds", "0.5"])
     process = start(["analyze", *board, "--prove-seconds", "60"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     took = busy_then_interrupted(process, short + 1.0)

@@ -115,6 +115,24 @@ def jax_leaves(params):
     return [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(params)]
 
 
+def test_jax_keeps_what_it_compiles_beside_the_kernels_unless_the_user_chose_a_folder(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    import jax
+
+    from boomboard.jit import cache_root
+    from boomboard.learn import network
+
+    assert jax.config.jax_compilation_cache_dir == str(cache_root() / "jax")
+    assert jax.config.jax_compilation_cache_max_size == network.JAX_CACHE_BYTES
+    ask = "import jax, boomboard.learn.network; print(jax.config.jax_compilation_cache_dir)"
+    chosen = subprocess.run([sys.executable, "-c", ask], capture_output=True, text=True, check=True,
+                            env={**os.environ, "JAX_COMPILATION_CACHE_DIR": str(tmp_path)})
+    assert chosen.stdout.strip() == str(tmp_path)
+
+
 def test_the_agreement_metric_on_a_hand_checked_case():
     # three positions of four actions: the legal ones, the perfect ones, the table's class
     truth = Truth(states=np.zeros((3, 1), np.int32), observations=np.zeros((3, 1, 1, 1), np.float32),

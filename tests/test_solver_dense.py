@@ -287,8 +287,12 @@ def test_memory_to_plan_with_can_be_given(tmp_path, monkeypatch, kaboom3):
     """``memory=`` (``--memory``) makes a solve that fits read through the window all the same."""
     window = tmp_path / str(kaboom3.game) / "start.work" / "window.raw"
     seen = []
+    kernels = kaboom3.game.compiled("boomboard.solver.dense.kernels")
+    compiled = list(kernels.solve_level.dispatcher.signatures)
     watch_steps(monkeypatch, lambda step: seen.append(window.exists()))
     table = solver.solve(kaboom3.game, db=tmp_path, progress=False,
                          settings=solver.SolveSettings(method="dense", memory=1000))
     assert seen and all(seen) and not window.exists()
+    # the window hands the scan the kind of array the in-memory solve did: nothing is compiled again for it
+    assert compiled and kernels.solve_level.dispatcher.signatures == compiled
     assert_same_files(table.folder, kaboom3.folder)

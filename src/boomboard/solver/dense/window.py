@@ -58,7 +58,10 @@ class MappedLevels:
         self.present: set[int] = set()
         self._file = open(self.path, "w+b")  # truncated: a window left by a killed process is not trusted
         self._file.truncate(max(1, int(self.offsets[-1])) * RECORD_BYTES)
-        self._map = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
+        # Mapped writable though only read: numba compiles a second version of every scan kernel for a read-only
+        # array (8.5 CPU s on Kaboom 3x3), where a writable one runs the kernels the in-memory solve compiled.
+        # A shared map sees each level as pwrite() puts it in the file, and loses each punched one with it.
+        self._map = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_WRITE)
         self.records = np.frombuffer(self._map, dtype=np.uint16)
 
     def gather(self, level: int) -> tuple[np.ndarray, np.ndarray]:
