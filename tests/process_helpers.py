@@ -7,15 +7,26 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 
-def as_from_a_terminal() -> None:
-    """``preexec_fn`` of a command the test will interrupt: a command started
-    in the background (``nohup``, ``&`` in a script, as a CI runner may start
-    the tests) inherits an ignored SIGINT, and Python keeps it ignored; a
-    terminal's Ctrl-C reaches a command whose SIGINT is the default."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+@contextmanager
+def as_from_a_terminal() -> Iterator[None]:
+    """Around the start of a command the test will interrupt: a command
+    started in the background (``nohup``, ``&`` in a script, as a CI runner
+    may start the tests) inherits an ignored SIGINT, and Python keeps it
+    ignored; a terminal's Ctrl-C reaches a command whose SIGINT is the
+    default. A signal ignored stays ignored across ``exec`` and a handled
+    one returns to the default, so SIGINT is handled while the command
+    starts. Not a ``preexec_fn``: with one, ``subprocess`` runs the fork
+    hooks of all the test process imported, and JAX's warns that a fork is
+    unsafe, where the child only execs."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def kill_when(process: subprocess.Popen, ready: Callable[[], bool], what: str, deadline_seconds: float = 300) -> None:

@@ -33,8 +33,9 @@ def done_games(db) -> int:
 
 
 def start(args, db):
-    return subprocess.Popen([*BOOMBOARD, *args, "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, start_new_session=True, preexec_fn=as_from_a_terminal)
+    with as_from_a_terminal():
+        return subprocess.Popen([*BOOMBOARD, *args, "--db", str(db)], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
 
 def wait_for_games(process, db, count, seconds=120):

@@ -314,8 +314,9 @@ def test_ctrl_c_during_the_ais_move_stops_at_once_in_one_line():
     command = [sys.executable, "-m", "boomboard", "play", "kaboom", "--rows", "6", "--cols", "7",
                "--x", "alphabeta:time=60", "--o", "human"]
     # a session of its own: Ctrl-C goes to the whole group, as a terminal sends it
-    game = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, start_new_session=True, preexec_fn=as_from_a_terminal)
+    with as_from_a_terminal():
+        game = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=env, start_new_session=True)
     try:
         searching = psutil.Process(game.pid)
         deadline = time.monotonic() + 120  # starting (and compiling, the first time) takes a while under load

@@ -46,11 +46,8 @@ def group_cpu_seconds(pgid: int) -> float:
 
 
 def start(args: list[str], **options) -> subprocess.Popen:
-    def from_a_terminal() -> None:
-        os.setpgrp()
-        as_from_a_terminal()
-
-    return subprocess.Popen([*BOOMBOARD, *args], preexec_fn=from_a_terminal, text=True, **options)
+    with as_from_a_terminal():  # in a process group of its own, as a terminal starts a command
+        return subprocess.Popen([*BOOMBOARD, *args], process_group=0, text=True, **options)
 
 
 def busy_then_interrupted(process: subprocess.Popen, busy_cpu: float, deadline: float = 300) -> float:
@@ -221,8 +218,9 @@ def test_a_ctrl_c_that_lands_where_python_cannot_raise_it_still_stops_the_comman
     # Seen in CI: numba frees llvmlite objects in __del__; a Ctrl-C raised there was printed as
     # "Exception ignored" and lost, and the solve ran to its end (exit 0). In a ctypes callback (LLVM
     # handing numba a compiled object) it was lost too, and numba then failed with a RuntimeError.
-    finished = subprocess.run([sys.executable, "-c", COMMAND_WITH_A_CTRL_C_WHERE_PYTHON_LOSES_IT, where],
-                              preexec_fn=as_from_a_terminal, capture_output=True, text=True, timeout=120)
+    with as_from_a_terminal():
+        finished = subprocess.run([sys.executable, "-c", COMMAND_WITH_A_CTRL_C_WHERE_PYTHON_LOSES_IT, where],
+                                  capture_output=True, text=True, timeout=120)
     output = finished.stdout + finished.stderr
     assert finished.returncode == 130, output
     assert "finished" not in output and "Traceback" not in output and "Exception ignored" not in output, output

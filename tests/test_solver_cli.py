@@ -156,9 +156,10 @@ def test_ctrl_c_stops_a_solve_after_a_saved_level_and_the_next_solve_resumes_the
     """Ctrl-C, as a terminal sends it, once the solve has saved a few levels: it stops (130, no
     traceback) with its levels kept, and the next solve goes on from the last one saved."""
     progress = tmp_path / "jump61(size=3)" / "start.work" / "progress.json"
-    process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "jump61", "--size", "3", "--db",
-                                str(tmp_path), "--quiet"], preexec_fn=as_from_a_terminal, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    with as_from_a_terminal():
+        process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "jump61", "--size", "3", "--db",
+                                    str(tmp_path), "--quiet"], text=True, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT)
     try:
         while process.poll() is None and json.loads(_text_or(progress, "{}")).get("expanded", 0) < 3:
             time.sleep(0.002)

@@ -167,10 +167,11 @@ def assert_same_files(folder, other):
 def test_a_dense_solve_killed_by_a_signal_resumes_to_the_same_bytes(tmp_path, db, sent):
     name = "kaboom(rows=3,cols=4,connect=3)"
     progress = tmp_path / str(boomboard.load_game(name)) / "start.work" / "progress.json"
-    process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "kaboom", "--rows", "3", "--cols", "4",
-                                "--connect", "3", "--method", "dense", "--threads", "1",
-                                "--db", str(tmp_path), "--quiet"], preexec_fn=as_from_a_terminal,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    with as_from_a_terminal():
+        process = subprocess.Popen([sys.executable, "-m", "boomboard", "solve", "kaboom", "--rows", "3", "--cols",
+                                    "4", "--connect", "3", "--method", "dense", "--threads", "1",
+                                    "--db", str(tmp_path), "--quiet"], stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True)
     try:
         while process.poll() is None:
             try:
