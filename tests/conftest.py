@@ -42,13 +42,23 @@ else:
 
 
 
+# Ray starts its processes with a preexec_fn (a signal mask, a parent-death signal), which makes subprocess run
+# Python's fork hooks; JAX's hook, where a test process imported JAX before, then warns of a fork in a threaded
+# process. The child only runs those two calls and execs: nothing of JAX runs there. Only the tests that start Ray
+# (those that take local_ray) ignore that warning: anywhere else it would be a fork to look at.
+RAYS_FORK_WARNING_IGNORED = pytest.mark.filterwarnings("ignore:os.fork\\(\\) was called:RuntimeWarning")
+
+
 def pytest_collection_modifyitems(items):
     """Every test has an id of its own: tests that share one are reported, timed and selected as one, and
     pytest-xdist's file and scope schedulers (--dist loadfile, loadscope) find a test by its id, so they would run
-    only the first of them."""
+    only the first of them. The tests that start Ray are marked to ignore its fork warning (above)."""
     shared = sorted(nodeid for nodeid, count in Counter(item.nodeid for item in items).items() if count > 1)
     if shared:
         raise pytest.UsageError(f"{len(shared)} test ids are each shared by more than one test: {', '.join(shared[:5])}")
+    for item in items:
+        if "local_ray" in getattr(item, "fixturenames", ()):
+            item.add_marker(RAYS_FORK_WARNING_IGNORED)
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,6 @@ from boomboard.arena.tournament import create_tournament, run_tournament
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'boomboard[ray]')")
 
-# Ray starts its processes with a preexec_fn (a signal mask, a parent-death signal), which makes
-# subprocess run Python's fork hooks; JAX's hook, where a test process imported JAX before, then warns of
-# a fork in a threaded process. The child only runs those two calls and execs: nothing of JAX runs there.
-pytestmark = pytest.mark.filterwarnings("ignore:os.fork\\(\\) was called:RuntimeWarning")
-
 
 def test_a_match_runs_as_ray_tasks_and_every_game_is_recorded(tmp_path, local_ray):
     store = open_store(tmp_path / "arena.sqlite3")

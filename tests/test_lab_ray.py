@@ -9,11 +9,6 @@ from test_lab import comparable
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'boomboard[ray]')")
 
-# Ray starts its processes with a preexec_fn (a signal mask, a parent-death signal), which makes
-# subprocess run Python's fork hooks; JAX's hook, where a test process imported JAX before, then warns of
-# a fork in a threaded process. The child only runs those two calls and execs: nothing of JAX runs there.
-pytestmark = pytest.mark.filterwarnings("ignore:os.fork\\(\\) was called:RuntimeWarning")
-
 
 def test_the_ray_backend_stores_what_the_process_pool_stores(tmp_path, local_ray):
     grid = parse_grid("kaboom", {"rows": "2", "cols": "3..4", "connect": "3", "bombs": "0"})

@@ -13,11 +13,6 @@ from solve_helpers import steps_saved, stop_after
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'boomboard[ray]')")
 
-# Ray starts its processes with a preexec_fn (a signal mask, a parent-death signal), which makes
-# subprocess run Python's fork hooks; JAX's hook, where a test process imported JAX before, then warns of
-# a fork in a threaded process. The child only runs those two calls and execs: nothing of JAX runs there.
-pytestmark = pytest.mark.filterwarnings("ignore:os.fork\\(\\) was called:RuntimeWarning")
-
 GAME = "kaboom(rows=3,cols=3,connect=3)"
 
 
