@@ -20,7 +20,7 @@ from boomboard import solver
 from boomboard.core.errors import BoomboardError, GameOverError
 from boomboard.games.kaboom import bitboard
 from boomboard.search.alphabeta import AlphaBeta
-from boomboard.search.prover import NotProvedError, Prover
+from boomboard.search.prover import NotProvedError, Prover, proved_so_far
 from no_jit import run_json_script
 
 PONS = json.loads((Path(__file__).parent.parent / "benchmarks" / "published" / "pons-connect4.json").read_text())
@@ -170,6 +170,47 @@ def test_a_budget_ends_in_not_proved():
         prover.prove(boomboard.load_game(CONNECT4).new_initial_state(), nodes=1000)
     with pytest.raises(NotProvedError, match="not proved"):
         prover.prove(connect4_position("4444"), seconds=0)
+
+
+@pytest.mark.parametrize("test_set", sorted(PONS["sets"]))
+def test_a_proof_stopped_at_its_budget_says_what_it_had_proved_and_that_holds(test_set):
+    """Stopped at a fifth to nineteen twentieths of the nodes its whole proof takes, a proof says what its
+    searches had settled, and each clause is true of the whole proof's value and plies."""
+    game = boomboard.load_game(CONNECT4)
+    position = connect4_position(PONS["sets"][test_set]["positions"][0][0])
+    whole = Prover(game, table_bits=20).prove(position)
+    said = []
+    for share in (0.2, 0.5, 0.8, 0.95):
+        with pytest.raises(NotProvedError) as stopped:
+            Prover(game, table_bits=20).prove(position, nodes=int(whole.nodes * share))
+        assert stopped.value.proved in str(stopped.value)
+        said += [clause for clause in stopped.value.proved.split(", ") if clause]
+    assert said and all(holds(clause, whole.value, whole.plies) for clause in said), (whole, said)
+
+
+def holds(clause: str, value: str, plies: int | None) -> bool:
+    """Whether ``clause`` of a stopped proof's words is true of a position proved ``value`` in ``plies``."""
+    import re
+
+    if clause in ("a tie", "at least a tie", "at most a tie"):
+        return {"a tie": value == "tie", "at least a tie": value != "lose", "at most a tie": value != "win"}[clause]
+    never = re.fullmatch(r"no (loss|win) in fewer than (\d+) plies", clause)
+    if never:
+        return value != {"loss": "lose", "win": "win"}[never[1]] or plies >= int(never[2])
+    proved = re.fullmatch(r"a (loss|win) in (\d+)(?: to (\d+))? plies", clause)
+    assert proved, clause
+    low, high = int(proved[2]), int(proved[3] or proved[2])
+    return value == {"loss": "lose", "win": "win"}[proved[1]] and low <= plies <= high
+
+
+def test_the_words_of_what_a_stopped_proof_knows():
+    # a game that can last 10 more plies: on the scale, a win in d plies is 11 - d, a loss in d plies d - 11
+    assert [proved_so_far(low, high, 10, True) for low, high in
+            [(-10, 10), (0, 10), (-10, 0), (-3, 4), (2, 5), (3, 3), (-4, -4), (0, 0), (-10, -9)]] == [
+        "", "at least a tie", "at most a tie", "no loss in fewer than 8 plies, no win in fewer than 7 plies",
+        "a win in 6 to 9 plies", "a win in 8 plies", "a loss in 7 plies", "a tie", "a loss in 1 to 2 plies"]
+    assert [proved_so_far(low, high, 10, False) for low, high in [(-1, 1), (0, 1), (1, 1), (-1, -1)]] == [
+        "", "at least a tie", "a win", "a loss"]
 
 
 def test_what_cannot_be_proved_is_refused():

@@ -66,8 +66,10 @@ MOVE_MASK = (1 << 24) - 1
 #   ABORTED       1 once a search stopped at its node or time budget
 #   CLOCK_FUNCTION, CLOCK_KIND   the CPU clock (:mod:`boomboard.search.clock`)
 #   DEADLINE_NS   the clock's reading at which to stop (0: no time limit)
-NODES, NODE_LIMIT, ABORTED, CLOCK_FUNCTION, CLOCK_KIND, DEADLINE_NS = 0, 1, 2, 3, 4, 5
-STATS_SIZE = 6
+#   PROVED_LOW, PROVED_HIGH   the range of the score on the scale of :func:`prove_score` that its searches
+#                 have proved so far: what a proof stopped at its budget did establish
+NODES, NODE_LIMIT, ABORTED, CLOCK_FUNCTION, CLOCK_KIND, DEADLINE_NS, PROVED_LOW, PROVED_HIGH = 0, 1, 2, 3, 4, 5, 6, 7
+STATS_SIZE = 8
 
 # ``frames[ply, column]``: the node at that ply of the current path.
 #   ALPHA, BETA     its window (ALPHA rises as children return)
@@ -389,9 +391,11 @@ def prove_score(params, tree, left, exact):
     says where) until one is left. Without ``exact`` the range is only loss,
     tie, win, and a win or loss returns a score of that sign only. Every
     search shares the table, so each starts from what the ones before it
-    learnt. Meaningless once ``stats[ABORTED]`` is set."""
+    learnt. Meaningless once ``stats[ABORTED]`` is set; the range proved
+    until then is in ``stats[PROVED_LOW]`` and ``stats[PROVED_HIGH]``."""
     low, high = (-left, left) if exact else (-1, 1)
     while low < high:
+        tree.stats[PROVED_LOW], tree.stats[PROVED_HIGH] = low, high
         threshold = _score_of(_next_test(low, high, left), left)
         found = prove_window(params, tree, 0, threshold, threshold + 1)
         if tree.stats[ABORTED]:
@@ -400,4 +404,5 @@ def prove_score(params, tree, left, exact):
             high = max(low, _scale_below(found, left))
         else:
             low = min(high, _scale_above(found, left))
+    tree.stats[PROVED_LOW], tree.stats[PROVED_HIGH] = low, high
     return _score_of(low, left)

@@ -49,7 +49,7 @@ from ..jit import announce_if_cold, specialize, template_kernels
 from .clock import CLOCK_ADDRESS, CLOCK_ID, cpu_nanoseconds, new_timespec
 from .interruptible import run_interruptibly
 from .proof_search import (ABORTED, CLOCK_FUNCTION, CLOCK_KIND, DEADLINE_NS, FRAME_COLUMNS, NODE_LIMIT, NODES,
-                           STATS_SIZE, WIN)
+                           PROVED_HIGH, PROVED_LOW, STATS_SIZE, WIN)
 from .tree import ProofTree
 
 # Bounds on what one proof may be given (the command line and the web name them).
@@ -71,12 +71,14 @@ EVALUATION_ORDER = "boomboard.search.proof_order"
 
 class NotProvedError(BoomboardError):
     """The budget ran out before the search proved the value; ``nodes`` and
-    ``seconds`` say what it spent."""
+    ``seconds`` say what it spent, ``proved`` what its searches did prove of
+    the value, in words (:func:`proved_so_far`; empty where nothing)."""
 
-    def __init__(self, message: str, nodes: int, seconds: float):
+    def __init__(self, message: str, nodes: int, seconds: float, proved: str = ""):
         super().__init__(message)
         self.nodes = nodes
         self.seconds = seconds
+        self.proved = proved
 
 
 @dataclass(frozen=True)
@@ -160,7 +162,7 @@ class Prover:
         left = max(1, self.longest - int(root[PLY]))  # plies can only run out: a bound on the game's rest
         score = int(self.engine.search.prove_score(self.params, self.tree, left, exact))
         if self.stats[ABORTED]:
-            budget.fail()
+            budget.fail(proved_so_far(int(self.stats[PROVED_LOW]), int(self.stats[PROVED_HIGH]), left, exact))
         value = "win" if score > 0 else "lose" if score < 0 else "tie"
         plies = WIN - abs(score) if exact and value != "tie" else None
         moves = self._best_moves(root, score if exact else _WEAK_THRESHOLD[value], budget) if best_moves else []
@@ -298,7 +300,7 @@ class _Budget:
         if self.seconds_limit is not None and self.seconds() >= self.seconds_limit:
             self.fail()
 
-    def fail(self) -> None:
+    def fail(self, proved: str = "") -> None:
         out_of_time = self.seconds_limit is not None and self.seconds() >= self.seconds_limit
         if self.sliced and not out_of_time and self.nodes() < self.node_limit:
             raise _SliceSpent
@@ -308,5 +310,34 @@ class _Budget:
         if self.seconds_limit is not None:
             limit.append(f"{self.seconds_limit:g} CPU seconds")
         raise NotProvedError(f"not proved within the limit ({' or '.join(limit)}): searched "
-                             f"{self.nodes():,} nodes in {self.seconds():.1f} CPU s",
-                             self.nodes(), self.seconds())
+                             f"{self.nodes():,} nodes in {self.seconds():.1f} CPU s"
+                             + (f"; proved so far: {proved}" if proved else ""), self.nodes(), self.seconds(), proved)
+
+
+def proved_so_far(low: int, high: int, left: int, exact: bool) -> str:
+    """In words, for the player to move, what a proof knows when its score
+    lies in ``low..high`` on :func:`boomboard.search.proof_search.prove_score`'s
+    scale (a win in d plies is ``left + 1 - d``, a tie 0, a loss in d plies
+    ``d - left - 1``; without ``exact`` only -1, 0 and 1); empty where
+    nothing is known yet."""
+    def sign(scale: int) -> int:
+        return (scale > 0) - (scale < 0)
+
+    if sign(low) == sign(high):  # the value is proved; only its plies may be open
+        if low == high == 0:
+            return "a tie"
+        fewest, most = (left + 1 - high, left + 1 - low) if low > 0 else (low + left + 1, high + left + 1)
+        value = "a win" if low > 0 else "a loss"
+        if not exact:
+            return value
+        return f"{value} in {fewest} plies" if fewest == most else f"{value} in {fewest} to {most} plies"
+    known = []
+    if low == 0:
+        known.append("at least a tie")
+    elif exact and -left < low < 0:
+        known.append(f"no loss in fewer than {low + left + 1} plies")
+    if high == 0:
+        known.append("at most a tie")
+    elif exact and 0 < high < left:
+        known.append(f"no win in fewer than {left + 1 - high} plies")
+    return ", ".join(known)
