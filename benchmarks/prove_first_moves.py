@@ -23,6 +23,8 @@ import platform
 import time
 from pathlib import Path
 
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
 import boomboard
 from boomboard.search.prover import MAX_TABLE_BITS, NotProvedError, Prover
 
@@ -62,14 +64,19 @@ def run(args) -> None:
     prover = Prover(game, table_bits=args.table_bits)
     print(f"{game}: {len(mine)} positions in this part, {len(mine) - len([m for m in mine if m[0] in done])} to "
           f"prove, {args.seconds:g} CPU s each; {platform.processor() or platform.machine()}", flush=True)
-    for label, actions in mine:
-        if label in done:
-            continue
-        row = {"game": str(game), "position": label, **prove_one(prover, game, actions, args.seconds),
-               "seconds_limit": args.seconds, "table_bits": args.table_bits}
-        with args.out.open("a") as out:
-            out.write(json.dumps(row) + "\n")
-        print(describe(row), flush=True)
+    todo = [(label, actions) for label, actions in mine if label not in done]
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns) as progress:
+        task = progress.add_task("positions", total=len(todo))
+        for label, actions in todo:
+            progress.update(task, description=f"proving {label}")
+            row = {"game": str(game), "position": label, **prove_one(prover, game, actions, args.seconds),
+                   "seconds_limit": args.seconds, "table_bits": args.table_bits}
+            with args.out.open("a") as out:
+                out.write(json.dumps(row) + "\n")
+            progress.console.print(describe(row))
+            progress.advance(task)
 
 
 def describe(row: dict) -> str:
