@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import boomboard
-from boomboard.core.layout import PLAYER, STATUS
+from boomboard.core.layout import PLAYER, PROOF_COUNT, PROOF_OWN_MOVE_RESULTS, PROOF_SAFE, STATUS
+from boomboard.games.kaboom import proof_engine, rules
 from boomboard.games.kaboom.rules import HEIGHT
 from boomboard.games.kaboom.threats import threat_cells
 from boomboard.search.prover import Prover
@@ -154,6 +155,38 @@ def test_proof_moves_lists_a_win_first_and_leaves_out_only_sure_losses(name):
         assert left_out  # the sample met moves under the opponent's threats
     if not fits:
         assert not left_out
+
+
+@pytest.mark.parametrize("name", FITTING)
+def test_the_proof_engine_vouches_for_pons_bounds_only_where_they_hold(name):
+    """The bitboard proof engine's flags: from a node it marks, no action of the next two plies makes a line of the
+    player who did not play it (PROOF_OWN_MOVE_RESULTS), and no listed move loses at once or hands the opponent a
+    win (PROOF_SAFE); it marks exactly the nodes with no bomb left anywhere, of a game where lines win."""
+    game = boomboard.load_game(name)
+    geometry = game.proof_engine_params()
+    position, out = proof_engine.new_position(geometry), np.zeros(game.max_legal_actions(), np.int32)
+    marked = unmarked = safe = 0
+    for state in sample_positions(name, count=40):
+        proof_engine.load_position(state.array, geometry, position)
+        listed = int(proof_engine.proof_moves(position, geometry, out))
+        moves = [int(a) for a in out[:listed & PROOF_COUNT]]
+        if any(mover_result(state, a) == "win" for a in state.legal_actions()):
+            continue  # the winning move comes alone: the node needs no bound
+        no_bomb_left = not any(state.array[rules.HAND + p] or state.array[rules.ARMED + p] for p in (0, 1))
+        assert bool(listed & PROOF_OWN_MOVE_RESULTS) == (no_bomb_left and not game["misere"]), state.to_notation()
+        if listed & PROOF_OWN_MOVE_RESULTS:
+            marked += 1
+            for action in state.legal_actions():
+                child = state.child(action)
+                assert mover_result(state, action) != "lose", state.to_notation()
+                assert child.is_terminal() or all(mover_result(child, r) != "lose" for r in child.legal_actions())
+        else:
+            unmarked += 1
+        if listed & PROOF_SAFE:
+            safe += 1
+            assert all(mover_result(state, a) != "lose" and not hands_a_win(state.child(a)) for a in moves)
+    assert (marked and safe) or game["bombs"] or game["misere"]
+    assert unmarked or not (game["bombs"] or game["misere"])
 
 
 def mirrored(state):

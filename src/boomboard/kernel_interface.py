@@ -65,7 +65,10 @@ def proof_moves(s, params, out):
     may be left out only where it surely lets the opponent win with their
     very next action and a listed action does not lose at once itself (its
     value is then no better than a listed one's); every other legal action is
-    listed."""
+    listed. The game may add to ``n`` the flags of
+    :mod:`boomboard.core.layout` that it vouches for at this node
+    (``PROOF_SAFE``, ``PROOF_OWN_MOVE_RESULTS``): each lets the prover bound
+    the node's value before searching it (Pascal Pons' bounds)."""
     raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
 
 

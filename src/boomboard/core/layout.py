@@ -38,6 +38,12 @@ REASON = 2  # a boomboard.core.outcome.Reason
 PLY = 3  # actions played since the position the game started from
 HEADER = 4
 
+# What a game's proof_moves (the prover's optional move ordering: boomboard.kernel_interface) may add to the count of
+# moves it returns, each a fact it vouches for at that node; the prover reads the count as ``listed & PROOF_COUNT``.
+PROOF_COUNT = (1 << 16) - 1
+PROOF_SAFE = 1 << 16  # no listed action loses at once, nor lets the opponent win with their very next action
+PROOF_OWN_MOVE_RESULTS = 1 << 17  # from here to the end, a player wins only by an action of their own
+
 STATUS_ONGOING = 0
 STATUS_PLAYER0_WINS = 1
 STATUS_PLAYER1_WINS = 2

@@ -25,7 +25,12 @@ that wins at once alone: a node with one move plays it at once, and if it
 wins for the mover the node is done (the fastest win there is); otherwise
 no win comes before two more plies, so the window's top is
 lowered to ``WIN - ply - 2`` (Pons' bound on the score of a position that
-cannot win at once), which cuts off most of a deep null-window search. The
+cannot win at once), which cuts off most of a deep null-window search.
+Where the game vouches that from here on a player wins only by an action of
+their own (``PROOF_OWN_MOVE_RESULTS``: Connect-4), the top is ``WIN - ply -
+3``; where it vouches that no listed move loses at once or lets the
+opponent win next (``PROOF_SAFE``), the window's bottom is raised to a loss
+in three plies at the soonest (four with the first): Pons' other bound. The
 table's best move is tried first; the other children are played one at a
 time, as the search reaches them (a cut node mostly searches one). The
 table is keyed by ``mirror_key``, which a position shares with its mirror
@@ -44,7 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from boomboard.core.layout import PLAYER, STATUS, STATUS_TIE
+from boomboard.core.layout import PLAYER, PROOF_COUNT, PROOF_OWN_MOVE_RESULTS, PROOF_SAFE, STATUS, STATUS_TIE
 from boomboard.jit import njit
 from boomboard.search.clock import cpu_nanoseconds
 from boomboard.search.memory import prefetch
@@ -223,19 +228,28 @@ def _copy_down(tree, ply):
 
 
 @njit(**BORROWING)
-def _open(tree, ply, n, key):
+def _open(tree, ply, n, key, listed):
     """Set up the node at ``ply``, whose first child is played at ``ply + 1``:
     ``(True, value)`` where that settles it (its one move wins at once, or
-    its window is empty below the best it can still reach), else ``(False, 0)``
-    with the child's window set."""
+    its window is empty outside the scores it can still reach), else
+    ``(False, 0)`` with the child's window set. ``listed``: what
+    ``proof_moves`` returned, its flags saying what the game vouches for."""
     frame = tree.frames[ply]
     if n == 1 and np.int64(tree.stack[ply + 1, STATUS]) == 1 + np.int64(tree.stack[ply, PLAYER]):
         return True, WIN - ply - 1
-    top = WIN - ply - 2  # no win at once: none before two more plies
+    own_move_results = listed & PROOF_OWN_MOVE_RESULTS != 0
+    # No win at once: none before two more plies, or three where a win comes only by the winner's own action.
+    top = WIN - ply - (3 if own_move_results else 2)
     if frame[_BETA] > top:
         frame[_BETA] = top
         if frame[_ALPHA] >= top:
             return True, top
+    if listed & PROOF_SAFE:  # no loss at once, nor at the opponent's next action: none before three (four) plies
+        bottom = ply + (4 if own_move_results else 3) - WIN
+        if frame[_ALPHA] < bottom:
+            frame[_ALPHA] = bottom
+            if bottom >= frame[_BETA]:
+                return True, bottom
     frame[_ORIGINAL_ALPHA] = frame[_ALPHA]
     frame[_BEST], frame[_BEST_MOVE] = -WIN, tree.moves[ply, 0]
     frame[_INDEX], frame[_COUNT], frame[_KEY] = 0, n, np.int64(key)
@@ -293,14 +307,15 @@ def prove_window(params, tree, root_ply, alpha, beta):
             if not done:
                 key = mirror_key(stack[ply], params)
                 _prefetch_slot(tree, key)  # the table's line loads while the moves are listed
-                n = proof_moves(stack[ply], params, moves[ply])
+                listed = proof_moves(stack[ply], params, moves[ply])
+                n = listed & PROOF_COUNT
                 done, table_move = _probe(tree, ply, key)
                 value = table_move  # the node's value where the table settles it
             if not done:
                 _table_move_first(tree, ply, n, table_move)
                 _copy_down(tree, ply)
                 apply_action(stack[ply + 1], params, moves[ply, 0])
-                done, value = _open(tree, ply, n, key)
+                done, value = _open(tree, ply, n, key, listed)
             if not done:  # its first child is in place
                 ply += 1
                 continue

@@ -21,6 +21,9 @@ the transposition table's hashes:
   out so, and fewer own threat cells is better;
 * drops are ordered by the threat cells the mover has after them (Pascal
   Pons' move score), then toward the centre, a piece before a bomb;
+* with no bomb left anywhere (in a hand or on the board) and lines winning,
+  the list says so (``PROOF_OWN_MOVE_RESULTS``, and ``PROOF_SAFE`` where no
+  listed drop loses at once), so the prover bounds the node as Pons does;
   detonations come after the drops, each played to find one that wins or
   loses at once.
 
@@ -34,7 +37,7 @@ import warnings
 
 import numpy as np
 
-from boomboard.core.layout import PLAYER, STATUS, mix64
+from boomboard.core.layout import PLAYER, PROOF_OWN_MOVE_RESULTS, PROOF_SAFE, STATUS, mix64
 from boomboard.games.kaboom import bitboard
 from boomboard.games.kaboom.bitboard import (BOMB_CELLS, BORROWING, G_BOARD, G_BOTTOM, G_COLS, G_COLUMN, G_CONNECT,
                                              G_MISERE, G_ROWS, G_STRIDE, HAND, O_CELLS, ONE, WORDS, X_CELLS, ZERO)
@@ -210,7 +213,11 @@ def proof_moves(s, params, out):
     _sort_descending(out, n)
     for i in range(n):
         out[i] = _ACTIONS - 1 - (out[i] & (_ACTIONS - 1))
-    return kept if kept > 0 else n
+    # With no bomb in a hand or on the board, and lines winning (not misère), this is Connect-4 from here on: a
+    # line is only made by its owner's drop, and a drop left out here is every one that lets the opponent win next.
+    if params[G_MISERE] or s[HAND] != ZERO or s[HAND + 1] != ZERO or s[BOMB_CELLS] != ZERO:
+        return kept if kept > 0 else n
+    return (kept | PROOF_SAFE | PROOF_OWN_MOVE_RESULTS) if kept > 0 else (n | PROOF_OWN_MOVE_RESULTS)
 
 
 @njit(**BORROWING)
