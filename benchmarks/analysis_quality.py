@@ -28,7 +28,7 @@ each finished game, the game's id as its seed; resumable (games already in
 
 ``fit``: per game, a logistic curve from score to outcome that reads the
 start within the variant lab's measured first-player score (its 95%
-interval; pinned through the lab's figure where a free fit would not), scored out of
+interval; pinned to the interval's nearest end where a free fit would not), scored out of
 sample (each half of the games by the curve fitted on the other half:
 Brier score, reliability bins) against ``tanh(score / 300)``; writes each game's
 analysis model file (with ``--write``) and a reliability diagram per game.
@@ -241,8 +241,10 @@ def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
     tanh(score / 300). With ``start_score`` (the first player's score from
     the start, measured by the lab), the curve is fitted freely if it then
     reads the start within the lab's 95% interval, and otherwise made to
-    pass through ``start_score`` at the start position's search score (only
-    the slope fitted): the start never contradicts the lab's measurement.
+    pass, at the start position's search score, through the end of that
+    interval nearest to the free curve's reading (only the slope fitted):
+    the start never contradicts the lab's measurement, and the curve moves
+    no further from the self-play outcomes than that asks.
 
     Two-fold cross-fitting by game: the odd-numbered games are scored by the
     curve fitted on the even-numbered ones and the even by that of the odd,
@@ -265,8 +267,9 @@ def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
 
     if start_score is not None and start is not None:  # a start the search proves reads its result, not the curve
         low, high = lab_interval(start_score)
-        if not low <= curve(np.ones_like(odd)).first_player_score(start, 0) <= high:
-            through = (start, start_score)
+        free = curve(np.ones_like(odd)).first_player_score(start, 0)
+        if not low <= free <= high:
+            through = (start, min(max(free, low), high))
 
     fitted = np.empty_like(y)
     for scored in (odd, ~odd):
@@ -312,8 +315,8 @@ def draw(fit: dict, folder: Path) -> Path:
         bins = fit[key]
         axes.plot([b["predicted"] for b in bins], [b["observed"] for b in bins], marker=marker,
                   label=f"{label}: Brier {fit['brier_' + key[5:]]:.3f}")
-    axes.set(xlim=(0, 1), ylim=(0, 1), xlabel="predicted first-player score", ylabel="observed",
-             title=f"{fit['game']} ({fit['positions']} positions, {fit['games']} games)")
+    axes.set(xlim=(0, 1), ylim=(0, 1), xlabel="predicted first-player score", ylabel="observed")
+    axes.set_title(f"{fit['game']} ({fit['positions']:,} positions, {fit['games']:,} games)", fontsize=9)
     axes.legend(fontsize=7, loc="upper left")
     figure.tight_layout()
     path = folder / f"analysis-reliability-{fit['game']}.svg"
