@@ -75,7 +75,7 @@ def run(args) -> None:
                    "seconds_limit": args.seconds, "table_bits": args.table_bits}
             with args.out.open("a") as out:
                 out.write(json.dumps(row) + "\n")
-            progress.console.print(describe(row))
+            progress.console.print(describe(row), soft_wrap=True)  # a table row on one line, however wide
             progress.advance(task)
 
 
