@@ -21,11 +21,11 @@ the transposition table's hashes:
   out so, and fewer own threat cells is better;
 * drops are ordered by the threat cells the mover has after them (Pascal
   Pons' move score), then toward the centre, a piece before a bomb;
+  detonations come after the drops, each played to find one that wins or
+  loses at once;
 * with no bomb left anywhere (in a hand or on the board) and lines winning,
   the list says so (``PROOF_OWN_MOVE_RESULTS``, and ``PROOF_SAFE`` where no
-  listed drop loses at once), so the prover bounds the node as Pons does;
-  detonations come after the drops, each played to find one that wins or
-  loses at once.
+  listed drop loses at once), so the prover bounds the node as Pons does.
 
 The threat cells of every line direction are shifts and ANDs of a whole
 board at once (as Pons' ``compute_winning_position``, for any ``connect``).
