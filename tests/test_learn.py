@@ -133,6 +133,24 @@ def test_jax_keeps_what_it_compiles_beside_the_kernels_unless_the_user_chose_a_f
     assert chosen.stdout.strip() == str(tmp_path)
 
 
+def test_two_processes_compiling_into_the_jax_folder_at_once_both_run_and_leave_it_for_the_next(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    compile_one = ("import boomboard.learn.network, jax, jax.numpy as jnp; "
+                   "print(float(jax.jit(lambda x: jnp.tanh(x) * 3.0 + x.sum())(jnp.arange(4.0)).sum()))")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # the kernels' folder, and JAX's inside it
+    both = [subprocess.Popen([sys.executable, "-c", compile_one], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env) for _ in range(2)]
+    answers = [process.communicate(timeout=300) for process in both]
+    assert [process.returncode for process in both] == [0, 0], answers
+    assert answers[0][0] == answers[1][0] != "", answers
+    assert list((tmp_path / "jax").iterdir())  # kept for the next process
+    later = subprocess.run([sys.executable, "-c", compile_one], capture_output=True, text=True, env=env, timeout=300)
+    assert later.returncode == 0 and later.stdout == answers[0][0], later.stderr
+
+
 def test_the_agreement_metric_on_a_hand_checked_case():
     # three positions of four actions: the legal ones, the perfect ones, the table's class
     truth = Truth(states=np.zeros((3, 1), np.int32), observations=np.zeros((3, 1, 1, 1), np.float32),
