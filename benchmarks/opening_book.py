@@ -69,7 +69,7 @@ def learn(game, args) -> int:
     """Write the records' results into the book at ``args.out``."""
     if args.out is None:
         raise SystemExit("--learn writes into a book: give it --out")
-    book = json.loads(args.out.read_text()) if args.out.exists() else {"game": game.name, "format": FORMAT,
+    book = json.loads(args.out.read_text()) if args.out.exists() else {"game": str(game), "format": FORMAT,
                                                                         "positions": {}}
     records = [json.loads(line) for path in args.records for line in path.read_text().splitlines() if line.strip()]
     book["results"] = results_of_games(game, records, args.plies, args.min_games)
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         for line in args.work.read_text().splitlines():
             entry = json.loads(line)
             entries[entry["position"]] = entry["moves"]
-        book = {"game": game.name, "format": FORMAT,
+        book = {"game": str(game), "format": FORMAT,
                 "built": _built(args, seconds=args.seconds, margin=args.margin, both_sides=args.both_sides),
                 "positions": dict(sorted(entries.items()))}
         args.out.write_text(json.dumps(book, indent=0) + "\n")

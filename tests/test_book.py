@@ -49,7 +49,8 @@ def test_an_entry_with_a_move_that_is_not_legal_or_readable_is_never_played(tmp_
         assert OpeningBook.read(KABOOM, path).moves(state) == []
 
 
-@pytest.mark.parametrize("changes", [{"format": FORMAT + 1}, {"game": "jump61"}])
+@pytest.mark.parametrize("changes", [{"format": FORMAT + 1}, {"game": "jump61"},
+                                     {"game": "kaboom(rows=6,cols=7,bombs=0)"}])
 def test_a_book_of_another_game_or_format_is_refused(tmp_path, changes):
     path = write_book(tmp_path, KABOOM, {}, **changes)
     with pytest.raises(ValueError, match="opening book"):
@@ -158,3 +159,97 @@ def test_the_book_script_writes_learnt_results_and_keeps_the_books_positions(tmp
     assert book.results_for(start) == {start.legal_actions()[0]: (2, 1.5)}
     with pytest.raises(SystemExit, match="--out"):
         opening_book.main(["kaboom", str(records), "--learn"])
+
+
+CONNECT_THREE = boomboard.load_game("kaboom(rows=4,cols=4,bombs=0,connect=3)")  # a first-player win
+
+
+def test_proved_moves_are_played_before_searched_ones_and_only_legal_ones(tmp_path):
+    state = KABOOM.new_initial_state()
+    first, second = (state.action_to_string(a) for a in state.legal_actions()[:2])
+    path = write_book(tmp_path, KABOOM, {state.to_notation(): [[first, 10, 3]]},
+                      proofs={state.to_notation(): [[second, "tie", None], ["nonsense", "win", 3]]})
+    book = OpeningBook.read(KABOOM, path)
+    assert book.proved_moves(state) == [(state.legal_actions()[1], "tie", None)]
+    action, said = book.choose(state, random.Random(1))
+    assert action == state.legal_actions()[1] and "proved to tie" in said
+    after = state.child(state.legal_actions()[0])
+    assert book.proved_moves(after) == [] and book.choose(after, random.Random(1)) is None
+
+
+def build_connect_three_book(tmp_path, plies):
+    proved_book = load_benchmark("proved_book")
+    work, out = tmp_path / "work.jsonl", tmp_path / "book.json"
+    spec = str(CONNECT_THREE)
+    assert proved_book.main([spec, "--side", "x", "--plies", str(plies), "--work", str(work),
+                             "--table-bits", "16"]) == 0
+    assert proved_book.main([spec, "--side", "x", "--plies", str(plies), "--work", str(work), "--out", str(out)]) == 0
+    return OpeningBook.read(CONNECT_THREE, out)
+
+
+def test_a_proved_book_answers_every_reply_and_each_move_it_holds_wins(tmp_path):
+    from boomboard.search.prover import Prover
+
+    plies = 6
+    book = build_connect_three_book(tmp_path, plies)
+    prover = Prover(CONNECT_THREE, table_bits=16)
+    start = CONNECT_THREE.new_initial_state()
+    frontier, seen = [start], set()
+    while frontier:  # every position the first player can meet by the book's moves, whatever the replies
+        state = frontier.pop()
+        if state.ply() > plies or state.to_notation() in seen:
+            continue
+        proved = book.proved_moves(state)
+        assert len(proved) == 1 and proved[0][1] == "win", state.to_notation()
+        after = state.child(proved[0][0])
+        seen.add(state.to_notation())
+        assert after.is_terminal() or prover.prove(after, exact=False).value == "lose"
+        if not after.is_terminal():
+            frontier += [after.child(reply) for reply in after.legal_actions() if not after.child(reply).is_terminal()]
+    assert seen == book.proofs.keys()
+
+
+def test_a_proved_book_is_found_for_its_variant_only(tmp_path, monkeypatch):
+    book = build_connect_three_book(tmp_path, 2)
+    folder = tmp_path / "books"
+    folder.mkdir()
+    (folder / "connect-three.json").write_text((tmp_path / "book.json").read_text())
+    (folder / "notes.txt").write_text("not a book")
+    monkeypatch.setattr(type(CONNECT_THREE), "opening_book", str(folder))
+    found = game_book(CONNECT_THREE)
+    assert found is not None and found.proofs == book.proofs
+    assert game_book(boomboard.load_game("kaboom(rows=4,cols=4,bombs=0,connect=4)")) is None
+
+
+def test_kaboom_ships_a_proved_7x6_book_and_ai_opens_with_its_winning_move():
+    game = boomboard.load_game("kaboom(rows=6,cols=7,bombs=0)")
+    book = game_book(game)
+    start = game.new_initial_state()
+    assert book is not None and book.proved_moves(start) == [(start.string_to_action("D"), "win", None)]
+    agent = make_agent("ai", seed=3)
+    agent.new_game(game, 0)
+    assert agent.choose_action(start.clone()) == start.string_to_action("D")
+    assert agent.delegate.last_thinking.startswith("book: D, proved to win")
+
+
+def test_the_shipped_7x6_book_holds_a_proved_win_after_every_reply_to_its_moves():
+    from boomboard.search.prover import Prover
+
+    game = boomboard.load_game("kaboom(rows=6,cols=7,bombs=0)")
+    book = game_book(game)
+    deepest = max(game.state_from_notation(p).ply() for p in book.proofs)
+    states = [game.state_from_notation(p) for p in book.proofs]
+    for state in states:  # closed: each reply to each booked move, short of the deepest ply, is booked
+        if state.ply() < deepest:
+            after = state.child(book.proved_moves(state)[0][0])
+            for reply in [] if after.is_terminal() else after.legal_actions():
+                reached = after.child(reply)
+                assert reached.is_terminal() or reached.to_notation() in book.proofs
+    # and its deepest moves, a few of them at random, proved again here (each well under a second)
+    prover = Prover(game, table_bits=20)
+    for state in random.Random(5).sample([s for s in states if s.ply() == deepest], 3):
+        after = state.child(book.proved_moves(state)[0][0])
+        if after.is_terminal():
+            assert after.returns()[state.current_player()] > 0
+        else:
+            assert prover.prove(after, exact=False, nodes=50_000_000).value == "lose"

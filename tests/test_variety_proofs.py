@@ -80,3 +80,48 @@ def test_variety_never_chooses_a_move_the_table_shows_worse(solved, spec):
             agent.new_game(game, state.current_player())
             chosen.add(agent.choose_action(state))
         assert chosen <= best, f"{state.to_notation()}: chose {sorted(chosen - best)}, which the table shows worse"
+
+
+
+def positions_a_depth_one_search_gets_wrong(game, db, count: int) -> list:
+    """Positions (random play, seeded) where a depth-1 search's move is one the table shows worse, and a proof fits
+    the agent's least budget for it."""
+    searcher, rng, found = AlphaBeta(game, table_bits=14), random.Random(11), []
+    while len(found) < count:
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(10)):
+            if not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        searcher.clear()
+        best, _ = best_and_worse(state, db)
+        if searcher.search(state, depth=1).action not in best and proved_within_the_agents_budget(game, state):
+            found.append(state)
+    return found
+
+
+def test_once_a_game_is_proved_each_move_is_proved_even_where_the_search_sees_one_best(solved):
+    """After its first proof in a game the agent proves every position, not
+    only where its search leaves a choice, so a move the search alone would
+    play and the table shows worse is never played."""
+    game, db = solved
+    spec = f"alphabeta:depth=1,margin={AI_MARGIN},proofs=1"
+    for state in positions_a_depth_one_search_gets_wrong(game, db, 4):
+        best, _ = best_and_worse(state, db)
+        agent = make_agent(spec, seed=0)
+        agent.new_game(game, state.current_player())
+        assert not agent.proving
+        agent.proving = True  # as after a proof earlier in the game
+        assert agent.choose_action(state) in best, state.to_notation()
+        agent.new_game(game, state.current_player())
+        assert not agent.proving  # a new game starts unproved
+
+
+def test_a_finished_proof_puts_the_agent_into_proving(solved):
+    game, db = solved
+    state = positions_with_worse_near_best(game, db, 1)[0]
+    agent = make_agent(f"alphabeta:depth=2,margin={AI_MARGIN},proofs=1", seed=0)
+    agent.new_game(game, state.current_player())
+    agent.choose_action(state)
+    assert agent.proving

@@ -228,6 +228,14 @@ class AlphaBetaAgent(_BudgetedAgent):
     search's nodes: when the proof finishes, only moves it shows keep the
     value are chosen. Worth its cost where proofs finish often (Kaboom),
     not where they almost never do (benchmarks/variety_proof_cost.py).
+    Once a proof (or a proved book move) has settled a position of the game,
+    the positions after it, with fewer plies left and the prover's table
+    warm, mostly prove too: from then on each timed move gives the proof
+    half its time (:data:`PROVING_SEARCH_SHARE`), even where the search
+    left one move near the best, so a proved win is never let go. A proof
+    shows which moves keep a win or a tie; in a lost position an exact one,
+    which moves hold out longest, or none is trusted (the search's move
+    stands).
     """
 
     name = "alphabeta"
@@ -252,6 +260,11 @@ class AlphaBetaAgent(_BudgetedAgent):
         self.book = None  # the opening book played from or learnt from, if any
         self.searcher: AlphaBeta | None = None
         self.prover: Prover | None = None  # proves which near-best moves keep the value (proofs and a margin)
+        self.proving = False  # a position of this game was proved: each move proves first (see above)
+
+    def new_game(self, game: Game, player: int) -> None:
+        self.proving = False
+        super().new_game(game, player)
 
     @classmethod
     def from_spec(cls, seed: int | None = None, **settings) -> AlphaBetaAgent:
@@ -290,10 +303,13 @@ class AlphaBetaAgent(_BudgetedAgent):
                 began = _cpu_time()
                 chosen = tables.choose(state, self.rng, None if plan is None else plan.target)
                 if chosen is not None:
+                    self.proving = self.proving or (tables is self.book and bool(self.book.proved_moves(state)))
                     self.last_thinking = chosen[1]
                     return chosen[0], _cpu_time() - began
+        search_plan = plan if plan is None or not self.proving or self.prover is None else \
+            MovePlan(plan.target * PROVING_SEARCH_SHARE, plan.maximum * PROVING_SEARCH_SHARE)
         if self.traps and self.margin > 0:
-            action, seconds, nodes = self._search_with_traps(state, None if plan is None else plan.target)
+            action, seconds, nodes = self._search_with_traps(state, None if plan is None else search_plan.target)
             proved, proof_seconds = self._proved_best(state, nodes, seconds, plan)
             if proved is not None and action not in proved:  # the scan's choice is proved worse
                 action = self.rng.choice(proved)
@@ -305,15 +321,15 @@ class AlphaBetaAgent(_BudgetedAgent):
             # the soft limit: stop between iterations once past the target,
             # unless the best move or the score just changed (see TimeManager)
             iterations.append((result.action, result.score, result.seconds - sum(i[2] for i in iterations)))
-            return plan is not None and self.clock.stop_after_iteration(plan, result.seconds, iterations)
+            return plan is not None and self.clock.stop_after_iteration(search_plan, result.seconds, iterations)
 
         margin = variety_margin(self.margin, self.variety_plies, state.ply())
-        result = self.searcher.search(state, depth=self.depth, seconds=None if plan is None else plan.maximum,
+        result = self.searcher.search(state, depth=self.depth, seconds=None if plan is None else search_plan.maximum,
                                       margin=margin, on_iteration=on_iteration)
         action = result.action
         pv = " ".join(_line_strings(state, result.principal_variation))
         near_best, proof_seconds = result.near_best, 0.0
-        if len(near_best) > 1:  # a random choice to make: among moves proved to keep the value, if proved
+        if len(near_best) > 1 or self.proving:  # a choice to make or to check: among moves proved to keep the value
             proved, proof_seconds = self._proved_best(state, result.nodes, result.seconds, plan)
             if proved is not None:
                 near_best = [a for a in near_best if a in proved] or proved
@@ -343,17 +359,25 @@ class AlphaBetaAgent(_BudgetedAgent):
         the same seed, the same game."""
         # a timed move proves only in what its search left of the target: the hard maximum is a
         # referee's limit, and the call itself costs some CPU the proof's own clock does not see
-        seconds = None if plan is None else min(PROOF_SHARE * search_seconds, plan.target - search_seconds)
+        left = None if plan is None else plan.target - search_seconds
+        seconds = left if left is None or self.proving else min(PROOF_SHARE * search_seconds, left)
         if self.prover is None or (seconds is not None and seconds < PROOF_MIN_SECONDS):
             return None, 0.0
         from ..search.prover import NotProvedError
 
+        nodes = None if self.proving and plan is not None else max(PROOF_MIN_NODES, int(PROOF_SHARE * search_nodes))
+        began = _cpu_time()
         try:
-            proof = self.prover.prove(state, nodes=max(PROOF_MIN_NODES, int(PROOF_SHARE * search_nodes)),
-                                      seconds=seconds, best_moves=True)
-        except NotProvedError as stopped:
-            return None, stopped.seconds
-        return proof.best_moves, proof.seconds
+            proof = self.prover.prove(state, nodes=nodes, seconds=seconds, exact=False, best_moves=True)
+            if proof.value == "lose":  # every move keeps a loss: which hold out longest takes an exact proof
+                rest = None if seconds is None else seconds - (_cpu_time() - began)
+                if rest is not None and rest < PROOF_MIN_SECONDS:
+                    return None, _cpu_time() - began
+                proof = self.prover.prove(state, nodes=nodes, seconds=rest, best_moves=True)
+        except NotProvedError:
+            return None, _cpu_time() - began
+        self.proving = True
+        return proof.best_moves, _cpu_time() - began
 
     def _search_with_traps(self, state: State, budget: float | None) -> tuple[int, float, int]:
         """The action the trap scan chooses, its CPU seconds and the main search's nodes."""
@@ -407,6 +431,8 @@ PROOF_SHARE = 0.25
 PROOF_MIN_NODES = 1000
 PROOF_MIN_SECONDS = 0.02  # a timed move with less left for it makes no proof
 PROOF_TABLE_BITS = 20  # 16 MiB, or the agent's own table's size if smaller (a server's limit on it holds)
+# Once a proof has settled a position of the game, the search's share of a timed move (the proof has the rest).
+PROVING_SEARCH_SHARE = 0.5
 
 
 def _prover(game: Game, table_bits: int) -> Prover | None:

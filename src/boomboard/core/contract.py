@@ -135,7 +135,8 @@ CONTRACT: tuple[Item, ...] = (
     Item("typical_plies", ATTRIBUTE, OPTIONAL, "the plies a game usually lasts, for time budgets", kind=int),
     Item("params_root_slot", ATTRIBUTE, OPTIONAL, "where a search writes the player it searches for",
          kind=(int, type(None)), capability=SEARCH),
-    Item("opening_book", ATTRIBUTE, OPTIONAL, "a file of its folder holding an opening book", kind=(str, type(None)),
+    Item("opening_book", ATTRIBUTE, OPTIONAL, "a file of its folder holding an opening book, or a folder of "
+         "books, one per variant", kind=(str, type(None)),
          capability=SEARCH),
     Item("analysis_model", ATTRIBUTE, OPTIONAL, "a file of its folder: the analysis's depth and fitted value curve",
          kind=(str, type(None)), capability=SEARCH),

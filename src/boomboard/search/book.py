@@ -8,10 +8,15 @@ reach, the moves a search many times longer scored best, and the agent
 plays them at once, keeping its time for later. Chess engines have done so
 since their beginnings (python-chess reads Polyglot books for them).
 
-A book is a JSON file in a game's folder (the game's ``opening_book``)::
+A book is a JSON file in a game's folder (the game's ``opening_book``), or
+one of the files of a folder there, one book per variant of the game::
 
     {"game": "expendibots", "format": 1, "built": {...how...},
      "positions": {"<position notation>": [["<action>", score, depth], ...]}}
+
+where ``game`` is the game with its parameters as :func:`boomboard.load_game`
+reads it (``str(game)``: ``kaboom(rows=6,cols=7,bombs=0)``): a book is
+played only in the variant it was built for.
 
 keyed by the game's own position notation (:meth:`State.to_notation`) and
 holding each move in the game's action notation, so it outlives changes to
@@ -30,6 +35,15 @@ among the moves the search found near-equal by their results, as chess
 engines' book learning does (Crafty's, since the 1990s): by Thompson
 sampling, so a move that did well is played most, and one never tried,
 or tried little, still now and then.
+
+A book may also hold proofs: ``"proofs": {"<position>": [["<action>",
+"win" | "tie" | "lose", plies or null], ...]}``, moves that a proof by
+search (:mod:`boomboard.search.prover`) showed keep the position's value
+for the side to move, with the plies to the end where the proof was exact.
+Where a position has proofs, the book plays one of them, never a searched
+move: that is how a first player who wins with perfect play wins every game
+from the start, before its own proofs within a move's time can reach
+(Connect-4 on 7x6: benchmarks/proved_book.py builds Kaboom's).
 """
 
 from __future__ import annotations
@@ -50,22 +64,39 @@ class OpeningBook:
     """The moves of a book for one game, looked up by position."""
 
     def __init__(self, game: Game, positions: dict[str, list], source: str = "book",
-                 results: dict[str, dict[str, list]] | None = None):
+                 results: dict[str, dict[str, list]] | None = None, proofs: dict[str, list] | None = None):
         self.game = game
         self.positions = positions
         self.source = source
         self.results = results or {}
+        self.proofs = proofs or {}
 
     @classmethod
     def read(cls, game: Game, path) -> OpeningBook:
-        """A book file, checked to be this game's and of a format this version reads."""
+        """A book file, checked to be this game's (this variant's) and of a
+        format this version reads."""
         data = json.loads(Path(path).read_text())
-        if data.get("format") != FORMAT or data.get("game") != game.name:
-            raise ValueError(f"{path} is not a format-{FORMAT} opening book of {game.name}")
-        return cls(game, data["positions"], str(path), data.get("results"))
+        if data.get("format") != FORMAT or data.get("game") != str(game):
+            raise ValueError(f"{path} is not a format-{FORMAT} opening book of {game}")
+        return cls(game, data["positions"], str(path), data.get("results"), data.get("proofs"))
 
     def __len__(self) -> int:
-        return len(self.positions)
+        return len(self.positions) + len(self.proofs.keys() - self.positions.keys())
+
+    def proved_moves(self, state: State) -> list[tuple[int, str, int | None]]:
+        """The book's proved (action, value, plies) for ``state``; none when
+        it holds no proof of the position (an entry that no longer parses or
+        is not legal there is left out)."""
+        found = []
+        legal = set(state.legal_actions())
+        for text, value, plies in self.proofs.get(state.to_notation(), ()):
+            try:
+                action = state.string_to_action(text)
+            except Exception:  # noqa: BLE001 - an unreadable entry is one the book does not have
+                continue
+            if action in legal:
+                found.append((action, value, plies))
+        return found
 
     def moves(self, state: State) -> list[tuple[int, int, int]]:
         """The book's (action, score, depth) for ``state``, best first; none
@@ -89,9 +120,15 @@ class OpeningBook:
     def choose(self, state: State, rng, budget: float | None = None) -> tuple[int, str] | None:
         """A book move for ``state`` (at random, with ``rng``, among those the
         book lists: all within its margin of the best), and what it says of
-        it; None when the position is not in the book. ``rng``: a
+        it; None when the position is not in the book. Where the book holds
+        proofs of ``state``, one of the proved moves. ``rng``: a
         ``random.Random``; ``budget`` is unused (a book move takes no search),
         there for the interface the solver's tables share."""
+        proved = self.proved_moves(state)
+        if proved:
+            action, value, plies = rng.choice(proved)
+            return action, (f"book: {state.action_to_string(action)}, proved to {value}"
+                            f"{'' if plies is None else f' in {plies} plies'} (one of {len(proved)})")
         moves = self.moves(state)
         if not moves:
             return None
@@ -160,15 +197,19 @@ def results_of_games(game: Game, records: Iterable[dict], plies: int,
 
 
 def game_book(game: Game) -> OpeningBook | None:
-    """The book that ships with ``game`` (its ``opening_book`` file in its folder), if any."""
+    """The book that ships with ``game`` (its ``opening_book`` file in its
+    folder, or the file of that folder built for this variant), if any."""
     name = getattr(game, "opening_book", None)
     if not name:
         return None
     package = type(game).__module__.rpartition(".")[0]
     path = resources.files(package) / name
-    if not path.is_file():
-        return None
-    return OpeningBook.read(game, path)
+    paths = sorted((p for p in path.iterdir() if p.name.endswith(".json")), key=lambda p: p.name) \
+        if path.is_dir() else [path] if path.is_file() else []
+    for candidate in paths:
+        if json.loads(candidate.read_text()).get("game") == str(game):
+            return OpeningBook.read(game, candidate)
+    return None
 
 
 def build_entry(game: Game, state: State, seconds: float, margin: int, searcher=None) -> list:

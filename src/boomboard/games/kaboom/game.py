@@ -107,7 +107,10 @@ class KaboomGame(Game):
     # Tied with perfect play from most openings: among tying moves, ``ai``
     # sets the most traps (measured against OpenSpiel's MCTS: docs/results/strength.md).
     # proofs: most of its positions near the end are proved within the budget (benchmarks/variety_proof_cost.py)
-    ai_settings = ("alphabeta", {"traps": 1, "proofs": 1})
+    ai_settings = ("alphabeta", {"traps": 1, "proofs": 1, "book": 1})
+    # One book per variant, each with the variant it is for: Connect-4 on 7x6 (--bombs 0), the first
+    # player's winning moves, each proved (benchmarks/proved_book.py; docs/results/solved.md).
+    opening_book = "books"
     player_names = ("x", "o")
     rules = rules
     state_class = KaboomState
