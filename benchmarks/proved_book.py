@@ -11,14 +11,14 @@ proves the rest during the game. Each finished position is a JSON line in
 position of each ply from the K-th, so N processes share the work, each
 waiting for the others to finish a ply before it reads the next one.
 ``--out`` then writes the book (:mod:`boomboard.search.book`, its
-``proofs``) from every line there.
+``proofs``; compressed where the name ends in ``.zst``) from every line there.
 
     python benchmarks/proved_book.py "kaboom(rows=6,cols=7,bombs=0)" --side x --plies 8 \\
         --work /tmp/c4book.jsonl --part 0/2 &
     python benchmarks/proved_book.py "kaboom(rows=6,cols=7,bombs=0)" --side x --plies 8 \\
         --work /tmp/c4book.jsonl --part 1/2
     python benchmarks/proved_book.py "kaboom(rows=6,cols=7,bombs=0)" --side x --plies 8 \\
-        --work /tmp/c4book.jsonl --out "src/boomboard/games/kaboom/books/connect-four-7x6.json"
+        --work /tmp/c4book.jsonl --out src/boomboard/games/kaboom/books/connect-four-7x6.json.zst
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 import boomboard
-from boomboard.search.book import FORMAT
+from boomboard.search.book import FORMAT, write_book_file
 from boomboard.search.prover import NotProvedError, Prover
 
 FIRST_NODES = 1 << 12  # a first try at each candidate move; each round gives the ones still open four times more
@@ -142,7 +142,7 @@ def build(game, args) -> None:
 
 
 def write_book(game, args) -> None:
-    done = read_work(args.work)
+    done = {position: entry for position, entry in read_work(args.work).items() if entry["ply"] <= args.plies}
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     seconds = sum(entry["seconds"] for entry in done.values())
     book = {"game": str(game), "format": FORMAT,
@@ -153,7 +153,7 @@ def write_book(game, args) -> None:
             "positions": {},
             "proofs": {position: [[entry["move"], "win", None]] for position, entry in sorted(done.items())}}
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(book, indent=0) + "\n")
+    write_book_file(args.out, book)
     print(f"wrote {len(done)} proved positions ({seconds / 3600:.2f} CPU hours) to {args.out}")
 
 

@@ -253,3 +253,14 @@ def test_the_shipped_7x6_book_holds_a_proved_win_after_every_reply_to_its_moves(
             assert after.returns()[state.current_player()] > 0
         else:
             assert prover.prove(after, exact=False, nodes=50_000_000).value == "lose"
+
+
+def test_a_compressed_book_reads_as_its_json(tmp_path):
+    from boomboard.search.book import read_book_file, write_book_file
+
+    book = {"game": str(KABOOM), "format": FORMAT, "positions": {}, "proofs": {"p": [["A", "win", None]]}}
+    plain, packed = tmp_path / "b.json", tmp_path / "b.json.zst"
+    write_book_file(plain, book)
+    write_book_file(packed, book)
+    assert read_book_file(plain) == read_book_file(packed) == book
+    assert packed.read_bytes()[:4] == b"\x28\xb5\x2f\xfd"  # zstandard's frame magic number

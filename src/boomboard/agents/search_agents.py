@@ -310,7 +310,7 @@ class AlphaBetaAgent(_BudgetedAgent):
             MovePlan(plan.target * PROVING_SEARCH_SHARE, plan.maximum * PROVING_SEARCH_SHARE)
         if self.traps and self.margin > 0:
             action, seconds, nodes = self._search_with_traps(state, None if plan is None else search_plan.target)
-            proved, proof_seconds = self._proved_best(state, nodes, seconds, plan)
+            proved, proof_seconds = self._proved_best(state, nodes, seconds, plan, chosen=action)
             if proved is not None and action not in proved:  # the scan's choice is proved worse
                 action = self.rng.choice(proved)
                 self.last_thinking += f"; played {state.action_to_string(action)}, proved best"
@@ -348,7 +348,7 @@ class AlphaBetaAgent(_BudgetedAgent):
         return action, result.seconds + proof_seconds
 
     def _proved_best(self, state: State, search_nodes: int, search_seconds: float,
-                     plan: MovePlan | None) -> tuple[list[int] | None, float]:
+                     plan: MovePlan | None, chosen: int | None = None) -> tuple[list[int] | None, float]:
         """The moves a proof by search (:mod:`boomboard.search.prover`) shows
         keep the position's value, and the CPU seconds it took; ``None`` where
         it proved nothing within :data:`PROOF_SHARE` of the search's nodes (and,
@@ -356,7 +356,11 @@ class AlphaBetaAgent(_BudgetedAgent):
         move's target, and not at all below :data:`PROOF_MIN_SECONDS`), or
         the game has history rules: the random choice among near-best moves
         then stands. The node budget keeps a search to a depth repeatable:
-        the same seed, the same game."""
+        the same seed, the same game. With ``chosen`` (the move the caller
+        would play) in a won or tied position, that move is proved first, and
+        where it keeps the value it alone is the answer: it proves at once
+        from what the position's proof left in the table, while proving that
+        the other moves do not win would cost as much again."""
         # a timed move proves only in what its search left of the target: the hard maximum is a
         # referee's limit, and the call itself costs some CPU the proof's own clock does not see
         left = None if plan is None else plan.target - search_seconds
@@ -367,17 +371,33 @@ class AlphaBetaAgent(_BudgetedAgent):
 
         nodes = None if self.proving and plan is not None else max(PROOF_MIN_NODES, int(PROOF_SHARE * search_nodes))
         began = _cpu_time()
+
+        def rest() -> float | None:
+            return None if seconds is None else seconds - (_cpu_time() - began)
+
         try:
-            proof = self.prover.prove(state, nodes=nodes, seconds=seconds, exact=False, best_moves=True)
-            if proof.value == "lose":  # every move keeps a loss: which hold out longest takes an exact proof
-                rest = None if seconds is None else seconds - (_cpu_time() - began)
-                if rest is not None and rest < PROOF_MIN_SECONDS:
-                    return None, _cpu_time() - began
-                proof = self.prover.prove(state, nodes=nodes, seconds=rest, best_moves=True)
+            value = self.prover.prove(state, nodes=nodes, seconds=seconds, exact=False).value
+            if value != "lose" and chosen is not None and self._keeps(state, chosen, value, nodes, rest()):
+                best = [chosen]
+            elif rest() is not None and rest() < PROOF_MIN_SECONDS:
+                return None, _cpu_time() - began
+            else:  # every move keeps a loss: which hold out longest takes an exact proof
+                best = self.prover.prove(state, nodes=nodes, seconds=rest(), exact=value == "lose",
+                                         best_moves=True).best_moves
         except NotProvedError:
             return None, _cpu_time() - began
         self.proving = True
-        return proof.best_moves, _cpu_time() - began
+        return best, _cpu_time() - began
+
+    def _keeps(self, state: State, action: int, value: str, nodes: int | None, seconds: float | None) -> bool:
+        """Whether ``action`` keeps ``state``'s proved win or tie (``value``), proved within the budget."""
+        child = state.child(action)
+        if child.is_terminal():
+            points = child.returns()[state.current_player()]
+            return points > 0 if value == "win" else points >= 0
+        if seconds is not None and seconds < PROOF_MIN_SECONDS:
+            return False
+        return self.prover.prove(child, nodes=nodes, seconds=seconds, exact=False).value == _KEPT_BY_REPLY[value]
 
     def _search_with_traps(self, state: State, budget: float | None) -> tuple[int, float, int]:
         """The action the trap scan chooses, its CPU seconds and the main search's nodes."""
@@ -433,6 +453,8 @@ PROOF_MIN_SECONDS = 0.02  # a timed move with less left for it makes no proof
 PROOF_TABLE_BITS = 20  # 16 MiB, or the agent's own table's size if smaller (a server's limit on it holds)
 # Once a proof has settled a position of the game, the search's share of a timed move (the proof has the rest).
 PROVING_SEARCH_SHARE = 0.5
+# A move keeps a proved win where the position after it is lost for the opponent, a tie where it is tied.
+_KEPT_BY_REPLY = {"win": "lose", "tie": "tie"}
 
 
 def _prover(game: Game, table_bits: int) -> Prover | None:

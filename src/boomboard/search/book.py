@@ -9,7 +9,8 @@ plays them at once, keeping its time for later. Chess engines have done so
 since their beginnings (python-chess reads Polyglot books for them).
 
 A book is a JSON file in a game's folder (the game's ``opening_book``), or
-one of the files of a folder there, one book per variant of the game::
+one of the files of a folder there, one book per variant of the game
+(``.json``, or ``.json.zst`` compressed with zstandard, for a large one)::
 
     {"game": "expendibots", "format": 1, "built": {...how...},
      "positions": {"<position notation>": [["<action>", score, depth], ...]}}
@@ -58,6 +59,7 @@ from ..core.game import Game
 from ..core.state import State
 
 FORMAT = 1
+BOOK_SUFFIXES = (".json", ".json.zst")
 
 
 class OpeningBook:
@@ -75,7 +77,7 @@ class OpeningBook:
     def read(cls, game: Game, path) -> OpeningBook:
         """A book file, checked to be this game's (this variant's) and of a
         format this version reads."""
-        data = json.loads(Path(path).read_text())
+        data = read_book_file(path)
         if data.get("format") != FORMAT or data.get("game") != str(game):
             raise ValueError(f"{path} is not a format-{FORMAT} opening book of {game}")
         return cls(game, data["positions"], str(path), data.get("results"), data.get("proofs"))
@@ -204,12 +206,33 @@ def game_book(game: Game) -> OpeningBook | None:
         return None
     package = type(game).__module__.rpartition(".")[0]
     path = resources.files(package) / name
-    paths = sorted((p for p in path.iterdir() if p.name.endswith(".json")), key=lambda p: p.name) \
+    paths = sorted((p for p in path.iterdir() if p.name.endswith(BOOK_SUFFIXES)), key=lambda p: p.name) \
         if path.is_dir() else [path] if path.is_file() else []
     for candidate in paths:
-        if json.loads(candidate.read_text()).get("game") == str(game):
+        if read_book_file(candidate).get("game") == str(game):
             return OpeningBook.read(game, candidate)
     return None
+
+
+def read_book_file(path) -> dict:
+    """A book file's JSON, from a ``.json`` file or a zstandard-compressed ``.json.zst`` one (a large book)."""
+    path = Path(path) if isinstance(path, str) else path  # or a package's resource
+    data = path.read_bytes()
+    if path.name.endswith(".zst"):
+        import zstandard
+
+        data = zstandard.ZstdDecompressor().decompress(data)
+    return json.loads(data)
+
+
+def write_book_file(path: Path, book: dict) -> None:
+    """Write ``book`` as JSON, compressed with zstandard where ``path`` ends in ``.zst``."""
+    data = (json.dumps(book, indent=0) + "\n").encode()
+    if path.name.endswith(".zst"):
+        import zstandard
+
+        data = zstandard.ZstdCompressor(level=19).compress(data)
+    path.write_bytes(data)
 
 
 def build_entry(game: Game, state: State, seconds: float, margin: int, searcher=None) -> list:
