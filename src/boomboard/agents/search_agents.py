@@ -381,7 +381,7 @@ class AlphaBetaAgent(_BudgetedAgent):
                 best = [chosen]
             elif rest() is not None and rest() < PROOF_MIN_SECONDS:
                 return None, _cpu_time() - began
-            else:  # every move keeps a loss: which hold out longest takes an exact proof
+            else:  # which moves keep the value; in a loss (every move keeps one), which hold out longest: exact
                 best = self.prover.prove(state, nodes=nodes, seconds=rest(), exact=value == "lose",
                                          best_moves=True).best_moves
         except NotProvedError:
