@@ -298,17 +298,27 @@ def dense_unrank_next(dspec, tier, rank, params, s, cursor):
     tier, steps the fastest combination (the O's without bombs on the board,
     else the bombs' cells) to the next instead of unranking from scratch.
     ``cursor``: the rank, tier, its parts, and the three combinations."""
+    hidx, rest, o_at, bombs_at = next_arrangement(dspec, tier, rank, cursor)
+    return _place(dspec, hidx, rest, o_at, bombs_at, params, s)
+
+
+@njit(cache=True)
+def next_arrangement(dspec, tier, rank, cursor):
+    """The arrangement of ``rank`` in ``tier`` as :func:`_place` takes it:
+    (heights number, the rest of the tier id, O's pieces and bombs as masks
+    over the filled cells in order), stepped from the previous rank where
+    ``cursor`` holds it (:func:`dense_unrank_next`). Shared with the
+    bitboard engine (``dense_engine.py``), which places it on bitboards."""
     if cursor[0] == rank - 1 and cursor[2] == tier and rank > 0:  # the tier's parts, saved: no division
         hidx, rest, nb = cursor[3], cursor[4], cursor[5]
         if nb == 0:
             o_at = _next_subset(np.uint64(cursor[1]))
             cursor[0], cursor[1] = rank, np.int64(o_at)
-            return _place(dspec, hidx, rest, o_at, np.uint64(0), params, s)
+            return hidx, rest, o_at, np.uint64(0)
         if cursor[6] + 1 < cursor[9]:  # the bombs move on; the O's among bombs and plain pieces stay
             bombs_at = _next_subset(np.uint64(cursor[7]))
             cursor[0], cursor[6], cursor[7] = rank, cursor[6] + 1, np.int64(bombs_at)
-            return _place(dspec, hidx, rest, _merge(bombs_at, np.uint64(cursor[8]), np.uint64(cursor[1])),
-                          bombs_at, params, s)
+            return hidx, rest, _merge(bombs_at, np.uint64(cursor[8]), np.uint64(cursor[1])), bombs_at
     hidx, n, nx, ax, dx, ao, do, side = _split(dspec, tier)
     nb = ax + ao
     rest = tier // dspec[4]
@@ -316,7 +326,7 @@ def dense_unrank_next(dspec, tier, rank, params, s, cursor):
     if nb == 0:
         o_at = _colex(rank, n, n - nx)
         cursor[1] = np.int64(o_at)
-        return _place(dspec, hidx, rest, o_at, np.uint64(0), params, s)
+        return hidx, rest, o_at, np.uint64(0)
     size_b = BINOMIAL[n, nb]
     size_ob = BINOMIAL[nb, ao]
     rb = rank % size_b
@@ -326,7 +336,7 @@ def dense_unrank_next(dspec, tier, rank, params, s, cursor):
     bomb_o = _colex(q % size_ob, nb, ao)
     cursor[1], cursor[6], cursor[7], cursor[8], cursor[9] = np.int64(plain_o), rb, np.int64(bombs_at), \
         np.int64(bomb_o), size_b
-    return _place(dspec, hidx, rest, _merge(bombs_at, bomb_o, plain_o), bombs_at, params, s)
+    return hidx, rest, _merge(bombs_at, bomb_o, plain_o), bombs_at
 
 
 @njit(cache=True)

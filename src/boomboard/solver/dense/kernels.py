@@ -26,11 +26,18 @@ from numba import prange
 
 from boomboard.core.layout import STATUS
 from boomboard.jit import njit
+from boomboard.numba_internals import NO_REFERENCE_COUNTING
 from boomboard.solver.dense.store import NO_POSITION
 from boomboard.solver.format.values import LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
 from boomboard.kernel_interface import (apply_action, dense_child_levels, dense_level_count, dense_locate,
                                         dense_mirror, dense_mirror_tier, dense_tier_count, dense_tier_level,
                                         dense_tier_size, dense_unrank_next, legal_actions)
+
+# The scoring of a position below allocates nothing and runs for every
+# position: it is compiled without numba's reference counting, which counted
+# two atomic operations for each array of each call, a quarter of a solve's
+# time (see boomboard.search.tree.BORROWING).
+BORROWING = {"cache": True, **NO_REFERENCE_COUNTING}
 
 MISSING = -1  # a child whose tier is not loaded: a game whose levels do not climb
 BLOCKS = 64  # blocks a level is split into for the threads
@@ -71,13 +78,13 @@ def child_levels(dspec, level, out):
     return dense_child_levels(dspec, level, out)
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _copy(source, target):
     for i in range(source.shape[0]):
         target[i] = source[i]
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def locate_stored(dspec, params, s, symmetric):
     """The stored tier and rank of the non-terminal position ``s`` (mirrored
     in place first when its own tier is not canonical)."""
@@ -88,7 +95,7 @@ def locate_stored(dspec, params, s, symmetric):
     return tier, rank
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _child_entry(dspec, params, child, symmetric, records, bases):
     """The record of the non-terminal position ``child`` (mirrored in place
     if its mirror image is what is loaded), or MISSING if its tier is not
@@ -107,7 +114,7 @@ def _child_entry(dspec, params, child, symmetric, records, bases):
     return np.int64(records[base + rank])
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _combine(v, r, best):
     """Fold a child's value and remoteness into ``best`` = [least losing,
     least tying, most winning remoteness] (a game whose levels climb is
@@ -120,7 +127,7 @@ def _combine(v, r, best):
         best[2] = max(best[2], r)
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _record(best):
     if best[0] <= MAX_REMOTENESS:
         return (WIN << VALUE_SHIFT) | (best[0] + 1)
@@ -129,14 +136,14 @@ def _record(best):
     return (LOSE << VALUE_SHIFT) | (best[2] + 1)
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _fresh(best):
     best[0] = MAX_REMOTENESS + 1
     best[1] = MAX_REMOTENESS + 1
     best[2] = -1
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _score_leaf(dspec, params, s, child, actions, symmetric, records, bases, level, best):
     """The record of ``s``, whose moves must all leave ``level``; MISSING if one does not.
     :func:`score`'s loop without its forced-pass case, which calls this: numba's
@@ -159,11 +166,12 @@ def _score_leaf(dspec, params, s, child, actions, symmetric, records, bases, lev
     return _record(best)
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def score(dspec, params, s, work, actions, symmetric, records, bases, level, best):
     """The record of the position ``s`` of ``level`` from its children's
     records (``records[bases[tier] + rank]``); ``work``: two scratch
-    positions. MISSING if a child's tier is not loaded."""
+    positions; ``best``: six scratch numbers (the position's, then a forced
+    pass's). MISSING if a child's tier is not loaded."""
     child = work[0]
     _fresh(best)
     n = legal_actions(s, params, actions)
@@ -179,8 +187,8 @@ def score(dspec, params, s, work, actions, symmetric, records, bases, level, bes
         entry = _child_entry(dspec, params, child, symmetric, records, bases)
         if entry < 0 and dense_tier_level(dspec, dense_locate(dspec, child, params)[0]) == level:
             # a forced pass: the position it leads to has moves that all leave the level
-            inner = np.empty(3, dtype=np.int64)
-            entry = _score_leaf(dspec, params, child, work[1], actions[n:], symmetric, records, bases, level, inner)
+            entry = _score_leaf(dspec, params, child, work[1], actions[n:], symmetric, records, bases, level,
+                                best[3:])
         if entry < 0:
             return MISSING
         _combine(entry >> VALUE_SHIFT, entry & MAX_REMOTENESS, best)
@@ -203,7 +211,7 @@ def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out
         s = scratch.copy()
         work = np.empty((2, scratch.shape[0]), dtype=scratch.dtype)
         actions = np.empty(2 * width, dtype=np.int32)
-        best = np.empty(3, dtype=np.int64)
+        best = np.empty(6, dtype=np.int64)  # the position's, then a forced pass's
         cursor = np.empty(16, dtype=np.int64)
         k = np.searchsorted(starts, first, side="right") - 1
         i = first
