@@ -14,6 +14,7 @@ import pytest
 import boomboard
 from boomboard import solver
 from boomboard.ahead import AheadModule, AheadUnavailable, load_ahead
+from boomboard.solver.dense.engine import build_passes_ahead
 
 GAME = "kaboom(rows=3,cols=4,connect=3)"
 TEMPLATE = "boomboard.solver.dense.kernels"
@@ -33,13 +34,14 @@ print(json.dumps({"numba": "numba" in sys.modules, "folder": str(table.folder), 
 @pytest.fixture(scope="module")
 def built():
     game = boomboard.load_game(GAME)
-    if load_ahead(TEMPLATE, game.kernels_module) is None:  # boomboard compile builds it; a bare checkout may not have
-        try:
-            game.build_ahead(TEMPLATE)
-        except AheadUnavailable as why:
-            if os.environ.get("CI") == "true":  # CI installs a C compiler (scripts/system-deps): fail, not skip
-                raise
-            pytest.skip(str(why))
+    try:  # boomboard compile builds them; a bare checkout may not have
+        if load_ahead(TEMPLATE, game.kernels_module) is None:
+            game.build_ahead(TEMPLATE)  # the state arrays' passes, which the tests below turn off and damage
+        build_passes_ahead(game)  # the passes its solves play on: its dense engine's (bitboards)
+    except AheadUnavailable as why:
+        if os.environ.get("CI") == "true":  # CI installs a C compiler (scripts/system-deps): fail, not skip
+            raise
+        pytest.skip(str(why))
     return game
 
 

@@ -195,6 +195,27 @@ def score(dspec, params, s, work, actions, symmetric, records, bases, level, bes
     return _record(best)
 
 
+@njit(**BORROWING)
+def _score_ranks(dspec, params, tier, first, last, out, s, work, actions, best, cursor, symmetric, records, bases, level):  # noqa: PLR0913 (a kernel's arrays, one by one)
+    """Score the ranks ``first .. last - 1`` of ``tier`` into ``out`` (a
+    record each, in order), with the scratch arrays of :func:`solve_level`;
+    returns how many had a child missing. A tier's ranks are scored here,
+    without reference counting: in :func:`solve_level`'s loop, which
+    allocates, each call counted references to its arrays."""
+    missing = 0
+    cursor[0] = -1
+    for rank in range(first, last):
+        if not dense_unrank_next(dspec, tier, rank, params, s, cursor):
+            out[rank - first] = NO_POSITION
+            continue
+        entry = score(dspec, params, s, work, actions, symmetric, records, bases, level, best)
+        if entry < 0:
+            missing += 1
+            entry = NO_POSITION
+        out[rank - first] = entry
+    return missing
+
+
 @njit(cache=True, parallel=True)
 def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out, symmetric, records, bases):  # noqa: PLR0913 (a kernel's arrays, one by one)
     """Score the records ``lo .. hi - 1`` of a level (its stored tiers
@@ -216,19 +237,9 @@ def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out
         k = np.searchsorted(starts, first, side="right") - 1
         i = first
         while i < last:
-            tier = tiers[k]
             end = min(last, starts[k + 1])
-            cursor[0] = -1
-            for rank in range(i - starts[k], end - starts[k]):
-                at = starts[k] + rank - lo
-                if not dense_unrank_next(dspec, tier, rank, params, s, cursor):
-                    out[at] = NO_POSITION
-                    continue
-                entry = score(dspec, params, s, work, actions, symmetric, records, bases, level, best)
-                if entry < 0:
-                    missing[b] += 1
-                    entry = NO_POSITION
-                out[at] = entry
+            missing[b] += _score_ranks(dspec, params, tiers[k], i - starts[k], end - starts[k], out[i - lo:end - lo],
+                                       s, work, actions, best, cursor, symmetric, records, bases, level)
             i = end
             k += 1
     return missing.sum()
