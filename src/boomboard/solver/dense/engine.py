@@ -55,7 +55,6 @@ def dense_engine(game: Game, ahead: bool = False) -> DenseEngine:
     if passes is None:
         passes = specialize(PASSES, engine.__name__)
         announce_if_cold(passes, game.title)
-
     return DenseEngine(passes, params, engine.new_position(params), lambda state: engine.load_position(state, params))
 
 

@@ -16,7 +16,8 @@ children, which all leave the level.
 With symmetry, only the canonical tiers (``tier <= dense_mirror_tier(tier)``)
 are solved and stored; a child in another tier is mirrored first. The
 threads of :func:`solve_level` each scan their own block of the level.
-``game.compiled("boomboard.solver.dense.kernels")`` binds the kernels to one game's.
+``game.compiled("boomboard.solver.dense.kernels")`` binds the kernels to one game's,
+:func:`boomboard.solver.dense.engine.dense_engine` to its dense engine's where it has one.
 """
 
 from __future__ import annotations
