@@ -27,18 +27,11 @@ from numba import prange
 
 from boomboard.core.layout import STATUS
 from boomboard.jit import njit
-from boomboard.numba_internals import NO_REFERENCE_COUNTING
 from boomboard.solver.dense.store import NO_POSITION
 from boomboard.solver.format.values import LOSE, MAX_REMOTENESS, TIE, VALUE_SHIFT, WIN, terminal_value
 from boomboard.kernel_interface import (apply_action, dense_child_levels, dense_level_count, dense_locate,
                                         dense_mirror, dense_mirror_tier, dense_tier_count, dense_tier_level,
                                         dense_tier_size, dense_unrank_next, legal_actions)
-
-# The scoring of a position below allocates nothing and runs for every
-# position: it is compiled without numba's reference counting, which counted
-# two atomic operations for each array of each call, a quarter of a solve's
-# time (see boomboard.search.tree.BORROWING).
-BORROWING = {"cache": True, **NO_REFERENCE_COUNTING}
 
 MISSING = -1  # a child whose tier is not loaded: a game whose levels do not climb
 BLOCKS = 64  # blocks a level is split into for the threads
@@ -79,13 +72,13 @@ def child_levels(dspec, level, out):
     return dense_child_levels(dspec, level, out)
 
 
-@njit(**BORROWING)
+@njit(cache=True)
 def _copy(source, target):
     for i in range(source.shape[0]):
         target[i] = source[i]
 
 
-@njit(**BORROWING)
+@njit(cache=True)
 def locate_stored(dspec, params, s, symmetric):
     """The stored tier and rank of the non-terminal position ``s`` (mirrored
     in place first when its own tier is not canonical)."""
@@ -96,7 +89,7 @@ def locate_stored(dspec, params, s, symmetric):
     return tier, rank
 
 
-@njit(**BORROWING)
+@njit(cache=True)
 def _child_entry(dspec, params, child, symmetric, records, bases):
     """The record of the non-terminal position ``child`` (mirrored in place
     if its mirror image is what is loaded), or MISSING if its tier is not
@@ -115,7 +108,7 @@ def _child_entry(dspec, params, child, symmetric, records, bases):
     return np.int64(records[base + rank])
 
 
-@njit(**BORROWING)
+@njit(cache=True)
 def _combine(v, r, best):
     """Fold a child's value and remoteness into ``best`` = [least losing,
     least tying, most winning remoteness] (a game whose levels climb is
@@ -128,7 +121,7 @@ def _combine(v, r, best):
         best[2] = max(best[2], r)
 
 
-@njit(**BORROWING)
+@njit(cache=True)
 def _record(best):
     if best[0] <= MAX_REMOTENESS:
         return (WIN << VALUE_SHIFT) | (best[0] + 1)
@@ -137,14 +130,14 @@ def _record(best):
     return (LOSE << VALUE_SHIFT) | (best[2] + 1)
 
 
-@njit(**BORROWING)
+@njit(cache=True)
 def _fresh(best):
     best[0] = MAX_REMOTENESS + 1
     best[1] = MAX_REMOTENESS + 1
     best[2] = -1
 
 
-@njit(**BORROWING)
+@njit(cache=True)
 def _score_leaf(dspec, params, s, child, actions, symmetric, records, bases, level, best):
     """The record of ``s``, whose moves must all leave ``level``; MISSING if one does not.
     :func:`score`'s loop without its forced-pass case, which calls this: numba's
@@ -167,7 +160,7 @@ def _score_leaf(dspec, params, s, child, actions, symmetric, records, bases, lev
     return _record(best)
 
 
-@njit(**BORROWING)
+@njit(cache=True)
 def score(dspec, params, s, work, actions, symmetric, records, bases, level, best):
     """The record of the position ``s`` of ``level`` from its children's
     records (``records[bases[tier] + rank]``); ``work``: two scratch
@@ -196,27 +189,6 @@ def score(dspec, params, s, work, actions, symmetric, records, bases, level, bes
     return _record(best)
 
 
-@njit(**BORROWING)
-def _score_ranks(dspec, params, tier, first, last, out, s, work, actions, best, cursor, symmetric, records, bases, level):  # noqa: PLR0913 (a kernel's arrays, one by one)
-    """Score the ranks ``first .. last - 1`` of ``tier`` into ``out`` (a
-    record each, in order), with the scratch arrays of :func:`solve_level`;
-    returns how many had a child missing. A tier's ranks are scored here,
-    without reference counting: in :func:`solve_level`'s loop, which
-    allocates, each call counted references to its arrays."""
-    missing = 0
-    cursor[0] = -1
-    for rank in range(first, last):
-        if not dense_unrank_next(dspec, tier, rank, params, s, cursor):
-            out[rank - first] = NO_POSITION
-            continue
-        entry = score(dspec, params, s, work, actions, symmetric, records, bases, level, best)
-        if entry < 0:
-            missing += 1
-            entry = NO_POSITION
-        out[rank - first] = entry
-    return missing
-
-
 @njit(cache=True, parallel=True)
 def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out, symmetric, records, bases):  # noqa: PLR0913 (a kernel's arrays, one by one)
     """Score the records ``lo .. hi - 1`` of a level (its stored tiers
@@ -238,9 +210,19 @@ def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out
         k = np.searchsorted(starts, first, side="right") - 1
         i = first
         while i < last:
+            tier = tiers[k]
             end = min(last, starts[k + 1])
-            missing[b] += _score_ranks(dspec, params, tiers[k], i - starts[k], end - starts[k], out[i - lo:end - lo],
-                                       s, work, actions, best, cursor, symmetric, records, bases, level)
+            cursor[0] = -1
+            for rank in range(i - starts[k], end - starts[k]):
+                at = starts[k] + rank - lo
+                if not dense_unrank_next(dspec, tier, rank, params, s, cursor):
+                    out[at] = NO_POSITION
+                    continue
+                entry = score(dspec, params, s, work, actions, symmetric, records, bases, level, best)
+                if entry < 0:
+                    missing[b] += 1
+                    entry = NO_POSITION
+                out[at] = entry
             i = end
             k += 1
     return missing.sum()
