@@ -14,6 +14,7 @@ import pytest
 import boomboard
 from boomboard import solver
 from boomboard.ahead import AheadModule, AheadUnavailable, load_ahead
+from boomboard.solver.dense.engine import build_passes_ahead
 
 GAME = "kaboom(rows=3,cols=4,connect=3)"
 TEMPLATE = "boomboard.solver.dense.kernels"
@@ -33,13 +34,14 @@ print(json.dumps({"numba": "numba" in sys.modules, "folder": str(table.folder), 
 @pytest.fixture(scope="module")
 def built():
     game = boomboard.load_game(GAME)
-    if load_ahead(TEMPLATE, game.kernels_module) is None:  # boomboard compile builds it; a bare checkout may not have
-        try:
-            game.build_ahead(TEMPLATE)
-        except AheadUnavailable as why:
-            if os.environ.get("CI") == "true":  # CI installs a C compiler (scripts/system-deps): fail, not skip
-                raise
-            pytest.skip(str(why))
+    try:  # boomboard compile builds them; a bare checkout may not have
+        if load_ahead(TEMPLATE, game.kernels_module) is None:
+            game.build_ahead(TEMPLATE)  # the state arrays' passes, which the tests below turn off and damage
+        build_passes_ahead(game)  # the passes its solves play on: its dense engine's (bitboards)
+    except AheadUnavailable as why:
+        if os.environ.get("CI") == "true":  # CI installs a C compiler (scripts/system-deps): fail, not skip
+            raise
+        pytest.skip(str(why))
     return game
 
 
@@ -103,3 +105,17 @@ def test_a_damaged_build_is_passed_over_for_numbas_passes(built, tmp_path, monke
     assert load_ahead(TEMPLATE, built.kernels_module) is None
     table = solver.solve(built, db=tmp_path / "db", progress=False, settings=solver.SolveSettings(method="dense", threads=1))
     assert table.meta["start"]["value"] == "win"
+
+
+def test_the_passes_build_ahead_for_a_game_whose_kernels_allocate(built, tmp_path, monkeypatch):
+    """Jump61's cascade allocates its queue. Built ahead of time, a pass
+    compiled without reference counting compiles the game's kernels it calls
+    without it too, and those refuse to allocate: so the passes that call a
+    game's kernels keep it (``built``: a C compiler is here)."""
+    from boomboard import ahead
+
+    game = boomboard.load_game("jump61(size=2)")
+    fresh = tmp_path / ("fresh" + ahead._path(TEMPLATE, game.kernels_module).suffix)
+    monkeypatch.setattr(ahead, "_path", lambda template, kernels: fresh)  # built here, whatever the cache holds
+    monkeypatch.setattr(ahead, "_loaded", {})
+    assert game.build_ahead(TEMPLATE) == fresh and fresh.is_file()

@@ -113,8 +113,9 @@ def test_a_level_file_from_the_misere_table_is_refused_naming_it(db, tmp_path):
 
 
 def _start_level(table) -> int:
-    state = table.game.new_initial_state().array.copy()
-    level, _ = table.layout.passes.lookup(table.layout.dspec, table.game.params_array, state, table.symmetric,
+    engine = table.layout.engine  # what the passes play on: the state arrays, or the game's dense engine
+    start = engine.load(table.game.new_initial_state().array)
+    level, _ = table.layout.passes.lookup(table.layout.dspec, engine.params, start, table.symmetric,
                                           table.layout.levels, table.layout.start)
     return int(level)
 

@@ -21,6 +21,7 @@ from solve_helpers import steps_saved, stop_after, watch_steps
 import boomboard
 from boomboard import solver
 from boomboard.core.layout import HEADER, PLAYER
+from boomboard.games.kaboom import bitboard, dense_engine
 from boomboard.solver.format.blockstore import CorruptTableError
 
 # CI-sized variants: every value of each agrees with the hashed solver's
@@ -97,6 +98,61 @@ def test_reachable_positions_rank_and_unrank_to_themselves(name, seed):
     back = game.initial_array().copy()
     assert kernels.dense_unrank(dspec, tier, rank, params, back)
     assert back[PLAYER] == state.array[PLAYER] and np.array_equal(back[HEADER:], state.array[HEADER:])
+    geometry = game.dense_engine_params()
+    assert dense_engine.dense_locate(dspec, dense_engine.load_position(state.array, geometry), geometry) == (tier, rank)
+
+
+@pytest.mark.parametrize("name", ["kaboom(rows=3,cols=3,connect=3,bombs=0)", "kaboom(rows=3,cols=3,connect=3)",
+                                  "kaboom(rows=2,cols=3,connect=2,bombs=2,superbomb=true)",
+                                  "kaboom(rows=3,cols=4,connect=3,bombs=2)"])
+def test_the_bitboard_engine_unranks_locates_and_mirrors_as_the_ranking_does(name):
+    """Kaboom's dense engine against ``ranking.py`` on every rank of every
+    tier: the same ranks are positions, each the same position (its bitboards
+    those of the state array, ``load_position`` and ``bitboard.from_array``
+    alike), located and mirrored alike."""
+    game = boomboard.load_game(name)
+    kernels, dspec, params, geometry = game.kernels, spec_of(game), game.params_array, game.dense_engine_params()
+    s, pos, image = game.initial_array().copy(), dense_engine.new_position(geometry), bitboard.new_position()
+    cursors = np.empty(16, dtype=np.int64), np.empty(16, dtype=np.int64)
+    positions = 0
+    for tier in range(kernels.dense_tier_count(dspec)):
+        cursors[0][0] = cursors[1][0] = -1
+        for rank in range(kernels.dense_tier_size(dspec, tier)):
+            legal = kernels.dense_unrank_next(dspec, tier, rank, params, s, cursors[0])
+            assert dense_engine.dense_unrank_next(dspec, tier, rank, geometry, pos, cursors[1]) == legal
+            if not legal:
+                continue
+            positions += 1
+            bitboard.from_array(s, geometry, image)
+            assert np.array_equal(pos, image) and np.array_equal(dense_engine.load_position(s, geometry), image)
+            assert dense_engine.dense_locate(dspec, pos, geometry) == (tier, rank)
+            kernels.dense_mirror(dspec, s, params)
+            dense_engine.dense_mirror(dspec, pos, geometry)
+            bitboard.from_array(s, geometry, image)
+            assert np.array_equal(pos, image)
+    assert positions > 500
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_bitboard_engine_and_state_arrays_solve_to_the_same_bytes(tmp_path, monkeypatch, name):
+    """Every variant solved on bitboards (Kaboom's dense engine) and on state
+    arrays (the reference, for boards the words do not fit) gives the same
+    files, and each table looks the other's positions up alike."""
+    game = boomboard.load_game(name)
+    settings = solver.SolveSettings(method="dense")
+    on_bitboards = solver.solve(game, db=tmp_path / "bitboards", progress=False, settings=settings)
+    assert on_bitboards.layout.engine.position.dtype == np.uint64
+    monkeypatch.setattr(type(game), "dense_engine_params", lambda self: None)
+    on_arrays = solver.solve(game, db=tmp_path / "arrays", progress=False, settings=settings)
+    assert on_arrays.layout.engine.params is game.params_array
+    assert_same_files(on_bitboards.folder, on_arrays.folder)
+    assert on_bitboards.meta["start"] == on_arrays.meta["start"]
+    for i in random.Random(2).sample(range(len(on_arrays)), min(len(on_arrays), 2000)):
+        try:
+            entry = on_arrays.entry_at(i)
+        except solver.NotSolvedError:  # a rank that is no position
+            continue
+        assert on_bitboards.lookup(on_arrays.state_at(i)) == entry
 
 
 @pytest.mark.parametrize("name", VARIANTS)

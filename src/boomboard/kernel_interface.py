@@ -117,6 +117,8 @@ def layer_of(spec, s, params):
 # tier of a higher level, except a move to a same-level position whose own
 # moves all leave the level (Kaboom's forced pass), which the solver scores
 # on the spot. A level is what the solver holds, solves and stores at once.
+# A game may also give the solver a dense engine (:mod:`boomboard.solver.dense.engine`):
+# ``legal_actions``, ``apply_action`` and these kernels over positions of its own.
 def dense_tier_count(dspec):
     """How many tier ids there are (tiers ``0 .. n - 1``; some may be empty)."""
     raise NotImplementedError("a game kernel: see boomboard.jit.specialize")

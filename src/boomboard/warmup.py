@@ -76,13 +76,13 @@ def warm_up(name: str, on_part: Callable[[str], None] = lambda part: None) -> fl
         endgame_tables(game, progress=False)  # the tables ai probes
     on_part("endgames")
     if game.solver_dense_spec() is not None:
-        from .ahead import AheadUnavailable, load_ahead
+        from .ahead import AheadUnavailable
+        from .solver.dense.engine import build_passes_ahead
 
-        if load_ahead("boomboard.solver.dense.kernels", game.kernels_module) is None:
-            try:
-                game.build_ahead("boomboard.solver.dense.kernels")  # one-thread dense solves then run without numba
-            except AheadUnavailable:
-                pass  # no C compiler here: such solves load numba's passes instead
+        try:
+            build_passes_ahead(game)  # one-thread dense solves then run without numba
+        except AheadUnavailable:
+            pass  # no C compiler here: such solves load numba's passes instead
     on_part("ahead")
     if game.solver_dense_auto and game.solver_dense_spec() is not None:
         from .solver.dense.plan import MEASURED_RECORDS_PER_CPU_SECOND, plan

@@ -12,7 +12,8 @@ item belongs to a capability (:mod:`boomboard.core.capabilities`): the
 engine's required items are required of every game, another capability's
 only of a game that declares it. Items of one ``group`` come all together
 or not at all (the solver's codec, the dense solver's ranking, endgames,
-the prover's move ordering, the prover's own engine).
+the prover's move ordering, the prover's own engine, the dense solver's own
+engine).
 
 :func:`check_game` compares a game class with the contract and
 :func:`require_game` raises one :class:`~boomboard.core.errors.GameContractError`
@@ -50,6 +51,8 @@ KERNEL = "kernel in kernels.py"
 GEOMETRY = "function in geometry.py"
 PROOF_ENGINE_KERNEL = "kernel in proof_engine.py"
 PROOF_ENGINE_FUNCTION = "function in proof_engine.py"
+DENSE_ENGINE_KERNEL = "kernel in dense_engine.py"
+DENSE_ENGINE_FUNCTION = "function in dense_engine.py"
 OBSERVATION = "in observation.py"
 FILE = "file in the folder"
 
@@ -89,6 +92,13 @@ def _engine_kernel(name: str, purpose: str) -> Item:
     return Item(name, PROOF_ENGINE_KERNEL, OPTIONAL, purpose, params, group=PROOF_ENGINE, capability=SEARCH)
 
 
+def _dense_engine_kernel(name: str, purpose: str) -> Item:
+    """A kernel of the dense engine that the dense solver calls under the
+    kernel interface's name, with its parameters, over the engine's positions."""
+    params = tuple(inspect.signature(getattr(kernel_interface, name)).parameters)
+    return Item(name, DENSE_ENGINE_KERNEL, OPTIONAL, purpose, params, group=DENSE_ENGINE, capability=SOLVER)
+
+
 def _method(name: str, need: str, purpose: str, group: str | None = None, capability: str = ENGINE) -> Item:
     """A method item, with the parameters of :class:`Game`'s own (which documents it)."""
     params = tuple(inspect.signature(getattr(Game, name)).parameters)[1:]
@@ -99,6 +109,7 @@ CODEC = "solver codec"
 PROOF_ORDER = "proof ordering"
 PROOF_ENGINE = "proof engine"
 DENSE = "dense solver"
+DENSE_ENGINE = "dense engine"
 ENDGAMES = "endgames"
 DENSE_KERNELS = {
     "dense_tier_count": "how many tier ids there are",
@@ -173,6 +184,8 @@ CONTRACT: tuple[Item, ...] = (
     _method("solver_codec_spec", OPTIONAL, "the codec spec `encode`, `decode` and `layer_of` read", CODEC, SOLVER),
     _method("solver_layer_count", OPTIONAL, "how many layers `layer_of` numbers", capability=SOLVER),
     _method("solver_dense_spec", OPTIONAL, "the dense spec the `dense_*` kernels read", DENSE, SOLVER),
+    _method("dense_engine_params", OPTIONAL, "the `params` of its dense engine's kernels, or None where the "
+            "parameters do not fit that engine", DENSE_ENGINE, SOLVER),
     _method("solver_start_keys", OPTIONAL, "the keys of every endgame position the solver starts from",
             ENDGAMES, SOLVER),
     _method("proof_engine_params", OPTIONAL, "the `params` of its proof engine's kernels, or None where the "
@@ -202,6 +215,16 @@ CONTRACT: tuple[Item, ...] = (
     _engine_kernel("apply_action", "`apply_action` on an engine position, with the same action ids"),
     _engine_kernel("proof_moves", "`proof_moves` on an engine position"),
     _engine_kernel("mirror_key", "`mirror_key` on an engine position"),
+    # -- its dense engine: positions of its own that the dense solver plays ---------------------
+    Item("new_position", DENSE_ENGINE_FUNCTION, OPTIONAL, "an empty position of the engine: an integer array "
+         "that begins with the state array's header", ("params",), group=DENSE_ENGINE, capability=SOLVER),
+    Item("load_position", DENSE_ENGINE_FUNCTION, OPTIONAL, "the engine position of a state array, in plain "
+         "Python (a solve built ahead of time never loads numba)", ("state", "params"), group=DENSE_ENGINE,
+         capability=SOLVER),
+    _dense_engine_kernel("legal_actions", "`legal_actions` on an engine position, with the same action ids"),
+    _dense_engine_kernel("apply_action", "`apply_action` on an engine position"),
+    *(_dense_engine_kernel(name, f"`{name}` on engine positions, ranked as the game's own")
+      for name in DENSE_KERNELS if name != "dense_unrank"),
     # -- what the web page draws ------------------------------------------------------------
     Item("layout", GEOMETRY, REQUIRED, "the board's cells, names, centres and labels (`Layout`)", ("game",),
          capability=PLAY),
@@ -236,6 +259,8 @@ CONTRACT: tuple[Item, ...] = (
     Item("ranking.py", FILE, OPTIONAL, "the dense solver's kernels (by convention)", capability=SOLVER),
     Item("proof_engine.py", FILE, OPTIONAL, "the proof engine's kernels, for the prover", group=PROOF_ENGINE,
          capability=SEARCH),
+    Item("dense_engine.py", FILE, OPTIONAL, "the dense engine's kernels, for the dense solver", group=DENSE_ENGINE,
+         capability=SOLVER),
 )
 
 
@@ -286,14 +311,16 @@ def _folder_modules(rules: Any) -> tuple[dict[str, Any], list[str]]:
     """The game folder's path and the modules of it the contract reads (``None``
     where absent), and the problems of those that cannot be imported."""
     folder: dict[str, Any] = {"path": None, KERNEL: None, GEOMETRY: None, OBSERVATION: None,
-                              PROOF_ENGINE_KERNEL: None, PROOF_ENGINE_FUNCTION: None}
+                              PROOF_ENGINE_KERNEL: None, PROOF_ENGINE_FUNCTION: None, DENSE_ENGINE_KERNEL: None,
+                              DENSE_ENGINE_FUNCTION: None}
     problems = []
     if not isinstance(rules, ModuleType) or not getattr(rules, "__file__", None):
         return folder, problems
     folder["path"] = Path(rules.__file__).parent
     package = rules.__name__.rpartition(".")[0]
     for where, part in ((KERNEL, "kernels"), (GEOMETRY, "geometry"), (OBSERVATION, "observation"),
-                        (PROOF_ENGINE_KERNEL, "proof_engine"), (PROOF_ENGINE_FUNCTION, "proof_engine")):
+                        (PROOF_ENGINE_KERNEL, "proof_engine"), (PROOF_ENGINE_FUNCTION, "proof_engine"),
+                        (DENSE_ENGINE_KERNEL, "dense_engine"), (DENSE_ENGINE_FUNCTION, "dense_engine")):
         if (folder["path"] / f"{part}.py").exists():
             try:
                 folder[where] = importlib.import_module(f"{package}.{part}")
@@ -323,7 +350,7 @@ def _look_up(cls: type, item: Item, folder: dict[str, Any]) -> tuple[bool, str]:
     value = getattr(module, item.name)
     if item.params is None:
         return True, "" if isinstance(value, item.kind) else f"is a {type(value).__name__}"
-    if item.where in (KERNEL, PROOF_ENGINE_KERNEL) and not hasattr(value, "py_func"):
+    if item.where in (KERNEL, PROOF_ENGINE_KERNEL, DENSE_ENGINE_KERNEL) and not hasattr(value, "py_func"):
         return True, "is not compiled: declare it with boomboard.jit.njit"
     function = getattr(value, "py_func", value)
     if not callable(function):

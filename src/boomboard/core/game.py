@@ -265,6 +265,15 @@ class Game:
         (the default): the solver then stores hashed keys."""
         return None
 
+    def dense_engine_params(self) -> np.ndarray | None:
+        """The ``params`` array of the game's dense engine (the kernels of its
+        folder's ``dense_engine.py``, over positions of its own that the dense
+        solver plays instead of state arrays, ranked as its ``dense_*``
+        kernels rank them: :mod:`boomboard.solver.dense.engine`) for this
+        game's parameters; ``None`` (the default) where the game has none or
+        these parameters do not fit it: the dense solver then plays state arrays."""
+        return None
+
     def solver_start_keys(self, tokens: int) -> np.ndarray:
         """The keys (``uint64``, in any order, repeats allowed) a game solved
         as endgames (``solver_min_tokens`` > 0) is solved from: every position

@@ -192,6 +192,10 @@ class KaboomGame(Game):
         """The prover searches bitboards (``proof_engine.py``) where the board fits them."""
         return self.bitboard_geometry() if self.bitboard_fits else None
 
+    def dense_engine_params(self) -> np.ndarray | None:
+        """The dense solver plays bitboards (``dense_engine.py``) where the board fits them."""
+        return self.bitboard_geometry() if self.bitboard_fits else None
+
     # -- sizes --------------------------------------------------------------------
     def num_distinct_actions(self) -> int:
         return 2 * self["cols"] + self["rows"] * self["cols"] + 1

@@ -38,8 +38,15 @@ import numpy as np
 
 from boomboard.core.layout import PLAYER
 from boomboard.jit import njit
+from boomboard.numba_internals import NO_REFERENCE_COUNTING
 
 from .rules import ARMED, BOMB, FILLED, HAND, HEIGHT, _has_line, connected_sides, fits_bitboard
+
+# Every kernel here borrows the arrays it is given and allocates nothing, so
+# it is compiled without numba's reference counting (as bitboard.py's): the
+# dense solver calls them for every position and child, and the counting
+# of their array arguments cost more than some of their bodies.
+BORROWING = {"cache": True, **NO_REFERENCE_COUNTING}
 
 # De Bruijn's multiplication wraps around 64 bits; run as plain Python
 # (NUMBA_DISABLE_JIT=1) NumPy warns each time, so it is silenced here.
@@ -110,7 +117,7 @@ def _multinomial(n: int, bombs: int) -> int:
 SPEC_TABLES = 7  # where the heights table begins in the spec
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _split(dspec, tier):
     """A tier's parts: (heights number, n pieces, plain X, X's bombs on the
     board and detonated, O's on the board and detonated, player to move)."""
@@ -119,32 +126,32 @@ def _split(dspec, tier):
     return _fields(dspec, hidx, dspec[SPEC_TABLES + heights + tier // heights])
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _fields(dspec, hidx, fields):
     n = dspec[SPEC_TABLES + hidx] >> 52
     return (hidx, n, fields & 255, (fields >> 8) & 255, (fields >> 16) & 255, (fields >> 24) & 255,
             (fields >> 32) & 255, fields >> 40)
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _join(dspec, hidx, nx, ax, dx, ao, do, side):
     bombs, cells, heights = dspec[2], dspec[3], dspec[4]
     t = (((side * (bombs + 1) + ax) * (bombs + 1) + dx) * (bombs + 1) + ao) * (bombs + 1) + do
     return (t * (cells + 1) + nx) * heights + hidx
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def dense_tier_count(dspec):
     return dspec[4] * dspec[5]
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def dense_level_count(dspec):
     bombs, cells = dspec[2], dspec[3]
     return (2 * bombs + 1) ** 2 * (cells + 1)
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def dense_tier_size(dspec, tier):
     bombs, cells = dspec[2], dspec[3]
     hidx, n, nx, ax, dx, ao, do, side = _split(dspec, tier)
@@ -157,14 +164,14 @@ def dense_tier_size(dspec, tier):
     return BINOMIAL[n, nb] * BINOMIAL[nb, ao] * BINOMIAL[n - nb, no]
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def dense_tier_level(dspec, tier):
     bombs, cells = dspec[2], dspec[3]
     hidx, n, nx, ax, dx, ao, do, side = _split(dspec, tier)
     return ((dx + do) * (2 * bombs + 1) + ax + dx + ao + do) * (cells + 1) + n
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def dense_child_levels(dspec, level, out):
     bombs, cells = dspec[2], dspec[3]
     n = level % (cells + 1)
@@ -186,7 +193,7 @@ def dense_child_levels(dspec, level, out):
     return k
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def dense_locate(dspec, s, params):
     rows, cols, bombs = dspec[0], dspec[1], dspec[2]
     board = HEIGHT + cols
@@ -219,7 +226,7 @@ def dense_locate(dspec, s, params):
     return tier, rb + BINOMIAL[i, jb] * (rob + BINOMIAL[jb, ob] * rp)
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _colex(rank, n, k):
     """The ``k``-subset of ``0 .. n - 1`` of colexicographic rank ``rank``, as
     a bit mask. Without a branch on the outcome (it mispredicts half the
@@ -235,7 +242,7 @@ def _colex(rank, n, k):
     return mask
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def dense_unrank(dspec, tier, rank, params, s):
     hidx, n, nx, ax, dx, ao, do, side = _split(dspec, tier)
     nb = ax + ao
@@ -258,7 +265,7 @@ for _bit in range(64):
     _DE_BRUIJN_SLOTS[((1 << _bit) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _bit
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _next_subset(mask):
     """The next larger number with as many bits set (Gosper's hack): the
     next combination in colexicographic order."""
@@ -268,13 +275,13 @@ def _next_subset(mask):
     return (((ripple ^ mask) >> np.uint64(shift)) | ripple) if shift < 64 else ripple
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _ctz(low):
     """The index of the one bit set in ``low``."""
     return _DE_BRUIJN_SLOTS[(low * _DE_BRUIJN) >> np.uint64(58)]
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _merge(bombs_at, bomb_o, plain_o):
     """The O's among all the filled cells: the plain pieces' (``plain_o``)
     with the bombs' (``bomb_o``) inserted where the bombs are, a bomb at a
@@ -292,23 +299,33 @@ def _merge(bombs_at, bomb_o, plain_o):
     return merged
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def dense_unrank_next(dspec, tier, rank, params, s, cursor):
     """:func:`dense_unrank`; where the last call was ``rank - 1`` of the same
     tier, steps the fastest combination (the O's without bombs on the board,
     else the bombs' cells) to the next instead of unranking from scratch.
     ``cursor``: the rank, tier, its parts, and the three combinations."""
+    hidx, rest, o_at, bombs_at = next_arrangement(dspec, tier, rank, cursor)
+    return _place(dspec, hidx, rest, o_at, bombs_at, params, s)
+
+
+@njit(**BORROWING)
+def next_arrangement(dspec, tier, rank, cursor):
+    """The arrangement of ``rank`` in ``tier`` as :func:`_place` takes it:
+    (heights number, the rest of the tier id, O's pieces and bombs as masks
+    over the filled cells in order), stepped from the previous rank where
+    ``cursor`` holds it (:func:`dense_unrank_next`). Shared with the
+    bitboard engine (``dense_engine.py``), which places it on bitboards."""
     if cursor[0] == rank - 1 and cursor[2] == tier and rank > 0:  # the tier's parts, saved: no division
         hidx, rest, nb = cursor[3], cursor[4], cursor[5]
         if nb == 0:
             o_at = _next_subset(np.uint64(cursor[1]))
             cursor[0], cursor[1] = rank, np.int64(o_at)
-            return _place(dspec, hidx, rest, o_at, np.uint64(0), params, s)
+            return hidx, rest, o_at, np.uint64(0)
         if cursor[6] + 1 < cursor[9]:  # the bombs move on; the O's among bombs and plain pieces stay
             bombs_at = _next_subset(np.uint64(cursor[7]))
             cursor[0], cursor[6], cursor[7] = rank, cursor[6] + 1, np.int64(bombs_at)
-            return _place(dspec, hidx, rest, _merge(bombs_at, np.uint64(cursor[8]), np.uint64(cursor[1])),
-                          bombs_at, params, s)
+            return hidx, rest, _merge(bombs_at, np.uint64(cursor[8]), np.uint64(cursor[1])), bombs_at
     hidx, n, nx, ax, dx, ao, do, side = _split(dspec, tier)
     nb = ax + ao
     rest = tier // dspec[4]
@@ -316,7 +333,7 @@ def dense_unrank_next(dspec, tier, rank, params, s, cursor):
     if nb == 0:
         o_at = _colex(rank, n, n - nx)
         cursor[1] = np.int64(o_at)
-        return _place(dspec, hidx, rest, o_at, np.uint64(0), params, s)
+        return hidx, rest, o_at, np.uint64(0)
     size_b = BINOMIAL[n, nb]
     size_ob = BINOMIAL[nb, ao]
     rb = rank % size_b
@@ -326,10 +343,10 @@ def dense_unrank_next(dspec, tier, rank, params, s, cursor):
     bomb_o = _colex(q % size_ob, nb, ao)
     cursor[1], cursor[6], cursor[7], cursor[8], cursor[9] = np.int64(plain_o), rb, np.int64(bombs_at), \
         np.int64(bomb_o), size_b
-    return _place(dspec, hidx, rest, _merge(bombs_at, bomb_o, plain_o), bombs_at, params, s)
+    return hidx, rest, _merge(bombs_at, bomb_o, plain_o), bombs_at
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def _place(dspec, hidx, rest, o_at, bombs_at, params, s):
     """Write the position of the tier ``rest * H + hidx`` whose filled cells,
     in order, hold O's pieces at the bits of ``o_at`` and bombs at those of
@@ -373,7 +390,7 @@ def _place(dspec, hidx, rest, o_at, bombs_at, params, s):
     return fits_bitboard(params) or connected_sides(s, params) == 0
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def dense_mirror_tier(dspec, tier):
     rows, cols, heights = dspec[0], dspec[1], dspec[4]
     hidx = tier % heights
@@ -384,7 +401,7 @@ def dense_mirror_tier(dspec, tier):
     return tier - hidx + mirrored
 
 
-@njit(cache=True)
+@njit(**BORROWING)
 def dense_mirror(dspec, s, params):
     rows, cols = dspec[0], dspec[1]
     board = HEIGHT + cols

@@ -154,7 +154,7 @@ def _how_it_fits(layout: DenseLayout, work, memory: int | None) -> bool:
 
 
 def _start_entry(layout: DenseLayout, folder, state):
-    s = state.array.copy()
-    level, index = layout.passes.lookup(layout.dspec, layout.game.params_array, s, layout.symmetric,
+    s = layout.engine.load(state.array)
+    level, index = layout.passes.lookup(layout.dspec, layout.engine.params, s, layout.symmetric,
                                         layout.levels, layout.start)
     return unpack(int(read_level(layout, folder, int(level))[index]))

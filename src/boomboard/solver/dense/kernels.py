@@ -16,7 +16,8 @@ children, which all leave the level.
 With symmetry, only the canonical tiers (``tier <= dense_mirror_tier(tier)``)
 are solved and stored; a child in another tier is mirrored first. The
 threads of :func:`solve_level` each scan their own block of the level.
-``game.compiled("boomboard.solver.dense.kernels")`` binds the kernels to one game's.
+``game.compiled("boomboard.solver.dense.kernels")`` binds the kernels to one game's,
+:func:`boomboard.solver.dense.engine.dense_engine` to its dense engine's where it has one.
 """
 
 from __future__ import annotations
@@ -163,7 +164,8 @@ def _score_leaf(dspec, params, s, child, actions, symmetric, records, bases, lev
 def score(dspec, params, s, work, actions, symmetric, records, bases, level, best):
     """The record of the position ``s`` of ``level`` from its children's
     records (``records[bases[tier] + rank]``); ``work``: two scratch
-    positions. MISSING if a child's tier is not loaded."""
+    positions; ``best``: six scratch numbers (the position's, then a forced
+    pass's). MISSING if a child's tier is not loaded."""
     child = work[0]
     _fresh(best)
     n = legal_actions(s, params, actions)
@@ -179,8 +181,8 @@ def score(dspec, params, s, work, actions, symmetric, records, bases, level, bes
         entry = _child_entry(dspec, params, child, symmetric, records, bases)
         if entry < 0 and dense_tier_level(dspec, dense_locate(dspec, child, params)[0]) == level:
             # a forced pass: the position it leads to has moves that all leave the level
-            inner = np.empty(3, dtype=np.int64)
-            entry = _score_leaf(dspec, params, child, work[1], actions[n:], symmetric, records, bases, level, inner)
+            entry = _score_leaf(dspec, params, child, work[1], actions[n:], symmetric, records, bases, level,
+                                best[3:])
         if entry < 0:
             return MISSING
         _combine(entry >> VALUE_SHIFT, entry & MAX_REMOTENESS, best)
@@ -203,7 +205,7 @@ def solve_level(dspec, params, scratch, width, level, tiers, starts, lo, hi, out
         s = scratch.copy()
         work = np.empty((2, scratch.shape[0]), dtype=scratch.dtype)
         actions = np.empty(2 * width, dtype=np.int32)
-        best = np.empty(3, dtype=np.int64)
+        best = np.empty(6, dtype=np.int64)  # the position's, then a forced pass's
         cursor = np.empty(16, dtype=np.int64)
         k = np.searchsorted(starts, first, side="right") - 1
         i = first

@@ -15,6 +15,7 @@ import numpy as np
 
 from ...core.errors import BoomboardError
 from ...core.game import Game
+from .engine import dense_engine
 
 
 class DenseLayout:
@@ -29,7 +30,8 @@ class DenseLayout:
         self.game, self.symmetric = game, symmetric
         self.dspec = np.array(described, dtype=np.int64)
         # one thread: the passes built ahead of time where they are (no numba loaded); else numba's
-        self.passes = game.compiled("boomboard.solver.dense.kernels", ahead=not parallel)
+        self.engine = dense_engine(game, ahead=not parallel)
+        self.passes = self.engine.passes
         tiers, self.level_count = (int(x) for x in self.passes.counts(self.dspec))
         sizes = np.empty(tiers, dtype=np.int64)
         self.levels = np.empty(tiers, dtype=np.int64)

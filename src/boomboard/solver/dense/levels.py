@@ -79,9 +79,9 @@ def score_range(layout: DenseLayout, level: int, records: np.ndarray, bases: np.
     scored from the children's records that :func:`gather_children` returned."""
     tiers, starts = layout.tiers_of(level)
     out = np.empty(hi - lo, dtype=np.uint16) if out is None else out
-    game = layout.game
-    missing = layout.passes.solve_level(layout.dspec, game.params_array, game.initial_array().copy(),
-                                        game.num_distinct_actions(), level, tiers, starts, lo, hi, out,
+    engine = layout.engine
+    missing = layout.passes.solve_level(layout.dspec, engine.params, engine.position.copy(),
+                                        layout.game.num_distinct_actions(), level, tiers, starts, lo, hi, out,
                                         layout.symmetric, records, bases)
     if missing:
         raise RuntimeError(f"level {level}: {missing} positions with a child in no level it reads "

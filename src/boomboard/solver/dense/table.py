@@ -58,9 +58,9 @@ class DenseTable(Table):
         return found
 
     def _record(self, state: State) -> int:
-        s = state.array.copy()
-        level, index = self.layout.passes.lookup(self.layout.dspec, self.game.params_array, s, self.symmetric,
-                                                 self.layout.levels, self.layout.start)
+        engine = self.layout.engine
+        level, index = self.layout.passes.lookup(self.layout.dspec, engine.params, engine.load(state.array),
+                                                 self.symmetric, self.layout.levels, self.layout.start)
         if level < 0:
             return NO_POSITION
         return int(self.level(int(level))[int(index)])
