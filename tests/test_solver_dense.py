@@ -22,6 +22,7 @@ import boomboard
 from boomboard import solver
 from boomboard.core.layout import HEADER, PLAYER
 from boomboard.games.kaboom import bitboard, dense_engine
+from boomboard.solver.dense.engine import dense_engine as dense_engine_of
 from boomboard.solver.format.blockstore import CorruptTableError
 
 # CI-sized variants: every value of each agrees with the hashed solver's
@@ -102,34 +103,57 @@ def test_reachable_positions_rank_and_unrank_to_themselves(name, seed):
     assert dense_engine.dense_locate(dspec, dense_engine.load_position(state.array, geometry), geometry) == (tier, rank)
 
 
+RANKS_IN_A_RUN = 200  # a large tier is checked on three runs of this many ranks: its start, middle and end
+ALL_TIERS_UP_TO = 50_000  # a board with more tiers is checked on TIERS_CHECKED of them at random (seeded)
+TIERS_CHECKED = 5000
+
+
+def tiers_to_check(count: int) -> list[int]:
+    return list(range(count)) if count <= ALL_TIERS_UP_TO else sorted(random.Random(0).sample(range(count),
+                                                                                              TIERS_CHECKED))
+
+
+def runs_of_ranks(size: int) -> list[range]:
+    """The ranks of a tier to check: all of them, or three runs of a large one."""
+    if size <= 3 * RANKS_IN_A_RUN:
+        return [range(size)]
+    middle = size // 2
+    return [range(RANKS_IN_A_RUN), range(middle, middle + RANKS_IN_A_RUN), range(size - RANKS_IN_A_RUN, size)]
+
+
 @pytest.mark.parametrize("name", ["kaboom(rows=3,cols=3,connect=3,bombs=0)", "kaboom(rows=3,cols=3,connect=3)",
                                   "kaboom(rows=2,cols=3,connect=2,bombs=2,superbomb=true)",
                                   "kaboom(rows=3,cols=4,connect=3,bombs=2)"])
 def test_the_bitboard_engine_unranks_locates_and_mirrors_as_the_ranking_does(name):
     """Kaboom's dense engine against ``ranking.py`` on every rank of every
-    tier: the same ranks are positions, each the same position (its bitboards
-    those of the state array, ``load_position`` and ``bitboard.from_array``
-    alike), located and mirrored alike."""
+    tier (of a board with many tiers, 5,000 of them at random; of a large
+    tier, runs of ranks at its start, middle and end: the 25.7 million ranks
+    of Kaboom 3x4 with 2 bombs would take minutes; the solve-to-the-same-bytes
+    test below covers every position of smaller boards): the same ranks are
+    positions, each the same position (its bitboards those of the state
+    array, ``load_position`` and ``bitboard.from_array`` alike), located and
+    mirrored alike."""
     game = boomboard.load_game(name)
     kernels, dspec, params, geometry = game.kernels, spec_of(game), game.params_array, game.dense_engine_params()
     s, pos, image = game.initial_array().copy(), dense_engine.new_position(geometry), bitboard.new_position()
     cursors = np.empty(16, dtype=np.int64), np.empty(16, dtype=np.int64)
     positions = 0
-    for tier in range(kernels.dense_tier_count(dspec)):
-        cursors[0][0] = cursors[1][0] = -1
-        for rank in range(kernels.dense_tier_size(dspec, tier)):
-            legal = kernels.dense_unrank_next(dspec, tier, rank, params, s, cursors[0])
-            assert dense_engine.dense_unrank_next(dspec, tier, rank, geometry, pos, cursors[1]) == legal
-            if not legal:
-                continue
-            positions += 1
-            bitboard.from_array(s, geometry, image)
-            assert np.array_equal(pos, image) and np.array_equal(dense_engine.load_position(s, geometry), image)
-            assert dense_engine.dense_locate(dspec, pos, geometry) == (tier, rank)
-            kernels.dense_mirror(dspec, s, params)
-            dense_engine.dense_mirror(dspec, pos, geometry)
-            bitboard.from_array(s, geometry, image)
-            assert np.array_equal(pos, image)
+    for tier in tiers_to_check(kernels.dense_tier_count(dspec)):
+        for run in runs_of_ranks(kernels.dense_tier_size(dspec, tier)):
+            cursors[0][0] = cursors[1][0] = -1  # each run unranks its first rank afresh
+            for rank in run:
+                legal = kernels.dense_unrank_next(dspec, tier, rank, params, s, cursors[0])
+                assert dense_engine.dense_unrank_next(dspec, tier, rank, geometry, pos, cursors[1]) == legal
+                if not legal:
+                    continue
+                positions += 1
+                bitboard.from_array(s, geometry, image)
+                assert np.array_equal(pos, image) and np.array_equal(dense_engine.load_position(s, geometry), image)
+                assert dense_engine.dense_locate(dspec, pos, geometry) == (tier, rank)
+                kernels.dense_mirror(dspec, s, params)
+                dense_engine.dense_mirror(dspec, pos, geometry)
+                bitboard.from_array(s, geometry, image)
+                assert np.array_equal(pos, image)
     assert positions > 500
 
 
@@ -344,7 +368,7 @@ def test_memory_to_plan_with_can_be_given(tmp_path, monkeypatch, kaboom3):
     """``memory=`` (``--memory``) makes a solve that fits read through the window all the same."""
     window = tmp_path / str(kaboom3.game) / "start.work" / "window.raw"
     seen = []
-    kernels = kaboom3.game.compiled("boomboard.solver.dense.kernels")
+    kernels = dense_engine_of(kaboom3.game).passes  # the passes this solve runs (Kaboom's: on bitboards)
     compiled = list(kernels.solve_level.dispatcher.signatures)
     watch_steps(monkeypatch, lambda step: seen.append(window.exists()))
     table = solver.solve(kaboom3.game, db=tmp_path, progress=False,
