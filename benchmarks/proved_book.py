@@ -94,14 +94,14 @@ def next_ply(game, positions: list[str], done: dict[str, dict]) -> list[str]:
     """The positions two plies on: after each position's booked move, every reply."""
     found: dict[str, None] = {}
     for position in positions:
-        after = game.state_from_notation(position).child(game.state_from_notation(position).string_to_action(
-            done[position]["move"]))
+        state = game.state_from_notation(position)
+        after = state.child(state.string_to_action(done[position]["move"]))
         if after.is_terminal():
             continue
         for reply in after.legal_actions():
-            state = after.child(reply)
-            if not state.is_terminal():
-                found.setdefault(state.to_notation())
+            reached = after.child(reply)
+            if not reached.is_terminal():
+                found.setdefault(reached.to_notation())
     return list(found)
 
 

@@ -187,15 +187,15 @@ def build_connect_three_book(tmp_path, plies):
     return OpeningBook.read(CONNECT_THREE, out)
 
 
-def test_a_proved_book_answers_every_reply_and_each_move_it_holds_wins(tmp_path):
+def assert_every_reply_answered_with_a_win(book, plies):
+    """Every position the first player meets by the book's moves in its first
+    ``plies`` plies, whatever the replies, is in the book (and nothing else),
+    with one move that a proof shows wins."""
     from boomboard.search.prover import Prover
 
-    plies = 6
-    book = build_connect_three_book(tmp_path, plies)
     prover = Prover(CONNECT_THREE, table_bits=16)
-    start = CONNECT_THREE.new_initial_state()
-    frontier, seen = [start], set()
-    while frontier:  # every position the first player can meet by the book's moves, whatever the replies
+    frontier, seen = [CONNECT_THREE.new_initial_state()], set()
+    while frontier:
         state = frontier.pop()
         if state.ply() > plies or state.to_notation() in seen:
             continue
@@ -207,6 +207,10 @@ def test_a_proved_book_answers_every_reply_and_each_move_it_holds_wins(tmp_path)
         if not after.is_terminal():
             frontier += [after.child(reply) for reply in after.legal_actions() if not after.child(reply).is_terminal()]
     assert seen == book.proofs.keys()
+
+
+def test_a_proved_book_answers_every_reply_and_each_move_it_holds_wins(tmp_path):
+    assert_every_reply_answered_with_a_win(build_connect_three_book(tmp_path, 6), 6)
 
 
 def test_a_proved_book_is_found_for_its_variant_only(tmp_path, monkeypatch):
@@ -264,3 +268,25 @@ def test_a_compressed_book_reads_as_its_json(tmp_path):
     write_book_file(packed, book)
     assert read_book_file(plain) == read_book_file(packed) == book
     assert packed.read_bytes()[:4] == b"\x28\xb5\x2f\xfd"  # zstandard's frame magic number
+
+
+def test_two_processes_share_a_proved_book_build_and_make_a_whole_book(tmp_path):
+    """``--part 0/2`` and ``--part 1/2`` at once append to one work file,
+    each waiting for the other's share of a ply: the book they make is
+    whole, as one process's is (its moves may differ: any winning one)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = str(Path(__file__).resolve().parents[1] / "benchmarks" / "proved_book.py")
+    work, spec = tmp_path / "shared.jsonl", str(CONNECT_THREE)
+    args = [sys.executable, script, spec, "--side", "x", "--plies", "6", "--table-bits", "16", "--work", str(work)]
+    parts = [subprocess.Popen(args + ["--part", f"{k}/2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+             for k in (0, 1)]
+    for part in parts:
+        assert part.wait(timeout=300) == 0, part.stderr.read().decode()[-2000:]
+    lines = [json.loads(line) for line in work.read_text().splitlines()]
+    assert len(lines) == len({line["position"] for line in lines})  # no position proved twice, no torn line
+    out = tmp_path / "shared.json"
+    subprocess.run(args + ["--out", str(out)], check=True, stdout=subprocess.DEVNULL)
+    assert_every_reply_answered_with_a_win(OpeningBook.read(CONNECT_THREE, out), 6)
