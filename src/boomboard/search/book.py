@@ -77,10 +77,14 @@ class OpeningBook:
     def read(cls, game: Game, path) -> OpeningBook:
         """A book file, checked to be this game's (this variant's) and of a
         format this version reads."""
-        data = read_book_file(path)
+        return cls.from_data(game, read_book_file(path), str(path))
+
+    @classmethod
+    def from_data(cls, game: Game, data: dict, source: str) -> OpeningBook:
+        """The book of a book file's JSON, checked as :meth:`read` does."""
         if data.get("format") != FORMAT or data.get("game") != str(game):
-            raise ValueError(f"{path} is not a format-{FORMAT} opening book of {game}")
-        return cls(game, data["positions"], str(path), data.get("results"), data.get("proofs"))
+            raise ValueError(f"{source} is not a format-{FORMAT} opening book of {game}")
+        return cls(game, data["positions"], source, data.get("results"), data.get("proofs"))
 
     def __len__(self) -> int:
         return len(self.positions) + len(self.proofs.keys() - self.positions.keys())
@@ -209,8 +213,9 @@ def game_book(game: Game) -> OpeningBook | None:
     paths = sorted((p for p in path.iterdir() if p.name.endswith(BOOK_SUFFIXES)), key=lambda p: p.name) \
         if path.is_dir() else [path] if path.is_file() else []
     for candidate in paths:
-        if read_book_file(candidate).get("game") == str(game):
-            return OpeningBook.read(game, candidate)
+        data = read_book_file(candidate)
+        if data.get("game") == str(game):
+            return OpeningBook.from_data(game, data, str(candidate))
     return None
 
 
