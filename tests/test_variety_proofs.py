@@ -48,17 +48,24 @@ def proved_within_the_agents_budget(game, state) -> bool:
     return True
 
 
+def random_positions(game, rng, most_plies: int):
+    """Unfinished positions after fewer than ``most_plies`` random plies from the start, one after another, forever."""
+    while True:
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(most_plies)):
+            if not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            yield state
+
+
 def positions_with_worse_near_best(game, db, count: int) -> list:
     """Positions (random play from the start, seeded) where a depth-2 search's near-best moves include a best one and
     a worse one, so that a choice at random among them could lose value, and a proof fits the agent's budget."""
-    searcher, rng, found = AlphaBeta(game, table_bits=14), random.Random(7), []
-    while len(found) < count:
-        state = game.new_initial_state()
-        for _ in range(rng.randrange(8)):
-            if not state.is_terminal():
-                state.apply_action(rng.choice(state.legal_actions()))
-        if state.is_terminal():
-            continue
+    searcher, found = AlphaBeta(game, table_bits=14), []
+    for state in random_positions(game, random.Random(7), most_plies=8):
+        if len(found) == count:
+            break
         searcher.clear()
         near_best = set(searcher.search(state, depth=2, margin=AI_MARGIN).near_best)
         best, worse = best_and_worse(state, db)
@@ -82,18 +89,13 @@ def test_variety_never_chooses_a_move_the_table_shows_worse(solved, spec):
         assert chosen <= best, f"{state.to_notation()}: chose {sorted(chosen - best)}, which the table shows worse"
 
 
-
 def positions_a_depth_one_search_gets_wrong(game, db, count: int) -> list:
     """Positions (random play, seeded) where a depth-1 search's move is one the table shows worse, and a proof fits
     the agent's least budget for it."""
-    searcher, rng, found = AlphaBeta(game, table_bits=14), random.Random(11), []
-    while len(found) < count:
-        state = game.new_initial_state()
-        for _ in range(rng.randrange(10)):
-            if not state.is_terminal():
-                state.apply_action(rng.choice(state.legal_actions()))
-        if state.is_terminal():
-            continue
+    searcher, found = AlphaBeta(game, table_bits=14), []
+    for state in random_positions(game, random.Random(11), most_plies=10):
+        if len(found) == count:
+            break
         searcher.clear()
         best, _ = best_and_worse(state, db)
         if searcher.search(state, depth=1).action not in best and proved_within_the_agents_budget(game, state):
