@@ -1,24 +1,39 @@
-"""Build a proved opening book: one side's winning moves, each proved by boomboard's prover.
+"""Build a proved opening book: one side's best moves, each proved by boomboard's prover.
 
-For a game whose start the prover can show is a win for ``--side`` (Connect-4 on
-7x6: ``kaboom(rows=6,cols=7,bombs=0)``, a first-player win), it walks the
-game's tree ply by ply: where ``--side`` is to move it finds one move proved to
-keep the win (:func:`winning_move`), and it follows that move with every reply
-the opponent has, not only the best ones, so the book answers any opponent.
+Where the prover shows the start is a win for ``--side`` (Connect-4 on 7x6:
+``kaboom(rows=6,cols=7,bombs=0)``, a first-player win), it walks the game's
+tree two plies at a time: where ``--side`` is to move it finds one move proved
+to keep the win (:func:`winning_move`), and it follows that move with every
+reply the opponent has, not only the best ones, so the book answers any
+opponent.
+
+Where the start is a loss for ``--side``, the book holds out: the start is
+proved exactly (the plies perfect play lasts), and at each position of the
+loser, one move that loses no sooner than perfect defence allows; at each
+position of the winner, every move that wins as soon as perfect play can
+(:func:`keeping_entry`, one null-window search a move: :meth:`Prover.keeps`),
+each of them followed, since a perfect opponent may play any. After a
+winner's move that is not among its best, the loser does better than the
+book's line, and ``ai`` proves on from there during the game.
+
 It books every such position up to ``--plies`` plies; past them, ``ai``
-proves the rest during the game. Each finished position is a JSON line in
-``--work`` (a rerun goes on where it stopped); ``--part K/N`` takes every N-th
-position of each ply from the K-th, so N processes share the work, each
-waiting for the others to finish a ply before it reads the next one.
-``--out`` then writes the book (:mod:`boomboard.search.book`, its
-``proofs``; compressed where the name ends in ``.zst``) from every line there.
+proves the rest during the game. Each settled position is a JSON line in
+``--work`` (the start's proof too: a rerun goes on where it stopped);
+``--part K/N`` takes every N-th position of each ply from the K-th, so N
+processes share the work, each waiting for the others to finish a ply
+before it reads the next one. ``--out`` then writes the book
+(:mod:`boomboard.search.book`, its ``proofs``; compressed where the name
+ends in ``.zst``) from every line of one or more work files: both sides'
+books of a game in one file.
 
-    python benchmarks/proved_book.py "kaboom(rows=6,cols=7,bombs=0)" --side x --plies 8 \\
-        --work /tmp/c4book.jsonl --part 0/2 &
-    python benchmarks/proved_book.py "kaboom(rows=6,cols=7,bombs=0)" --side x --plies 8 \\
-        --work /tmp/c4book.jsonl --part 1/2
-    python benchmarks/proved_book.py "kaboom(rows=6,cols=7,bombs=0)" --side x --plies 8 \\
-        --work /tmp/c4book.jsonl --out src/boomboard/games/kaboom/books/connect-four-7x6.json.zst
+    python benchmarks/proved_book.py "kaboom(rows=6,cols=7,bombs=0)" --side x --plies 12 \\
+        --work /tmp/c4-x.jsonl --part 0/2 &
+    python benchmarks/proved_book.py "kaboom(rows=6,cols=7,bombs=0)" --side x --plies 12 \\
+        --work /tmp/c4-x.jsonl --part 1/2
+    python benchmarks/proved_book.py "kaboom(rows=6,cols=7,bombs=0)" --side o --plies 13 \\
+        --work /tmp/c4-o.jsonl
+    python benchmarks/proved_book.py "kaboom(rows=6,cols=7,bombs=0)" --side x --plies 13 \\
+        --work /tmp/c4-x.jsonl /tmp/c4-o.jsonl --out src/boomboard/games/kaboom/books/connect-four-7x6.json.zst
 """
 
 from __future__ import annotations
@@ -81,28 +96,14 @@ def winning_move(prover: Prover, state) -> tuple[int, int]:
 
 
 def read_work(path: Path) -> dict[str, dict]:
+    """The work file's settled positions (its ``root`` line aside), by position."""
     done = {}
     if path.exists():
         for line in path.read_text().splitlines():
-            if line.strip():
-                entry = json.loads(line)
+            entry = json.loads(line) if line.strip() else {}
+            if "position" in entry:
                 done[entry["position"]] = entry
     return done
-
-
-def next_ply(game, positions: list[str], done: dict[str, dict]) -> list[str]:
-    """The positions two plies on: after each position's booked move, every reply."""
-    found: dict[str, None] = {}
-    for position in positions:
-        state = game.state_from_notation(position)
-        after = state.child(state.string_to_action(done[position]["move"]))
-        if after.is_terminal():
-            continue
-        for reply in after.legal_actions():
-            reached = after.child(reply)
-            if not reached.is_terminal():
-                found.setdefault(reached.to_notation())
-    return list(found)
 
 
 def wait_for(path: Path, positions: list[str]) -> dict[str, dict]:
@@ -114,17 +115,80 @@ def wait_for(path: Path, positions: list[str]) -> dict[str, dict]:
         time.sleep(POLL_SECONDS)
 
 
+def root_value(game, prover: Prover, args, exact: bool) -> tuple[str, int | None]:
+    """The start's value for the player to move (with its plies where
+    ``exact``), from the work file's ``root`` line, else proved and written
+    there (by part 0; the other parts wait for it)."""
+    start = game.new_initial_state().to_notation()
+    while True:
+        for line in args.work.read_text().splitlines() if args.work.exists() else []:
+            entry = json.loads(line) if line.strip() else {}
+            if entry.get("root") == start and (entry["plies"] is not None or not exact):
+                return entry["value"], entry["plies"]
+        if not args.part.startswith("0/"):
+            time.sleep(POLL_SECONDS)
+            continue
+        began = time.process_time()
+        proof = prover.prove(game.new_initial_state(), exact=exact)
+        with args.work.open("a") as out:
+            out.write(json.dumps({"root": start, "value": proof.value, "plies": proof.plies, "nodes": proof.nodes,
+                                  "seconds": round(time.process_time() - began, 3)}) + "\n")
+
+
 def build(game, args) -> None:
-    k, n = (int(x) for x in args.part.split("/"))
+    """Book ``--side``'s moves: winning ones where it wins (every reply of the
+    opponent followed), else, where it loses, the moves that lose no sooner
+    than perfect defence allows (each best move of the opponent followed)."""
     side = game.player_names.index(args.side)
     prover = Prover(game, table_bits=args.table_bits)
     start = game.new_initial_state()
-    positions = [start.to_notation()] if start.current_player() == side else \
-        [start.child(a).to_notation() for a in start.legal_actions()]
+    value, _ = root_value(game, prover, args, exact=False)
+    if value == "tie":
+        raise SystemExit(f"{game} is a tie: neither side has a winning or losing line to book")
+    if (value == "win") == (start.current_player() == side):
+        first = [start] if start.current_player() == side else [start.child(a) for a in start.legal_actions()]
+        walk(game, args, [state.to_notation() for state in first], first[0].ply(), 2,
+             lambda state, ply: winning_entry(prover, state), after_winning_move)
+    else:
+        value, plies = root_value(game, prover, args, exact=True)
+        ends = start.ply() + plies  # the ply at which perfect play ends, from every position it reaches
+        walk(game, args, [start.to_notation()], start.ply(), 1,
+             lambda state, ply: keeping_entry(prover, state, ply, ends, side), after_kept_moves)
+
+
+def winning_entry(prover: Prover, state) -> dict:
+    action, nodes = winning_move(prover, state)
+    return {"move": state.action_to_string(action), "nodes": nodes}
+
+
+def keeping_entry(prover: Prover, state, ply: int, ends: int, loser: int) -> dict:
+    """The moves of ``state``, a position at ``ply`` of perfect play that ends
+    at ply ``ends`` with a loss for ``loser``, that keep its value: the
+    loser's first found, centre-out, or every one of the winner's (its
+    choices, which the book must all follow)."""
+    plies = ends - ply
+    losing = state.current_player() == loser
+    value = "lose" if losing else "win"
+    kept = []
+    for action in centre_out(state):
+        if prover.keeps(state, action, value, plies):
+            kept.append(state.action_to_string(action))
+            if losing:
+                break
+    if not kept:
+        raise ValueError(f"no move keeps a {value} in {plies} plies at {state.to_notation()}")
+    return {"value": value, "plies": plies, "moves": kept}
+
+
+def walk(game, args, positions: list[str], ply: int, step: int, settle, follow) -> None:
+    """Settle each position of each ply from ``ply`` (``settle(state, ply)``, this part's
+    share; each a line in the work file as it is done; a position's
+    notation need not say its ply), then go ``step`` plies on to the positions
+    ``follow`` reaches from the settled ones, up to ``--plies``."""
+    k, n = (int(x) for x in args.part.split("/"))
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
     with Progress(*columns) as progress, args.work.open("a") as out:
-        ply = game.state_from_notation(positions[0]).ply()
         while positions and ply <= args.plies:
             done = read_work(args.work)
             mine = [p for i, p in enumerate(positions) if i % n == k and p not in done]
@@ -132,29 +196,56 @@ def build(game, args) -> None:
             for position in mine:
                 state = game.state_from_notation(position)
                 began = time.process_time()
-                action, nodes = winning_move(prover, state)
-                out.write(json.dumps({"position": position, "ply": ply, "move": state.action_to_string(action),
-                                      "nodes": nodes, "seconds": round(time.process_time() - began, 3)}) + "\n")
+                entry = {"position": position, "ply": ply, **settle(state, ply)}
+                out.write(json.dumps({**entry, "seconds": round(time.process_time() - began, 3)}) + "\n")
                 out.flush()
                 progress.advance(task)
             done = wait_for(args.work, positions)
-            positions, ply = next_ply(game, positions, done), ply + 2
+            found: dict[str, None] = {}
+            for position in positions:
+                found.update(dict.fromkeys(follow(game.state_from_notation(position), done[position])))
+            positions, ply = list(found), ply + step
+
+
+def after_winning_move(state, entry: dict) -> list[str]:
+    """The positions two plies on: after the booked move, every reply."""
+    after = state.child(state.string_to_action(entry["move"]))
+    if after.is_terminal():
+        return []
+    return [reached.to_notation() for reached in map(after.child, after.legal_actions()) if not reached.is_terminal()]
+
+
+def after_kept_moves(state, entry: dict) -> list[str]:
+    """The positions after each of the entry's moves."""
+    return [reached.to_notation() for reached in (state.child(state.string_to_action(m)) for m in entry["moves"])
+            if not reached.is_terminal()]
 
 
 def write_book(game, args) -> None:
-    done = {position: entry for position, entry in read_work(args.work).items() if entry["ply"] <= args.plies}
+    """The book of every work file's lines up to ``--plies``: a winning move
+    where one was booked, the moves that lose no sooner where the booked side
+    loses (the winner's positions of that walk are not written)."""
+    proofs, built = {}, []
+    for work in args.work:
+        lines = [entry for entry in read_work(work).values() if entry["ply"] <= args.plies]
+        for entry in lines:
+            if "move" in entry:
+                proofs[entry["position"]] = [[entry["move"], "win", None]]
+            elif entry["value"] == "lose":
+                proofs[entry["position"]] = [[move, "lose", entry["plies"]] for move in entry["moves"]]
+        built.append({"work": work.name, "positions": len(lines), "plies": args.plies,
+                      "cpu_seconds": round(sum(entry["seconds"] for entry in lines)),
+                      "nodes": sum(entry.get("nodes", 0) for entry in lines)})
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    seconds = sum(entry["seconds"] for entry in done.values())
     book = {"game": str(game), "format": FORMAT,
-            "built": {"by": "benchmarks/proved_book.py", "side": args.side, "plies": args.plies,
-                      "table_bits": args.table_bits, "cpu_seconds": round(seconds),
-                      "nodes": sum(entry["nodes"] for entry in done.values()), "commit": commit,
-                      "date": time.strftime("%Y-%m-%d"), "machine": platform.processor() or platform.machine()},
-            "positions": {},
-            "proofs": {position: [[entry["move"], "win", None]] for position, entry in sorted(done.items())}}
+            "built": {"by": "benchmarks/proved_book.py", "parts": built, "table_bits": args.table_bits,
+                      "commit": commit, "date": time.strftime("%Y-%m-%d"),
+                      "machine": platform.processor() or platform.machine()},
+            "positions": {}, "proofs": dict(sorted(proofs.items()))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_book_file(args.out, book)
-    print(f"wrote {len(done)} proved positions ({seconds / 3600:.2f} CPU hours) to {args.out}")
+    seconds = sum(part["cpu_seconds"] for part in built)
+    print(f"wrote {len(proofs)} proved positions ({seconds / 3600:.2f} CPU hours) to {args.out}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,13 +255,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plies", type=int, default=8, help="book that side's positions up to this ply")
     parser.add_argument("--table-bits", type=int, default=24)
     parser.add_argument("--part", default="0/1", help="K/N: this process's share of each ply")
-    parser.add_argument("--work", type=Path, required=True, help="where each proved position is kept (a rerun resumes)")
-    parser.add_argument("--out", type=Path, help="write the book from the work file (no proving)")
+    parser.add_argument("--work", type=Path, nargs="+", required=True,
+                        help="where each proved position is kept (a rerun resumes); with --out, one or more")
+    parser.add_argument("--out", type=Path, help="write the book from the work files (no proving)")
     args = parser.parse_args(argv)
     game = boomboard.load_game(args.game)
     if args.out:
         write_book(game, args)
+    elif len(args.work) > 1:
+        parser.error("a build writes one work file")
     else:
+        args.work = args.work[0]
         build(game, args)
     return 0
 

@@ -213,6 +213,43 @@ def test_a_proved_book_answers_every_reply_and_each_move_it_holds_wins(tmp_path)
     assert_every_reply_answered_with_a_win(build_connect_three_book(tmp_path, 6), 6)
 
 
+def test_a_losing_sides_book_holds_out_as_long_as_perfect_defence_allows(tmp_path):
+    """``--side o`` on connect-3 4x4, an X win in 9: at each position O meets
+    when X plays any of its best moves (by the solver's table, which
+    shares no code with the prover), the book holds one move of O, and it
+    keeps the table's remoteness: O loses no sooner than perfect defence
+    allows. The book holds nothing else."""
+    from boomboard.solver import solve
+
+    proved_book = load_benchmark("proved_book")
+    work, out, spec = tmp_path / "work.jsonl", tmp_path / "book.json", str(CONNECT_THREE)
+    assert proved_book.main([spec, "--side", "o", "--plies", "20", "--work", str(work), "--table-bits", "16"]) == 0
+    assert proved_book.main([spec, "--side", "o", "--plies", "20", "--work", str(work), "--out", str(out)]) == 0
+    book = OpeningBook.read(CONNECT_THREE, out)
+    table = solve(CONNECT_THREE, db=tmp_path / "db", progress=False)
+
+    def keeps(state, action) -> bool:  # the move leaves the mover's value and its remoteness as they were
+        child, entry = state.child(action), table.lookup(state)
+        if child.is_terminal():
+            return entry.remoteness == 1
+        after = table.lookup(child)
+        return after.value != entry.value and after.remoteness == entry.remoteness - 1
+
+    frontier, seen = [CONNECT_THREE.new_initial_state()], set()
+    while frontier:
+        state = frontier.pop()
+        if state.current_player() == 1:
+            proved = book.proved_moves(state)
+            assert len(proved) == 1 and proved[0][1:] == ("lose", table.lookup(state).remoteness), state.to_notation()
+            assert keeps(state, proved[0][0])
+            seen.add(state.to_notation())
+            moves = [proved[0][0]]
+        else:
+            moves = [action for action in state.legal_actions() if keeps(state, action)]
+        frontier += [state.child(a) for a in moves if not state.child(a).is_terminal()]
+    assert seen == book.proofs.keys() and len(seen) > 5
+
+
 def test_a_proved_book_is_found_for_its_variant_only(tmp_path, monkeypatch):
     book = build_connect_three_book(tmp_path, 2)
     folder = tmp_path / "books"
@@ -286,7 +323,9 @@ def test_two_processes_share_a_proved_book_build_and_make_a_whole_book(tmp_path)
     for part in parts:
         assert part.wait(timeout=300) == 0, part.stderr.read().decode()[-2000:]
     lines = [json.loads(line) for line in work.read_text().splitlines()]
-    assert len(lines) == len({line["position"] for line in lines})  # no position proved twice, no torn line
+    settled = [line for line in lines if "position" in line]
+    assert len(settled) == len({line["position"] for line in settled})  # no position proved twice, no torn line
+    assert [line["value"] for line in lines if "root" in line] == ["win"]  # the start, proved once (by part 0)
     out = tmp_path / "shared.json"
     subprocess.run(args + ["--out", str(out)], check=True, stdout=subprocess.DEVNULL)
     assert_every_reply_answered_with_a_win(OpeningBook.read(CONNECT_THREE, out), 6)

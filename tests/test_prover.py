@@ -73,6 +73,13 @@ def test_the_proof_is_the_tables_value_and_remoteness(db, name):
         first = analysis.moves[0]
         assert proof.best_moves == sorted(m.action for m in analysis.moves if m.value == first.value
                                           and (m.value == "tie" or m.remoteness == first.remoteness))
+        # the value known, one search a move says which keep it: with its plies, and the value alone
+        plies = None if entry.value == "tie" else entry.remoteness
+        assert [m.action for m in analysis.moves if prover.keeps(state, m.action, entry.value, plies)] == \
+            [m.action for m in analysis.moves if m.value == first.value
+             and (m.value == "tie" or m.remoteness == first.remoteness)], state.to_notation()
+        assert {m.action for m in analysis.moves if prover.keeps(state, m.action, entry.value)} == \
+            {m.action for m in analysis.moves if m.value == first.value}, state.to_notation()
         seen[entry.value] += 1
     assert seen["win"] and seen["lose"]  # the sample tried both results
 
@@ -227,6 +234,16 @@ def test_what_cannot_be_proved_is_refused():
         Prover(game, table_bits=10).prove(state)
     with pytest.raises(BoomboardError, match="this prover is for"):
         Prover(game, table_bits=10).prove(boomboard.load_game("kaboom").new_initial_state())
+    prover, start = Prover(game, table_bits=10), game.new_initial_state()
+    with pytest.raises(GameOverError):
+        prover.keeps(state, 2, "win")
+    with pytest.raises(BoomboardError, match="not a legal action"):
+        prover.keeps(start, 9, "tie")
+    with pytest.raises(BoomboardError, match="win, lose or tie, not 'draw'"):
+        prover.keeps(start, 4, "draw")
+    longest = game.max_game_length()
+    with pytest.raises(BoomboardError, match=f"1 to {longest} plies in this game, not {longest + 1}"):
+        prover.keeps(start, 4, "win", longest + 1)
 
 
 PLAIN_PYTHON = """

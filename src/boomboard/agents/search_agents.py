@@ -391,13 +391,9 @@ class AlphaBetaAgent(_BudgetedAgent):
 
     def _keeps(self, state: State, action: int, value: str, nodes: int | None, seconds: float | None) -> bool:
         """Whether ``action`` keeps ``state``'s proved win or tie (``value``), proved within the budget."""
-        child = state.child(action)
-        if child.is_terminal():
-            points = child.returns()[state.current_player()]
-            return points > 0 if value == "win" else points >= 0
-        if seconds is not None and seconds < PROOF_MIN_SECONDS:
+        if seconds is not None and seconds < PROOF_MIN_SECONDS and not state.child(action).is_terminal():
             return False
-        return self.prover.prove(child, nodes=nodes, seconds=seconds, exact=False).value == _KEPT_BY_REPLY[value]
+        return self.prover.keeps(state, action, value, nodes=nodes, seconds=seconds)
 
     def _search_with_traps(self, state: State, budget: float | None) -> tuple[int, float, int]:
         """The action the trap scan chooses, its CPU seconds and the main search's nodes."""
@@ -453,8 +449,6 @@ PROOF_MIN_SECONDS = 0.02  # a timed move with less left for it makes no proof
 PROOF_TABLE_BITS = 20  # 16 MiB, or the agent's own table's size if smaller (a server's limit on it holds)
 # Once a proof has settled a position of the game, the search's share of a timed move (the proof has the rest).
 PROVING_SEARCH_SHARE = 0.5
-# A move keeps a proved win where the position after it is lost for the opponent, a tie where it is tied.
-_KEPT_BY_REPLY = {"win": "lose", "tie": "tie"}
 
 
 def _prover(game: Game, table_bits: int) -> Prover | None:

@@ -146,15 +146,40 @@ class Prover:
         if state.is_terminal():
             raise GameOverError("the game is over; there is nothing to prove")
         budget = _Budget(self, nodes, seconds)
-        args = (state.array, budget, exact, best_moves)
+        return self._run(self._prove, (state.array, budget, exact, best_moves), budget)
+
+    @one_thread_at_a_time
+    def keeps(self, state: State, action: int, value: str, plies: int | None = None, *,
+              nodes: int | None = None, seconds: float | None = None) -> bool:
+        """Whether playing ``action`` keeps ``state``'s value for the player
+        to move, that value being known (proved before; not proved again
+        here): ``value``, and with ``plies`` for a win or a loss, a win no
+        later or a loss no sooner than in ``plies`` plies. One null-window
+        search of the position ``action`` leads to, within ``nodes`` nodes
+        and ``seconds`` of CPU time (:class:`NotProvedError` at the budget).
+        A book of perfect play is built from it: the moves that keep a
+        position's value are its best ones."""
+        if state.game is not self.game and state.game != self.game:
+            raise BoomboardError(f"this prover is for {self.game}, not {state.game}")
+        if state.is_terminal():
+            raise GameOverError("the game is over; there is nothing to prove")
+        if action not in state.legal_actions():
+            raise BoomboardError(f"{action} is not a legal action of this position")
+        budget = _Budget(self, nodes, seconds)
+        return self._run(self._keeps, (state.array, int(action), _score(value, plies, self.longest), budget), budget)
+
+    def _run(self, work: Callable, args: tuple, budget: _Budget):
+        """``work(*args)``, its first slice of nodes on this thread where it
+        is the main one (Ctrl-C waits that long at most), and the rest of a
+        long proof (its table keeps what the slice learnt) in one
+        interruptible call."""
         if threading.current_thread() is threading.main_thread():
             budget.slice(MAIN_THREAD_NODES, MAIN_THREAD_SECONDS)
             try:
-                return self._prove(*args)
+                return work(*args)
             except _SliceSpent:
                 budget.slice(None)
-        # The rest of a long proof (its table keeps what the slice learnt) in one interruptible call.
-        return run_interruptibly(self._prove, self.stats, NODE_LIMIT, args)
+        return run_interruptibly(work, self.stats, NODE_LIMIT, args)
 
     def _prove(self, root: np.ndarray, budget: _Budget, exact: bool, best_moves: bool) -> Proof:
         budget.arm()
@@ -181,21 +206,20 @@ class Prover:
     def _best_moves(self, root: np.ndarray, score: int, budget: _Budget) -> list[int]:
         """The legal actions of ``root`` whose value for the mover is at least ``score``."""
         buffer = np.zeros(self.moves.shape[1], np.int32)
-        params = self.game.params_array  # the state array's: the root's moves are played on it
-        n = self.game.kernels.legal_actions(root, params, buffer)
-        best = []
+        n = self.game.kernels.legal_actions(root, self.game.params_array, buffer)
         if score <= -WIN:  # a lost position, its plies not asked for: every move keeps the value
             return [int(a) for a in buffer[:n]]
-        for action in buffer[:n]:
-            child = root.copy()
-            self.game.kernels.apply_action(child, params, int(action))
-            if child[STATUS]:
-                child_score = _finished_score(child, ply=1)
-            else:  # is the child's score, counted from the root, at most -score?
-                child_score = self._search(child, 1, -score, 1 - score, budget)
-            if -child_score >= score:
-                best.append(int(action))
-        return best
+        return [int(action) for action in buffer[:n] if self._keeps(root, int(action), score, budget)]
+
+    def _keeps(self, root: np.ndarray, action: int, score: int, budget: _Budget) -> bool:
+        """Whether ``action`` scores at least ``score`` for ``root``'s mover."""
+        child = root.copy()
+        self.game.kernels.apply_action(child, self.game.params_array, action)
+        if child[STATUS]:
+            child_score = _finished_score(child, ply=1)
+        else:  # is the child's score, counted from the root, at most -score?
+            child_score = self._search(child, 1, -score, 1 - score, budget)
+        return -child_score >= score
 
 
 @dataclass(frozen=True)
@@ -245,6 +269,19 @@ def _finished_score(s: np.ndarray, ply: int) -> int:
     if s[STATUS] == STATUS_TIE:
         return 0
     return WIN - ply if s[STATUS] == 1 + s[PLAYER] else ply - WIN
+
+
+def _score(value: str, plies: int | None, longest: int) -> int:
+    """The search's score of ``value`` for the player to move: a win in
+    ``plies`` plies ``WIN - plies``, a loss ``plies - WIN``, a tie 0; without
+    ``plies``, the least score of that value."""
+    if value not in _WEAK_THRESHOLD:
+        raise BoomboardError(f"a value is win, lose or tie, not {value!r}")
+    if plies is None or value == "tie":
+        return _WEAK_THRESHOLD[value]
+    if not 1 <= plies <= longest:
+        raise BoomboardError(f"a win or a loss comes in 1 to {longest} plies in this game, not {plies}")
+    return WIN - plies if value == "win" else plies - WIN
 
 
 def _cpu_now_ns() -> int:
