@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import boomboard
-from boomboard.core.layout import PLAYER, PROOF_COUNT, PROOF_OWN_MOVE_RESULTS, PROOF_SAFE, STATUS
+from boomboard.core.layout import PLAYER, PROOF_COUNT, PROOF_LOST, PROOF_OWN_MOVE_RESULTS, PROOF_SAFE, STATUS
 from boomboard.games.kaboom import proof_engine, rules
 from boomboard.games.kaboom.rules import HEIGHT
 from boomboard.games.kaboom.threats import threat_cells
@@ -161,7 +161,8 @@ def test_proof_moves_lists_a_win_first_and_leaves_out_only_sure_losses(name):
 def test_the_proof_engine_vouches_for_pons_bounds_only_where_they_hold(name):
     """The bitboard proof engine's flags: from a node it marks, no action of the next two plies makes a line of the
     player who did not play it (PROOF_OWN_MOVE_RESULTS), and no listed move loses at once or hands the opponent a
-    win (PROOF_SAFE); it marks exactly the nodes with no bomb left anywhere, of a game where lines win."""
+    win (PROOF_SAFE); it marks exactly the nodes with no bomb left anywhere, of a game where lines win; and of
+    those, it says every move hands the opponent a win (PROOF_LOST) exactly where every move does."""
     game = boomboard.load_game(name)
     geometry = game.proof_engine_params()
     position, out = proof_engine.new_position(geometry), np.zeros(game.max_legal_actions(), np.int32)
@@ -185,8 +186,30 @@ def test_the_proof_engine_vouches_for_pons_bounds_only_where_they_hold(name):
         if listed & PROOF_SAFE:
             safe += 1
             assert all(mover_result(state, a) != "lose" and not hands_a_win(state.child(a)) for a in moves)
+        every_move_hands_a_win = all(mover_result(state, a) == "lose" or hands_a_win(state.child(a))
+                                     for a in state.legal_actions())
+        if listed & PROOF_LOST:
+            assert every_move_hands_a_win, state.to_notation()
+        else:
+            assert not (listed & PROOF_OWN_MOVE_RESULTS and every_move_hands_a_win), state.to_notation()
     assert (marked and safe) or game["bombs"] or game["misere"]
     assert unmarked or not (game["bombs"] or game["misere"])
+
+
+def test_a_node_where_every_drop_hands_the_opponent_a_win_is_settled_lost():
+    """O threatens A1 and E1 at once; X cannot win at once (its threats A2 and E2 float): every drop of X hands O
+    a win, which the proof engine says (PROOF_LOST), and the prover scores as a loss in two plies."""
+    from boomboard.search.prover import Prover
+
+    game = boomboard.load_game("kaboom(rows=4,cols=5,bombs=0)")
+    state = game.state_from_notation("(x 0 0 -ooo- -xxx- ----- -----)")
+    geometry = game.proof_engine_params()
+    position, out = proof_engine.new_position(geometry), np.zeros(game.max_legal_actions(), np.int32)
+    proof_engine.load_position(state.array, geometry, position)
+    assert int(proof_engine.proof_moves(position, geometry, out)) & PROOF_LOST
+    proof = Prover(game, table_bits=10).prove(state)
+    assert (proof.value, proof.plies) == ("lose", 2)
+    assert proof.nodes < len(state.legal_actions())  # the root alone, once a null window: no drop searched
 
 
 def mirrored(state):

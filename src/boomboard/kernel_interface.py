@@ -67,8 +67,9 @@ def proof_moves(s, params, out):
     value is then no better than a listed one's); every other legal action is
     listed. The game may add to ``n`` the flags of
     :mod:`boomboard.core.layout` that it vouches for at this node
-    (``PROOF_SAFE``, ``PROOF_OWN_MOVE_RESULTS``): each lets the prover bound
-    the node's value before searching it (Pascal Pons' bounds)."""
+    (``PROOF_SAFE``, ``PROOF_OWN_MOVE_RESULTS``, ``PROOF_LOST``): each lets
+    the prover bound the node's value before searching it (Pascal Pons'
+    bounds), ``PROOF_LOST`` settle it (a loss in two plies)."""
     raise NotImplementedError("a game kernel: see boomboard.jit.specialize")
 
 

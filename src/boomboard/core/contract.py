@@ -199,7 +199,7 @@ CONTRACT: tuple[Item, ...] = (
     _kernel("apply_action_steps", REQUIRED, "`apply_action`, recording each step for the web animation"),
     _kernel("encode_observation", REQUIRED, "the observation tensor for learning"),
     _kernel("proof_moves", OPTIONAL, "the moves the prover searches, best first, sure losses left out; their count "
-            "may carry flags the game vouches for (`PROOF_SAFE`, `PROOF_OWN_MOVE_RESULTS` of `core/layout.py`)",
+            "may carry flags the game vouches for (`PROOF_SAFE`, `PROOF_OWN_MOVE_RESULTS`, `PROOF_LOST` of `core/layout.py`)",
             PROOF_ORDER),
     _kernel("mirror_key", OPTIONAL, "one key for a position and its mirror image, and which image it is",
             PROOF_ORDER),

@@ -43,6 +43,7 @@ HEADER = 4
 PROOF_COUNT = (1 << 16) - 1
 PROOF_SAFE = 1 << 16  # no listed action loses at once, nor lets the opponent win with their very next action
 PROOF_OWN_MOVE_RESULTS = 1 << 17  # from here to the end, a player wins only by an action of their own
+PROOF_LOST = 1 << 18  # every legal action lets the opponent win with their very next action, and none wins at once
 
 STATUS_ONGOING = 0
 STATUS_PLAYER0_WINS = 1

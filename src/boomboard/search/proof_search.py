@@ -30,7 +30,9 @@ Where the game vouches that from here on a player wins only by an action of
 their own (``PROOF_OWN_MOVE_RESULTS``: Connect-4), the top is ``WIN - ply -
 3``; where it vouches that no listed move loses at once or lets the
 opponent win next (``PROOF_SAFE``), the window's bottom is raised to a loss
-in three plies at the soonest (four with the first): Pons' other bound. The
+in three plies at the soonest (four with the first): Pons' other bound;
+where every move lets the opponent win next (``PROOF_LOST``), the node is a
+loss in two plies, no move searched. The
 table's best move is tried first; the other children are played one at a
 time, as the search reaches them (a cut node mostly searches one). The
 table is keyed by ``mirror_key``, which a position shares with its mirror
@@ -49,7 +51,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from boomboard.core.layout import PLAYER, PROOF_COUNT, PROOF_OWN_MOVE_RESULTS, PROOF_SAFE, STATUS, STATUS_TIE
+from boomboard.core.layout import (PLAYER, PROOF_COUNT, PROOF_LOST, PROOF_OWN_MOVE_RESULTS, PROOF_SAFE, STATUS,
+                                   STATUS_TIE)
 from boomboard.jit import njit
 from boomboard.search.clock import cpu_nanoseconds
 from boomboard.search.memory import prefetch
@@ -237,6 +240,8 @@ def _open(tree, ply, n, key, listed):
     frame = tree.frames[ply]
     if n == 1 and np.int64(tree.stack[ply + 1, STATUS]) == 1 + np.int64(tree.stack[ply, PLAYER]):
         return True, WIN - ply - 1
+    if listed & PROOF_LOST:  # whatever the mover plays, the opponent's next action wins
+        return True, ply + 2 - WIN
     own_move_results = listed & PROOF_OWN_MOVE_RESULTS != 0
     # No win at once: none before two more plies, or three where a win comes only by the winner's own action.
     top = WIN - ply - (3 if own_move_results else 2)

@@ -25,7 +25,8 @@ the transposition table's hashes:
   loses at once;
 * with no bomb left anywhere (in a hand or on the board) and lines winning,
   the list says so (``PROOF_OWN_MOVE_RESULTS``, and ``PROOF_SAFE`` where no
-  listed drop loses at once), so the prover bounds the node as Pons does.
+  listed drop loses at once, ``PROOF_LOST`` where every drop does), so the
+  prover bounds the node as Pons does.
 
 The threat cells of every line direction are shifts and ANDs of a whole
 board at once (as Pons' ``compute_winning_position``, for any ``connect``).
@@ -37,7 +38,7 @@ import warnings
 
 import numpy as np
 
-from boomboard.core.layout import PLAYER, PROOF_OWN_MOVE_RESULTS, PROOF_SAFE, STATUS, mix64
+from boomboard.core.layout import PLAYER, PROOF_LOST, PROOF_OWN_MOVE_RESULTS, PROOF_SAFE, STATUS, mix64
 from boomboard.games.kaboom import bitboard
 from boomboard.games.kaboom.bitboard import (BOMB_CELLS, BORROWING, G_BOARD, G_BOTTOM, G_COLS, G_COLUMN, G_CONNECT,
                                              G_MISERE, G_ROWS, G_STRIDE, HAND, O_CELLS, ONE, WORDS, X_CELLS, ZERO)
@@ -217,7 +218,7 @@ def proof_moves(s, params, out):
     # line is only made by its owner's drop, and a drop left out here is every one that lets the opponent win next.
     if params[G_MISERE] or s[HAND] != ZERO or s[HAND + 1] != ZERO or s[BOMB_CELLS] != ZERO:
         return kept if kept > 0 else n
-    return (kept | PROOF_SAFE | PROOF_OWN_MOVE_RESULTS) if kept > 0 else (n | PROOF_OWN_MOVE_RESULTS)
+    return (kept | PROOF_SAFE | PROOF_OWN_MOVE_RESULTS) if kept > 0 else (n | PROOF_OWN_MOVE_RESULTS | PROOF_LOST)
 
 
 @njit(**BORROWING)
