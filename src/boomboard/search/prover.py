@@ -46,7 +46,7 @@ from ..core.layout import PLAYER, PLY, STATUS, STATUS_TIE
 from ..core.state import State
 from ..core.threads import one_thread_at_a_time
 from ..jit import announce_if_cold, specialize, template_kernels
-from .clock import CLOCK_ADDRESS, CLOCK_ID, cpu_nanoseconds, new_timespec
+from .clock import CLOCK_ADDRESS, CLOCK_ID, new_timespec
 from .interruptible import run_interruptibly
 from .proof_search import (ABORTED, CLOCK_FUNCTION, CLOCK_KIND, DEADLINE_NS, FRAME_COLUMNS, NODE_LIMIT, NODES,
                            PROVED_HIGH, PROVED_LOW, STATS_SIZE, WIN)
@@ -285,8 +285,11 @@ def _score(value: str, plies: int | None, longest: int) -> int:
 
 
 def _cpu_now_ns() -> int:
-    """The compiled clock's reading now (CPU nanoseconds), as the search compares it with ``stats[DEADLINE_NS]``."""
-    return int(cpu_nanoseconds(CLOCK_ADDRESS, CLOCK_ID, new_timespec()))
+    """The CPU clock the compiled search compares with ``stats[DEADLINE_NS]``
+    (``CLOCK_ID``), read now in nanoseconds, by Python's own call (a call into
+    compiled code costs twice as much, once a proof); the process's CPU time
+    where the search has no clock."""
+    return time.clock_gettime_ns(CLOCK_ID) if CLOCK_ADDRESS else time.process_time_ns()
 
 
 class _SliceSpent(Exception):
@@ -298,7 +301,7 @@ class _Budget:
 
     def __init__(self, prover: Prover, nodes: int | None, seconds: float | None):
         self.stats = prover.stats
-        self.started = time.process_time()
+        self.started_ns = _cpu_now_ns()
         self.stats[:] = 0
         self.node_limit = MAX_NODES if nodes is None else max(1, min(int(nodes), MAX_NODES))
         self.stats[NODE_LIMIT] = self.node_limit
@@ -309,26 +312,26 @@ class _Budget:
         self.stats[CLOCK_FUNCTION], self.stats[CLOCK_KIND] = CLOCK_ADDRESS, CLOCK_ID
         self.deadline_ns = 0  # the compiled clock's reading at the time limit (0: none, or no clock)
         if self.seconds_limit is not None and CLOCK_ADDRESS:
-            self.deadline_ns = _cpu_now_ns() + int(self.seconds_limit * 1e9)
+            self.deadline_ns = self.started_ns + int(self.seconds_limit * 1e9)
         self.stats[DEADLINE_NS] = self.deadline_ns
 
     def slice(self, nodes: int | None, seconds: float | None = None) -> None:
         """Let the searches stop after ``nodes`` nodes in all or ``seconds``
-        of CPU time from now, whichever comes first (:class:`_SliceSpent`
+        of CPU time from the budget's start, whichever comes first (:class:`_SliceSpent`
         then, where the budget goes on), or at the budget only (``None``).
         The time applies only where compiled code has a clock."""
         self.sliced = nodes is not None
         self.stats[NODE_LIMIT] = min(nodes, self.node_limit) if self.sliced else self.node_limit
         self.stats[DEADLINE_NS] = self.deadline_ns
         if self.sliced and seconds is not None and CLOCK_ADDRESS:
-            ends = _cpu_now_ns() + int(seconds * 1e9)
+            ends = self.started_ns + int(seconds * 1e9)
             self.stats[DEADLINE_NS] = min(ends, self.deadline_ns) if self.deadline_ns else ends
 
     def nodes(self) -> int:
         return int(self.stats[NODES])
 
     def seconds(self) -> float:
-        return time.process_time() - self.started
+        return (_cpu_now_ns() - self.started_ns) / 1e9
 
     def arm(self) -> None:
         """Before a call into the compiled search: fail at once if the time is

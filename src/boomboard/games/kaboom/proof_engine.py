@@ -125,14 +125,15 @@ def _drop_key(params, c, cell, mine, empty, their_threats, landing):
     higher for a better drop (``threats.py``'s order), even (a piece's is
     one more than a bomb's). Before the drop: the mover's cells, the empty
     cells, the opponent's threat cells, and the cells a drop lands on."""
+    if not params[G_MISERE]:  # a sure loss first: its threats are not worth counting
+        opened = (landing & ~cell) | ((cell << ONE) & params[G_BOARD])
+        if their_threats & opened != ZERO:
+            return _LOSING_KEY
     rows, cols, connect = np.int64(params[G_ROWS]), np.int64(params[G_COLS]), np.int64(params[G_CONNECT])
     after = popcount(threat_cells(mine | cell, empty & ~cell, rows, connect))
     centre = cols - abs(2 * c - (cols - 1))
     if params[G_MISERE]:  # the opponent's threats are no danger; fewer own ones are better
         return ((64 - after) * 32 + centre) * 2
-    opened = (landing & ~cell) | ((cell << ONE) & params[G_BOARD])
-    if their_threats & opened != ZERO:
-        return _LOSING_KEY
     return 2 + (after * 32 + centre) * 2
 
 
