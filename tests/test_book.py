@@ -262,6 +262,19 @@ def test_a_proved_book_is_found_for_its_variant_only(tmp_path, monkeypatch):
     assert game_book(boomboard.load_game("kaboom(rows=4,cols=4,bombs=0,connect=4)")) is None
 
 
+def test_a_book_for_another_variant_is_read_once_a_process(monkeypatch):
+    """Kaboom's default board has no book; finding that reads the 7x6 book's
+    file once, not at every agent's warm-up."""
+    from boomboard.search import book as books
+
+    reads = []
+    original = books.read_book_file
+    monkeypatch.setattr(books, "read_book_file", lambda path: reads.append(path) or original(path))
+    monkeypatch.setattr(books, "_BOOK_GAMES", {})
+    assert [books.game_book(KABOOM) for _ in range(3)] == [None] * 3
+    assert len(reads) == 1
+
+
 def test_kaboom_ships_a_proved_7x6_book_and_ai_opens_with_its_winning_move():
     game = boomboard.load_game("kaboom(rows=6,cols=7,bombs=0)")
     book = game_book(game)

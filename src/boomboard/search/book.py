@@ -213,10 +213,24 @@ def game_book(game: Game) -> OpeningBook | None:
     paths = sorted((p for p in path.iterdir() if p.name.endswith(BOOK_SUFFIXES)), key=lambda p: p.name) \
         if path.is_dir() else [path] if path.is_file() else []
     for candidate in paths:
-        data = read_book_file(candidate)
-        if data.get("game") == str(game):
-            return OpeningBook.from_data(game, data, str(candidate))
+        if _book_game(candidate) == str(game):
+            return OpeningBook.read(game, candidate)
     return None
+
+
+# The variant each book file was built for, by file (and its modification time):
+# a cache shared by every thread of the process, which only ever adds to it.
+_BOOK_GAMES: dict[tuple[str, int], str | None] = {}
+
+
+def _book_game(path) -> str | None:
+    """The variant the book file ``path`` was built for, read once a
+    process: a game with several books reads each (the 7x6 Connect-4 book:
+    23 ms) to find the one for its variant, at every agent's warm-up."""
+    key = (str(path), path.stat().st_mtime_ns if isinstance(path, Path) else 0)
+    if key not in _BOOK_GAMES:
+        _BOOK_GAMES[key] = read_book_file(path).get("game")
+    return _BOOK_GAMES[key]
 
 
 def read_book_file(path) -> dict:
