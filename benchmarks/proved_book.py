@@ -233,9 +233,12 @@ def write_book(game, args) -> None:
                 proofs[entry["position"]] = [[entry["move"], "win", None]]
             elif entry["value"] == "lose":
                 proofs[entry["position"]] = [[move, "lose", entry["plies"]] for move in entry["moves"]]
-        built.append({"work": work.name, "positions": len(lines), "plies": args.plies,
-                      "cpu_seconds": round(sum(entry["seconds"] for entry in lines)),
-                      "nodes": sum(entry.get("nodes", 0) for entry in lines)})
+        roots = [entry for entry in map(json.loads, work.read_text().splitlines()) if "root" in entry]
+        part = {"work": work.name, "positions": len(lines), "plies": args.plies,
+                "cpu_seconds": round(sum(entry["seconds"] for entry in lines + roots))}
+        if all("nodes" in entry for entry in lines):  # a winner's walk counts its nodes; a loser's keeps none
+            part["nodes"] = sum(entry["nodes"] for entry in lines)
+        built.append(part)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     book = {"game": str(game), "format": FORMAT,
             "built": {"by": "benchmarks/proved_book.py", "parts": built, "table_bits": args.table_bits,
