@@ -309,6 +309,29 @@ def test_the_shipped_7x6_book_holds_a_proved_win_after_every_reply_to_its_moves(
             assert prover.prove(after, exact=False, nodes=50_000_000).value == "lose"
 
 
+def test_the_shipped_7x6_book_holds_os_longest_defence():
+    """O's moves in the 7x6 book (X wins in 41 plies with perfect play): each
+    says it loses in 41 less its ply, ``ai`` as O answers X's D with the book's
+    D, and a few of the deepest, proved again here, keep the loss that long."""
+    from boomboard.search.prover import Prover
+
+    game = boomboard.load_game("kaboom(rows=6,cols=7,bombs=0)")
+    book = game_book(game)
+    losing = {p: moves for p, moves in book.proofs.items() if moves[0][1] == "lose"}
+    states = {p: game.state_from_notation(p) for p in losing}
+    plies = {p: 41 - sum(cell != "-" for cell in p.split(" ", 3)[3] if cell in "xo-") for p in losing}
+    assert len(losing) >= 40 and all(moves[0][2] == plies[p] for p, moves in losing.items())
+    after_d = game.new_initial_state().child(3)
+    agent = make_agent("ai", seed=3)
+    agent.new_game(game, 1)
+    assert agent.choose_action(after_d.clone()) == 3
+    assert agent.delegate.last_thinking.startswith("book: D, proved to lose in 40 plies")
+    prover = Prover(game, table_bits=20)
+    for position in sorted(losing, key=plies.get)[:3]:  # the fewest plies left: each well under a second
+        action = book.proved_moves(states[position])[0][0]
+        assert prover.keeps(states[position], action, "lose", plies[position], nodes=50_000_000)
+
+
 def test_a_compressed_book_reads_as_its_json(tmp_path):
     from boomboard.search.book import read_book_file, write_book_file
 
