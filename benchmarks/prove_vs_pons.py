@@ -18,12 +18,15 @@ a ratio over a set with such positions is a lower bound (marked ``>=``).
         /tmp/pons/tests/Test_L2_R1:100 --seconds 10
 
 A file's ``:N`` suffix takes its first N positions (default ``--positions``).
+With ``--repeat N`` each set runs N times on each side, interleaved, and the
+table compares the median CPU times.
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
+import statistics
 import subprocess
 import tempfile
 import time
@@ -141,6 +144,10 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=100, help="positions per set without :N (default 100)")
     parser.add_argument("--seconds", type=float, default=10.0, help="the prover's CPU limit a position (default 10)")
     parser.add_argument("--table-bits", type=int, default=22, help="the prover's table: 2^N entries (default 22)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="run each set this many times on each side (Pons' a fresh process, the prover's table "
+                             "cleared) and compare the medians: Pons' whole run of an easy set is a few times the "
+                             "10 ms of the CPU clock's resolution (default 1)")
     parser.add_argument("--line", help="also: how early along this line of moves (Pons' notation) it proves "
                                        "within --line-seconds a position")
     parser.add_argument("--line-seconds", type=float, default=10.0, help="CPU s a position along --line")
@@ -161,8 +168,14 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for argument in args.sets:
         name, positions = read_set(argument, args.positions)
-        pons, pons_seconds = run_pons(args.solver, positions)
-        ours, our_seconds = run_prover(prover, positions, args.seconds)
+        pons_runs, our_runs = [], []
+        for _ in range(max(1, args.repeat)):  # interleaved, so that a change of the machine's load touches both
+            pons, pons_seconds = run_pons(args.solver, positions)
+            prover.clear()
+            ours, our_seconds = run_prover(prover, positions, args.seconds)
+            pons_runs.append(pons_seconds)
+            our_runs.append(our_seconds)
+        pons_seconds, our_seconds = statistics.median(pons_runs), statistics.median(our_runs)
         published = [score for _, score in positions]
         proved = [(o, p) for o, p in zip(ours, published) if o is not None]
         exact = sum(o == p for o, p in proved)

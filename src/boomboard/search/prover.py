@@ -120,6 +120,7 @@ class Prover:
         self.engine = search_engine(game, own_engine)
         self.params = self.engine.params
         self.stack = np.zeros((plies, self.engine.position.size), self.engine.position.dtype)
+        self.root_row = self.stack[0]
         self.moves = np.zeros((plies, game.max_legal_actions()), np.int32)
         # A slot's key and entry side by side, so that a look-up reads one cache line, not two.
         slots = np.zeros((1 << table_bits, 2), np.uint64)
@@ -183,7 +184,7 @@ class Prover:
 
     def _prove(self, root: np.ndarray, budget: _Budget, exact: bool, best_moves: bool) -> Proof:
         budget.arm()
-        self.engine.load(root, self.stack[0])
+        self.engine.load(root, self.root_row)
         left = max(1, self.longest - int(root[PLY]))  # plies can only run out: a bound on the game's rest
         score = int(self.engine.search.prove_score(self.params, self.tree, left, exact))
         if self.stats[ABORTED]:
@@ -337,7 +338,10 @@ class _Budget:
         """Before a call into the compiled search: fail at once if the time is
         already spent (also where compiled code has no clock, between calls)."""
         self.stats[ABORTED] = 0
-        if self.seconds_limit is not None and self.seconds() >= self.seconds_limit:
+        if self.seconds_limit is None:
+            return
+        # before the first search the time spent is only the budget's own: no clock read, unless it is none at all
+        if self.seconds_limit <= 0 or (self.stats[NODES] and self.seconds() >= self.seconds_limit):
             self.fail()
 
     def fail(self, proved: str = "") -> None:
