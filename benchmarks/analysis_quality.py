@@ -236,6 +236,15 @@ def reliability(predicted: np.ndarray, outcome: np.ndarray, bins: int = 5) -> li
     return rows
 
 
+# The saturations a fit tries (hundredths; None: the score as it is): a search's largest
+# scores are often no surer than moderate ones (Kaboom: a cascade that looks decisive at
+# the horizon). The fit keeps the one whose held-out Brier score is best among those
+# whose every bin of enough positions is within CALIBRATION_GOAL points (issue 46's goal),
+# or the best of all where none is.
+SATURATIONS = (None, 25, 50, 100, 200, 400)
+CALIBRATION_GOAL = 5.0
+
+
 def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
     """The fitted curve of one game and its out-of-sample scores against
     tanh(score / 300). With ``start_score`` (the first player's score from
@@ -250,8 +259,9 @@ def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
     curve fitted on the even-numbered ones and the even by that of the odd,
     so every position is scored by a curve that never saw its game (a
     game's positions share its outcome, so a split by position would leak
-    it); the curve written is the one fitted on every game."""
-    from boomboard.search.calibration import AnalysisModel, analysis_model, fit_logistic
+    it); the curve written is the one fitted on every game, with the
+    saturation :data:`SATURATIONS` says how to choose."""
+    from boomboard.search.calibration import analysis_model
 
     x = np.array([r["score"] if r["mover"] == 0 else -r["score"] for r in rows], float)
     y = np.array([r["outcome"] for r in rows], float)
@@ -259,28 +269,15 @@ def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
     with tempfile.TemporaryDirectory() as db:
         start = analysis.analyse(game, None, [], db)["score"]
     current = analysis_model(boomboard.load_game(game))
-    through = None
-
-    def curve(inside: np.ndarray) -> AnalysisModel:
-        intercept, slope = fit_logistic(x[inside], y[inside], through)
-        return AnalysisModel(current.depth, current.nodes, intercept, slope)
-
-    if start_score is not None and start is not None:  # a start the search proves reads its result, not the curve
-        low, high = lab_interval(start_score)
-        free = curve(np.ones_like(odd)).first_player_score(start, 0)
-        if not low <= free <= high:
-            through = (start, min(max(free, low), high))
-
-    fitted = np.empty_like(y)
-    for scored in (odd, ~odd):
-        model = curve(~scored)
-        fitted[scored] = [model.first_player_score(value, 0) for value in x[scored]]
-    model = curve(np.ones_like(odd))
+    fits = [fit_curve(x, y, odd, current, saturation, start, start_score) for saturation in SATURATIONS]
+    calibrated = [fit for fit in fits if (worst_bin(reliability(fit[1], y)) or 0.0) <= CALIBRATION_GOAL]
+    model, fitted, through_lab = min(calibrated or fits, key=lambda fit: float(np.mean((fit[1] - y) ** 2)))
     shipped = np.array([current.first_player_score(value, 0) for value in x])
     today = 0.5 + 0.5 * np.tanh(x / 300)
     return {"game": game, "depth": model.depth, "nodes": model.nodes, "intercept": round(model.intercept, 4),
-            "slope": round(model.slope, 6), "positions": int(len(rows)), "games": len({r["seed"] for r in rows}),
-            "through_lab": through is not None,
+            "slope": round(model.slope, 6), "saturation": model.saturation,
+            "positions": int(len(rows)), "games": len({r["seed"] for r in rows}),
+            "through_lab": through_lab,
             "start_reads": None if start is None else round(model.first_player_score(start, 0), 4),
             "held_positions": int(len(rows)), "held_games": len({r["seed"] for r in rows}),
             "brier_fitted": float(np.mean((fitted - y) ** 2)),
@@ -288,6 +285,32 @@ def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
             "brier_shipped": float(np.mean((shipped - y) ** 2)),
             "bins_fitted": reliability(fitted, y), "bins_today": reliability(today, y),
             "worst_bin_fitted": worst_bin(reliability(fitted, y))}
+
+
+def fit_curve(x: np.ndarray, y: np.ndarray, odd: np.ndarray, current, saturation: float | None,
+              start: float | None, start_score: float | None):
+    """The curve fitted on every game at one ``saturation``, the held-out
+    predictions of its two-fold cross-fit (:func:`fit_game`), and whether it
+    was made to pass through the lab's start."""
+    from boomboard.search.calibration import AnalysisModel, fit_logistic, saturated
+
+    read = saturated(x, saturation)
+    through = None
+
+    def curve(inside: np.ndarray) -> AnalysisModel:
+        intercept, slope = fit_logistic(read[inside], y[inside], through)
+        return AnalysisModel(current.depth, current.nodes, intercept, slope, saturation)
+
+    if start_score is not None and start is not None:  # a start the search proves reads its result, not the curve
+        low, high = lab_interval(start_score)
+        free = curve(np.ones_like(odd)).first_player_score(start, 0)
+        if not low <= free <= high:
+            through = (float(saturated(start, saturation)), min(max(free, low), high))
+    fitted = np.empty_like(y)
+    for scored in (odd, ~odd):
+        model = curve(~scored)
+        fitted[scored] = [model.first_player_score(value, 0) for value in x[scored]]
+    return curve(np.ones_like(odd)), fitted, through is not None
 
 
 # A reliability bin counts toward the calibration error only with this many
@@ -339,6 +362,8 @@ def run_fit(args) -> None:
             loaded = boomboard.load_game(game)
             path = Path(inspect.getfile(type(loaded))).parent / loaded.analysis_model
             model = {k: fit[k] for k in ("depth", "nodes", "intercept", "slope", "positions", "games")}
+            if fit["saturation"] is not None:
+                model["saturation"] = fit["saturation"]
             path.write_text(json.dumps(model) + "\n")
 
 

@@ -20,7 +20,7 @@ import pytest
 import boomboard
 from boomboard.analysis import best_moves
 from boomboard.core.contract import check_game
-from boomboard.search.calibration import UNFITTED, analysis_model, fit_logistic
+from boomboard.search.calibration import UNFITTED, AnalysisModel, analysis_model, fit_logistic
 from boomboard.web import analysis
 
 GAMES = ["expendibots", "jump61", "kaboom", "explocus", "hexplocus", "chain_reaction"]
@@ -97,6 +97,14 @@ def test_a_game_without_a_model_reads_scores_on_the_old_scale():
     assert model is UNFITTED
     assert 2 * model.first_player_score(150, 0) - 1 == pytest.approx(np.tanh(150 / 300))
     assert model.first_player_score(150, 1) == pytest.approx(1 - model.first_player_score(150, 0))
+
+
+def test_a_saturated_curve_is_the_plain_one_near_a_level_score_and_bounded_far_from_it():
+    plain, saturated = AnalysisModel(4, 1000, 0.1, 0.01), AnalysisModel(4, 1000, 0.1, 0.01, saturation=50.0)
+    assert saturated.first_player_score(2, 0) == pytest.approx(plain.first_player_score(2, 0), abs=1e-4)
+    ceiling = 1 / (1 + np.exp(-(0.1 + 0.01 * 50)))  # the plain curve at the saturation: the most it reads
+    assert plain.first_player_score(10_000, 0) > 0.99 and saturated.first_player_score(10_000, 0) <= ceiling + 1e-12
+    assert saturated.first_player_score(300, 1) == pytest.approx(saturated.first_player_score(-300, 0))
 
 
 def test_the_fit_recovers_a_known_curve():

@@ -15,8 +15,13 @@ of the deeper search that chooses the best move and scores the position
 player to move is ``x = s`` when the first player moves, ``-s`` otherwise,
 and the first player's expected score is ``1 / (1 + exp(-(intercept + slope * x)))``
 (``intercept``: what moving first is worth; ``positions`` and ``games``: what
-it was fitted on). A game without a model gets :data:`UNFITTED`: the old
-scale, ``tanh(s / 300)`` on [-1, 1], which is this curve with slope 2/300.
+it was fitted on). With ``"saturation": k`` (hundredths), the score enters
+the curve as ``k * tanh(x / k)``: the same near a level score, bounded far
+from it, where a search's large scores (a cascade that looks decisive) are
+no surer than moderate ones (Kaboom: the fit chooses it, see
+``benchmarks/analysis_quality.py``). A game without a model gets
+:data:`UNFITTED`: the old scale, ``tanh(s / 300)`` on [-1, 1], which is this
+curve with slope 2/300.
 """
 
 from __future__ import annotations
@@ -38,12 +43,19 @@ class AnalysisModel:
     nodes: int  # the budget of its deeper search for the best move (deterministic: never a clock)
     intercept: float  # the first player's log-odds at a level score
     slope: float  # log-odds per hundredth of the evaluation, from the first player's side
+    saturation: float | None = None  # hundredths: the score enters as saturation * tanh(score / saturation)
 
     def first_player_score(self, score: float, mover: int) -> float:
         """The first player's expected score in [0, 1] at a search ``score``
         (hundredths, for the player to move, who is ``mover``)."""
-        x = score if mover == 0 else -score
+        x = saturated(score if mover == 0 else -score, self.saturation)
         return 1.0 / (1.0 + math.exp(-(self.intercept + self.slope * x)))
+
+
+def saturated(x, saturation: float | None):
+    """A score (or an array of them) as the curve reads it: ``saturation *
+    tanh(x / saturation)``, or ``x`` itself without a saturation."""
+    return x if saturation is None else saturation * np.tanh(np.asarray(x, float) / saturation)
 
 
 UNFITTED = AnalysisModel(depth=4, nodes=200_000, intercept=0.0, slope=2 / 300)
@@ -61,7 +73,9 @@ def analysis_model(game) -> AnalysisModel:
 @cache
 def _read(package: str, name: str) -> AnalysisModel:
     data = json.loads((resources.files(package) / name).read_text())
-    return AnalysisModel(int(data["depth"]), int(data["nodes"]), float(data["intercept"]), float(data["slope"]))
+    saturation = data.get("saturation")
+    return AnalysisModel(int(data["depth"]), int(data["nodes"]), float(data["intercept"]), float(data["slope"]),
+                         None if saturation is None else float(saturation))
 
 
 def fit_logistic(x: np.ndarray, outcome: np.ndarray, through: tuple[float, float] | None = None,
