@@ -275,6 +275,24 @@ def test_a_book_for_another_variant_is_read_once_a_process(monkeypatch):
     assert len(reads) == 1
 
 
+def test_threads_looking_books_up_at_once_each_find_their_variants(monkeypatch):
+    """The cache of which variant each book file is for is shared by every
+    thread: eight threads looking up two variants at once, the cache empty,
+    each get their variant's book (or none), and the cache ends with the one
+    file's entry."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from boomboard.search import book as books
+
+    monkeypatch.setattr(books, "_BOOK_GAMES", {})
+    connect_four = boomboard.load_game("kaboom(rows=6,cols=7,bombs=0)")
+    with ThreadPoolExecutor(8) as pool:
+        found = list(pool.map(books.game_book, [KABOOM, connect_four] * 8))
+    assert found[0::2] == [None] * 8
+    assert all(b is not None and b.proved_moves(connect_four.new_initial_state()) for b in found[1::2])
+    assert len(books._BOOK_GAMES) == 1
+
+
 def test_kaboom_ships_a_proved_7x6_book_and_ai_opens_with_its_winning_move():
     game = boomboard.load_game("kaboom(rows=6,cols=7,bombs=0)")
     book = game_book(game)
