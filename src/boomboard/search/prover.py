@@ -287,9 +287,9 @@ def _score(value: str, plies: int | None, longest: int) -> int:
 
 def _cpu_now_ns() -> int:
     """The CPU clock the compiled search compares with ``stats[DEADLINE_NS]``
-    (``CLOCK_ID``), read now in nanoseconds, by Python's own call (a call into
-    compiled code costs twice as much, once a proof); the process's CPU time
-    where the search has no clock."""
+    (``CLOCK_ID``), read now in nanoseconds by Python's own call: it is read
+    twice a proof, and a call into compiled code costs twice as much. The
+    process's CPU time where the search has no clock."""
     return time.clock_gettime_ns(CLOCK_ID) if CLOCK_ADDRESS else time.process_time_ns()
 
 
