@@ -262,6 +262,25 @@ def test_the_prover_runs_as_plain_python_with_the_same_proof():
     assert run_json_script(PLAIN_PYTHON, "1") == run_json_script(PLAIN_PYTHON, "0")
 
 
+LOADED_WHEN_MADE = """
+import json, boomboard
+from boomboard.search.prover import Prover
+game = boomboard.load_game("kaboom(rows=4,cols=5,bombs=0)")
+prover = Prover(game, table_bits=10)
+search = prover.engine.search
+print(json.dumps([bool(k.dispatcher.signatures) for k in (search.prove_score, search.prove_window,
+                                                          game.kernels.legal_actions, game.kernels.apply_action)]))
+"""
+
+
+def test_a_prover_has_its_search_loaded_when_made():
+    """A fresh process: once a Prover is made, every compiled function its
+    proofs call is loaded, so a proof's budget and its reported CPU time are
+    the search's alone (from an empty cache, compiling took 15 CPU s of the
+    first ``analyze --prove``'s time)."""
+    assert run_json_script(LOADED_WHEN_MADE, "0") == [True] * 4
+
+
 def run_cli(*args):
     env = {**os.environ, "COLUMNS": "120"}
     return subprocess.run([sys.executable, "-m", "boomboard", *args], capture_output=True, text=True, timeout=600,

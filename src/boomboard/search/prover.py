@@ -129,6 +129,22 @@ class Prover:
         # The search's arrays, allocated once: a proof allocates and clears none of them.
         self.tree = ProofTree(self.stack, self.moves, np.zeros((plies, FRAME_COLUMNS), np.int64),
                               self.tt_keys, self.tt_data, self.stats, new_timespec())
+        self._load_search()
+
+    def _load_search(self) -> None:
+        """Compile the search, or load it from the cache, now: a proof's
+        budget is for searching (from an empty cache, compiling Kaboom's took
+        15 CPU s, which the first ``analyze --prove`` reported as its proof's)."""
+        start = self.game.initial_array().copy()  # the game keeps its start read-only
+        self.engine.load(start, self.root_row)
+        self.stats[:] = 0  # a node limit of 0: each search stops at its first node, the table untouched
+        self.engine.search.prove_score(self.params, self.tree, 1, False)
+        self.engine.search.prove_window(self.params, self.tree, 0, -1, 1)  # the best moves' searches
+        self.stats[:] = 0
+        # and the state array's own kernels, which play the root's moves for the best moves and keeps()
+        actions = np.zeros(self.moves.shape[1], np.int32)
+        if self.game.kernels.legal_actions(start, self.game.params_array, actions):
+            self.game.kernels.apply_action(start, self.game.params_array, int(actions[0]))
 
     def clear(self) -> None:
         """Forget what earlier proofs learnt."""
