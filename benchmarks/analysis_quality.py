@@ -50,6 +50,7 @@ import random
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -238,11 +239,27 @@ def reliability(predicted: np.ndarray, outcome: np.ndarray, bins: int = 5) -> li
 
 # The saturations a fit tries (hundredths; None: the score as it is): a search's largest
 # scores are often no surer than moderate ones (Kaboom: a cascade that looks decisive at
-# the horizon). The fit keeps the one whose held-out Brier score is best among those
-# whose every bin of enough positions is within CALIBRATION_GOAL points (issue 46's goal),
-# or the best of all where none is.
+# the horizon). In a game that ends in a tie at an action limit, the fit also tries each
+# with the three outcomes of the analysis model's ``decided`` (boomboard.search.calibration).
+# It keeps the curve whose held-out Brier score is best among those whose every bin of
+# enough positions is within CALIBRATION_GOAL points (issue 46's goal), or the best of all
+# where none is.
 SATURATIONS = (None, 25, 50, 100, 200, 400)
 CALIBRATION_GOAL = 5.0
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One game's fitting rows as arrays: the score from the first player's
+    side ``x``, the outcome ``y``, the actions ``left`` before the game's
+    ``limit`` (None for a game without one: its limit is 0), and ``odd``,
+    whether the row's game is odd-numbered (the two folds)."""
+
+    x: np.ndarray
+    y: np.ndarray
+    left: np.ndarray | None
+    limit: int
+    odd: np.ndarray
 
 
 def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
@@ -260,25 +277,32 @@ def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
     so every position is scored by a curve that never saw its game (a
     game's positions share its outcome, so a split by position would leak
     it); the curve written is the one fitted on every game, with the
-    saturation :data:`SATURATIONS` says how to choose."""
+    saturation (and three outcomes or not) :data:`SATURATIONS` says how to choose."""
     from boomboard.search.calibration import analysis_model
 
-    x = np.array([r["score"] if r["mover"] == 0 else -r["score"] for r in rows], float)
+    loaded = boomboard.load_game(game)
+    limit = loaded.action_limit
     y = np.array([r["outcome"] for r in rows], float)
-    odd = np.array([r["seed"] % 2 == 1 for r in rows])
+    sample = Sample(x=np.array([r["score"] if r["mover"] == 0 else -r["score"] for r in rows], float), y=y,
+                    left=np.array([limit - r["ply"] for r in rows], float) if limit else None, limit=limit,
+                    odd=np.array([r["seed"] % 2 == 1 for r in rows]))
     with tempfile.TemporaryDirectory() as db:
         start = analysis.analyse(game, None, [], db)["score"]
-    current = analysis_model(boomboard.load_game(game))
-    fits = [fit_curve(x, y, odd, current, saturation, start, start_score) for saturation in SATURATIONS]
+    current = analysis_model(loaded)
+    shapes = [(saturation, False) for saturation in SATURATIONS]
+    if limit and np.any(y == 0.5):
+        shapes += [(saturation, True) for saturation in SATURATIONS]
+    fits = [fit_curve(sample, current, saturation, decided, start, start_score) for saturation, decided in shapes]
     calibrated = [fit for fit in fits if (worst_bin(reliability(fit[1], y)) or 0.0) <= CALIBRATION_GOAL]
     model, fitted, through_lab = min(calibrated or fits, key=lambda fit: float(np.mean((fit[1] - y) ** 2)))
-    shipped = np.array([current.first_player_score(value, 0) for value in x])
-    today = 0.5 + 0.5 * np.tanh(x / 300)
+    shipped = predict(current, sample.x, sample.left)
+    today = 0.5 + 0.5 * np.tanh(sample.x / 300)
     return {"game": game, "depth": model.depth, "nodes": model.nodes, "intercept": round(model.intercept, 4),
             "slope": round(model.slope, 6), "saturation": model.saturation,
+            "decided": None if model.decided is None else [round(v, 6) for v in model.decided],
             "positions": int(len(rows)), "games": len({r["seed"] for r in rows}),
             "through_lab": through_lab,
-            "start_reads": None if start is None else round(model.first_player_score(start, 0), 4),
+            "start_reads": None if start is None else round(float(predict(model, [start], [limit])[0]), 4),
             "held_positions": int(len(rows)), "held_games": len({r["seed"] for r in rows}),
             "brier_fitted": float(np.mean((fitted - y) ** 2)),
             "brier_today": float(np.mean((today - y) ** 2)),
@@ -287,30 +311,51 @@ def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
             "worst_bin_fitted": worst_bin(reliability(fitted, y))}
 
 
-def fit_curve(x: np.ndarray, y: np.ndarray, odd: np.ndarray, current, saturation: float | None,
-              start: float | None, start_score: float | None):
-    """The curve fitted on every game at one ``saturation``, the held-out
-    predictions of its two-fold cross-fit (:func:`fit_game`), and whether it
-    was made to pass through the lab's start."""
+def predict(model, x, left) -> np.ndarray:
+    """``model``'s first-player expected score at first-player scores ``x``,
+    each read ``left`` actions before the game's limit (where the model asks)."""
+    from dataclasses import replace
+
+    if model.decided is None:
+        return np.array([model.first_player_score(value, 0) for value in x])
+    return np.array([replace(model, actions_left=int(n)).first_player_score(value, 0) for value, n in zip(x, left)])
+
+
+def fit_curve(sample: Sample, current, saturation: float | None, decided: bool, start: float | None,
+              start_score: float | None):
+    """The curve fitted on every game at one ``saturation`` (with three
+    outcomes where ``decided``), the held-out predictions of its two-fold
+    cross-fit (:func:`fit_game`), and whether it was made to pass through
+    the lab's start."""
     from boomboard.search.calibration import AnalysisModel, fit_logistic, saturated
 
-    read = saturated(x, saturation)
+    read = saturated(sample.x, saturation)
+    ended = sample.y != 0.5  # the game had a winner
     through = None
 
     def curve(inside: np.ndarray) -> AnalysisModel:
-        intercept, slope = fit_logistic(read[inside], y[inside], through)
-        return AnalysisModel(current.depth, current.nodes, intercept, slope, saturation)
+        if not decided:
+            return AnalysisModel(current.depth, current.nodes, *fit_logistic(read[inside], sample.y[inside], through),
+                                 saturation)
+        chance = fit_logistic(sample.left[inside], ended[inside].astype(float))
+        win = fit_logistic(read[inside & ended], sample.y[inside & ended], through)
+        return AnalysisModel(current.depth, current.nodes, *win, saturation, chance)
 
+    every = np.ones_like(sample.odd)
     if start_score is not None and start is not None:  # a start the search proves reads its result, not the curve
         low, high = lab_interval(start_score)
-        free = curve(np.ones_like(odd)).first_player_score(start, 0)
-        if not low <= free <= high:
-            through = (float(saturated(start, saturation)), min(max(free, low), high))
-    fitted = np.empty_like(y)
-    for scored in (odd, ~odd):
-        model = curve(~scored)
-        fitted[scored] = [model.first_player_score(value, 0) for value in x[scored]]
-    return curve(np.ones_like(odd)), fitted, through is not None
+        free = curve(every)
+        reads = float(predict(free, [start], [sample.limit])[0])
+        if not low <= reads <= high:
+            target = min(max(reads, low), high)
+            if decided:  # the win curve's point that makes the three outcomes read the target
+                share = 1 / (1 + math.exp(-(free.decided[0] + free.decided[1] * sample.limit)))  # a winner, from the start
+                target = min(max((target - (1 - share) / 2) / share, 0.01), 0.99)
+            through = (float(saturated(start, saturation)), target)
+    fitted = np.empty_like(sample.y)
+    for scored in (sample.odd, ~sample.odd):
+        fitted[scored] = predict(curve(~scored), sample.x[scored], None if sample.left is None else sample.left[scored])
+    return curve(every), fitted, through is not None
 
 
 # A reliability bin counts toward the calibration error only with this many
@@ -362,8 +407,7 @@ def run_fit(args) -> None:
             loaded = boomboard.load_game(game)
             path = Path(inspect.getfile(type(loaded))).parent / loaded.analysis_model
             model = {k: fit[k] for k in ("depth", "nodes", "intercept", "slope", "positions", "games")}
-            if fit["saturation"] is not None:
-                model["saturation"] = fit["saturation"]
+            model.update({k: fit[k] for k in ("saturation", "decided") if fit[k] is not None})
             path.write_text(json.dumps(model) + "\n")
 
 
@@ -409,12 +453,13 @@ def main(argv=None) -> None:
     play.add_argument("--first-seed", type=int, default=0)
     play.add_argument("--seconds-each", type=float, default=150)
     play.add_argument("--opening", type=int, default=4)
-    play.add_argument("--every", type=int, default=4)
+    play.add_argument("--every", type=int, default=5,
+                      help="analyse every N-th position; an odd N samples both players to move, as the curve reads both")
     play.add_argument("--part", default="0/1", help="K/N: play only the seeds equal to K modulo N")
     play.add_argument("--out", type=Path, required=True)
     played = steps.add_parser("played", parents=[every_step])
     played.add_argument("--db", type=Path, required=True, help="an arena database of finished games")
-    played.add_argument("--every", type=int, default=4)
+    played.add_argument("--every", type=int, default=5, help="as selfplay's --every")
     played.add_argument("--out", type=Path, required=True)
     fit = steps.add_parser("fit", parents=[every_step])
     fit.add_argument("--data", type=Path, nargs="+", required=True)

@@ -107,6 +107,30 @@ def test_a_saturated_curve_is_the_plain_one_near_a_level_score_and_bounded_far_f
     assert saturated.first_player_score(300, 1) == pytest.approx(saturated.first_player_score(-300, 0))
 
 
+def test_three_outcomes_read_a_lead_as_a_win_far_from_the_action_limit_and_a_half_near_it():
+    game = boomboard.load_game("expendibots")
+    model = AnalysisModel(4, 1000, 0.0, 0.02, decided=(-3.0, 0.008))  # a winner is likely with 500 actions left
+    start = game.new_initial_state()
+    early_read = model.at(start)
+    assert early_read.actions_left == game.action_limit
+    assert model.at(start.child(start.legal_actions()[-1])).actions_left == game.action_limit - 1
+    chance = 1 / (1 + np.exp(-(-3.0 + 0.008 * game.action_limit)))
+    assert early_read.first_player_score(0, 0) == pytest.approx(0.5)  # level: a half, whoever may win
+    assert early_read.first_player_score(400, 0) == pytest.approx(chance / (1 + np.exp(-8.0)) + (1 - chance) / 2)
+    at_limit = AnalysisModel(4, 1000, 0.0, 0.02, decided=(-3.0, 0.008), actions_left=0)
+    assert at_limit.first_player_score(400, 0) < 0.6 < early_read.first_player_score(400, 0)
+    assert early_read.first_player_score(400, 1) == pytest.approx(1 - early_read.first_player_score(400, 0))
+    with pytest.raises(ValueError, match="at a position"):
+        model.first_player_score(400, 0)  # not read at a position: the actions left are unknown
+    assert AnalysisModel(4, 1000, 0.0, 0.02).at(start) == AnalysisModel(4, 1000, 0.0, 0.02)
+
+
+def test_a_huge_score_reads_as_certain_not_an_overflow():
+    model = AnalysisModel(4, 1000, 0.0, 0.02, decided=(-3.0, 0.008), actions_left=100)
+    assert model.first_player_score(-900_000, 0) == pytest.approx((1 - 1 / (1 + np.exp(2.2))) / 2)
+    assert UNFITTED.first_player_score(900_000, 1) == 0.0
+
+
 def test_the_fit_recovers_a_known_curve():
     rng = np.random.default_rng(7)
     x = rng.normal(0, 300, 20_000)
@@ -119,3 +143,29 @@ def test_a_model_file_the_folder_lacks_breaks_the_contract():
     game = type(boomboard.load_game("jump61"))
     broken = type("Jump61Broken", (game,), {"analysis_model": "no-such-file.json", "__module__": game.__module__})
     assert any("analysis_model" in problem for problem in check_game(broken))
+
+
+def synthetic_rows(games: int, seed: int) -> list[dict]:
+    """Expendibots-like fitting rows from a known three-outcome process: a
+    game ends with a winner with a chance that grows with the actions left
+    at its sampled position, and the winner follows the score."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for game in range(games):
+        lead, ply = rng.normal(0, 150), int(rng.integers(0, 400))
+        decided = rng.random() < 1 / (1 + np.exp(-(-3.0 + 0.008 * (500 - ply))))
+        outcome = float(rng.random() < 1 / (1 + np.exp(-0.015 * lead))) if decided else 0.5
+        for step in range(4):
+            rows.append({"seed": game, "ply": ply + 6 * step, "mover": step % 2, "outcome": outcome,
+                         "score": (lead + rng.normal(0, 20)) * (1 if step % 2 == 0 else -1)})
+    return rows
+
+
+def test_the_fit_reads_ties_at_the_action_limit_as_a_third_outcome():
+    from benchmark_scripts import load_benchmark
+
+    quality = load_benchmark("analysis_quality")
+    fit = quality.fit_game("expendibots", synthetic_rows(3_000, seed=3), start_score=None)
+    assert fit["decided"] is not None and fit["worst_bin_fitted"] <= quality.CALIBRATION_GOAL
+    assert fit["decided"][1] == pytest.approx(0.008, rel=0.25) and fit["slope"] == pytest.approx(0.015, rel=0.25)
+    assert fit["brier_fitted"] < fit["brier_today"]

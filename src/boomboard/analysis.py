@@ -137,7 +137,7 @@ def best_moves(state: State, result: dict) -> list[int]:
     loss; a search's is the one move it leads its line with."""
     if result["source"] == "search":  # its own best move: the one its deeper search chose among equals
         return [result["pv"][0]["id"]]
-    ranks = _ranks(result["moves"], state.current_player(), analysis_model(state.game))
+    ranks = _ranks(result["moves"], state.current_player(), analysis_model(state.game).at(state))
     best = max(ranks)
     return [move["id"] for move, rank in zip(result["moves"], ranks) if rank == best]
 
@@ -167,7 +167,7 @@ def _with_one_voice(state: State, result: dict) -> dict:
     first player's side, as :func:`evaluation` words it."""
     names = state.game.player_names
     mover = state.player_to_move()
-    model = analysis_model(state.game)
+    model = analysis_model(state.game).at(state)
     result["eval"] = evaluation(result, mover, names, model)
     best = max((_mover_number(m, mover, model) for m in result["moves"]), default=0.0)
     for move in result["moves"]:
@@ -236,7 +236,7 @@ def _search_analysis(state: State, budget: AnalysisModel, tables: SearchTables |
     loses, but it does not say how soon), the first search's best move and
     values stand. ``budget`` gives the first search's depth and the
     second's nodes."""
-    model = analysis_model(state.game)
+    model = analysis_model(state.game).at(state)
     mover = state.current_player()
     legal = state.legal_actions()
     tables = tables or SearchTables(state.game)

@@ -19,7 +19,15 @@ it was fitted on). With ``"saturation": k`` (hundredths), the score enters
 the curve as ``k * tanh(x / k)``: the same near a level score, bounded far
 from it, where a search's large scores (a cascade that looks decisive) are
 no surer than moderate ones (Kaboom: the fit chooses it, see
-``benchmarks/analysis_quality.py``). A game without a model gets
+``benchmarks/analysis_quality.py``). With ``"decided": [a, b]``, a game
+that ends in a tie at its ``action_limit`` (Expendibots) reads a score as
+three outcomes: the chance that the game ends with a winner, ``d = 1 / (1 +
+exp(-(a + b * left)))`` where ``left`` is the actions left before the
+limit, and, if it does, the first player's chance to win, the curve above;
+the expected score is ``d * win + (1 - d) / 2``. A position far from the
+limit and clearly ahead then reads near a win, and the same score near the
+limit near a half, which one curve of the score cannot say. A model with
+``decided`` is read at a position (:meth:`AnalysisModel.at`). A game without a model gets
 :data:`UNFITTED`: the old scale, ``tanh(s / 300)`` on [-1, 1], which is this
 curve with slope 2/300.
 """
@@ -28,7 +36,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
@@ -44,12 +52,35 @@ class AnalysisModel:
     intercept: float  # the first player's log-odds at a level score
     slope: float  # log-odds per hundredth of the evaluation, from the first player's side
     saturation: float | None = None  # hundredths: the score enters as saturation * tanh(score / saturation)
+    # the log-odds that the game ends with a winner: intercept, and slope per action left before the limit
+    decided: tuple[float, float] | None = None
+    actions_left: int | None = None  # before the game's action limit, at the position read (see at())
+
+    def at(self, state) -> AnalysisModel:
+        """This model as it reads ``state``'s scores: with the actions left
+        before its game's limit where the model's ``decided`` asks for them."""
+        if self.decided is None:
+            return self
+        return replace(self, actions_left=max(0, state.game.action_limit - state.ply()))
 
     def first_player_score(self, score: float, mover: int) -> float:
         """The first player's expected score in [0, 1] at a search ``score``
         (hundredths, for the player to move, who is ``mover``)."""
         x = saturated(score if mover == 0 else -score, self.saturation)
-        return 1.0 / (1.0 + math.exp(-(self.intercept + self.slope * x)))
+        win = _logistic(self.intercept + self.slope * x)
+        if self.decided is None:
+            return win
+        if self.actions_left is None:
+            raise ValueError("this model reads a score at a position: use model.at(state)")
+        decided = _logistic(self.decided[0] + self.decided[1] * self.actions_left)
+        return decided * win + (1.0 - decided) / 2
+
+
+def _logistic(z: float) -> float:
+    """1 / (1 + exp(-z)), without overflow for a large negative ``z``."""
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    return math.exp(z) / (1.0 + math.exp(z))
 
 
 def saturated(x, saturation: float | None):
@@ -73,9 +104,10 @@ def analysis_model(game) -> AnalysisModel:
 @cache
 def _read(package: str, name: str) -> AnalysisModel:
     data = json.loads((resources.files(package) / name).read_text())
-    saturation = data.get("saturation")
+    saturation, decided = data.get("saturation"), data.get("decided")
     return AnalysisModel(int(data["depth"]), int(data["nodes"]), float(data["intercept"]), float(data["slope"]),
-                         None if saturation is None else float(saturation))
+                         None if saturation is None else float(saturation),
+                         None if decided is None else (float(decided[0]), float(decided[1])))
 
 
 def fit_logistic(x: np.ndarray, outcome: np.ndarray, through: tuple[float, float] | None = None,
