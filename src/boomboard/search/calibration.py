@@ -20,7 +20,7 @@ the curve as ``k * tanh(x / k)``: the same near a level score, bounded far
 from it, where a search's large scores (a cascade that looks decisive) are
 no surer than moderate ones (Kaboom: the fit chooses it, see
 ``benchmarks/analysis_quality.py``). With ``"decided": [a, b]``, a game
-that ends in a tie at its ``action_limit`` (Expendibots) reads a score as
+that ends in a tie at its ``action_limit`` reads a score as
 three outcomes: the chance that the game ends with a winner, ``d = 1 / (1 +
 exp(-(a + b * left)))`` where ``left`` is the actions left before the
 limit, and, if it does, the first player's chance to win, the curve above;
