@@ -50,7 +50,7 @@ import random
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -314,8 +314,6 @@ def fit_game(game: str, rows: list[dict], start_score: float | None) -> dict:
 def predict(model, x, left) -> np.ndarray:
     """``model``'s first-player expected score at first-player scores ``x``,
     each read ``left`` actions before the game's limit (where the model asks)."""
-    from dataclasses import replace
-
     if model.decided is None:
         return np.array([model.first_player_score(value, 0) for value in x])
     return np.array([replace(model, actions_left=int(n)).first_player_score(value, 0) for value, n in zip(x, left)])
