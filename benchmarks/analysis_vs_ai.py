@@ -40,14 +40,15 @@ def match_of(store, game: str, players: list[str]):
     return next((t for t in store.tournaments() if t.game == game and t.players == players), None)
 
 
-def play(db: Path, game: str, players: list[str], each: int, workers: int, tables: str) -> None:
-    """Play (or finish) the match of ``game``; the tables folder is empty, for the analysis."""
+def play(db: Path, game: str, players: list[str], each: int, workers: int, tables: str, seed: int) -> None:
+    """Play (or finish) the match of ``game``, its agents seeded from ``seed``
+    game by game; the tables folder is empty, for the analysis."""
     command = [sys.executable, "-m", "boomboard"]
     store = open_store(db)
     existing = match_of(store, game, players)
     store.close()
     if existing is None:
-        command += ["match", game, *players, "-n", str(each), "-j", str(workers), "--db", str(db)]
+        command += ["match", game, *players, "-n", str(each), "-j", str(workers), "--seed", str(seed), "--db", str(db)]
     elif existing.played < existing.slots:
         command += ["resume", str(existing.id), "-j", str(workers), "--db", str(db)]
     else:
@@ -106,13 +107,15 @@ def main(argv=None) -> None:
     parser.add_argument("--player", default="analysis",
                         help="the analysis's spec: analysis:depth=4,nodes=125000 with --opponent ai:time=0.125 "
                              "scales both budgets by about a quarter, for a game whose match would take too long")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seeds the agents game by game (the arena's --seed): another seed, other games")
     parser.add_argument("--report", action="store_true", help="only print the table")
     args = parser.parse_args(argv)
     players = [args.player, args.opponent]
     if not args.report:
         with tempfile.TemporaryDirectory() as tables:
             for game in args.games:
-                play(args.db, game, players, args.each, args.workers, tables)
+                play(args.db, game, players, args.each, args.workers, tables, args.seed)
     report(args.db, args.games, players)
 
 
