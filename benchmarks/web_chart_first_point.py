@@ -6,9 +6,12 @@ point is a search), then for every game at its default parameters asks
 ``/api/values`` for a seeded random line of ``--plies`` actions as the
 replay page does (``accept: application/x-ndjson``: one line per point,
 sent as each is ready) and times each point's arrival from the request.
-Each game's workers are warmed first by one point of another line (a
-page that opens a game has asked for its position before its chart), so
-the times are the analyses', not the loading of compiled code. Prints,
+Each game's workers are warmed first by one analysis of the start given
+as a position in the game's notation (a page that opens a game has asked
+for its position before its chart), so the times are the analyses', not
+the loading of compiled code; the server keeps an analysis by its line
+(first position and actions), so the measured line's first point, the
+start with no position given, is analysed anew, not read from that. Prints,
 per game, the first point's time, the median and largest gap between
 points, and the whole chart's time, in seconds.
 
@@ -49,11 +52,12 @@ def random_line(game: str, plies: int, seed: int) -> list[int]:
     return actions
 
 
-def arrivals(client: httpx.Client, game: str, actions: list[int]) -> list[float]:
-    """Seconds from the request to each point of the chart of ``actions``."""
+def arrivals(client: httpx.Client, game: str, actions: list[int], position: str | None = None) -> list[float]:
+    """Seconds from the request to each point of the chart of ``actions``
+    (from ``position``, in the game's notation; default the start)."""
     began = time.perf_counter()
     times = []
-    with client.stream("POST", "/api/values", json={"game": game, "actions": actions},
+    with client.stream("POST", "/api/values", json={"game": game, "position": position, "actions": actions},
                        headers={"accept": POINTS}) as response:
         if response.status_code != 200:
             raise SystemExit(f"{game}: /api/values answered {response.status_code}: {response.read()[:200]!r}")
@@ -80,7 +84,8 @@ def main() -> None:
         loads = [os.getloadavg()[0]]
         with httpx.Client(base_url=f"http://{host}:{port}", timeout=600) as client:
             for game in args.games:
-                arrivals(client, game, random_line(game, 1, seed=99))  # the workers load the game's code
+                start = load_game(game).new_initial_state().to_notation()
+                arrivals(client, game, [], position=start)  # the workers load the game's code
                 times = arrivals(client, game, random_line(game, args.plies, seed=1))
                 gaps = [later - earlier for earlier, later in zip(times, times[1:])]
                 rows.append((game, len(times), times[0], statistics.median(gaps), max(gaps), times[-1]))
