@@ -385,6 +385,7 @@ def draw(fit: dict, folder: Path) -> Path:
     axes.set_title(f"{fit['game']} ({fit['positions']:,} positions, {fit['games']:,} games)", fontsize=9)
     axes.legend(fontsize=7, loc="upper left")
     figure.tight_layout()
+    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"analysis-reliability-{fit['game']}.svg"
     figure.savefig(path)
     plt.close(figure)
